@@ -1,0 +1,30 @@
+#pragma once
+// Errors in what the user gave us: a file, a flag, a cube state. They carry
+// where the problem is, so the message can name file and line.
+#include <stdexcept>
+#include <string>
+
+namespace cubenum {
+
+class InputError : public std::runtime_error {
+ public:
+  // `source` is a file name or a flag ("--stickers"); `line` is 0 when the
+  // input has no lines.
+  InputError(std::string source, int line, const std::string& problem)
+      : std::runtime_error(format(source, line, problem)), source_(std::move(source)), line_(line) {}
+  explicit InputError(const std::string& problem) : std::runtime_error(problem) {}
+
+  const std::string& source() const { return source_; }
+  int line() const { return line_; }
+
+ private:
+  static std::string format(const std::string& source, int line, const std::string& problem) {
+    std::string where = source;
+    if (line > 0) where += ":" + std::to_string(line);
+    return where.empty() ? problem : where + ": " + problem;
+  }
+  std::string source_;
+  int line_ = 0;
+};
+
+}  // namespace cubenum

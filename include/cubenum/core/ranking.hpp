@@ -1,0 +1,95 @@
+#pragma once
+// Perfect ranks of the pieces of a state: permutations (lexicographic, in
+// O(n) word operations after Korf and Schultze: a bitmask of the elements
+// already seen and a popcount give each Lehmer digit) and mixed-radix
+// orientation digits.
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace cubenum {
+
+constexpr std::uint64_t factorial(unsigned n) { return n <= 1 ? 1 : n * factorial(n - 1); }
+
+constexpr std::uint64_t power(std::uint64_t base, unsigned exponent) {
+  std::uint64_t r = 1;
+  while (exponent-- > 0) r *= base;
+  return r;
+}
+
+// Lexicographic rank of a permutation of 0..n-1 (n <= 20): the identity is 0,
+// the reversal n!-1.
+constexpr std::uint64_t permutation_rank(std::span<const std::uint8_t> perm) {
+  const auto n = static_cast<unsigned>(perm.size());
+  std::uint32_t seen = 0;
+  std::uint64_t rank = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const std::uint32_t below = (std::uint32_t{1} << perm[i]) - 1;
+    const unsigned lehmer = perm[i] - static_cast<unsigned>(std::popcount(seen & below));
+    rank = rank * (n - i) + lehmer;
+    seen |= std::uint32_t{1} << perm[i];
+  }
+  return rank;
+}
+
+// Inverse of permutation_rank: writes the permutation of 0..out.size()-1.
+constexpr void permutation_unrank(std::uint64_t rank, std::span<std::uint8_t> out) {
+  const auto n = static_cast<unsigned>(out.size());
+  std::uint8_t lehmer[20] = {};
+  for (unsigned i = n; i-- > 0;) {
+    const unsigned base = n - i;
+    lehmer[i] = static_cast<std::uint8_t>(rank % base);
+    rank /= base;
+  }
+  std::uint32_t unused = n == 32 ? ~0U : (std::uint32_t{1} << n) - 1;
+  for (unsigned i = 0; i < n; ++i) {
+    std::uint32_t m = unused;
+    for (unsigned k = 0; k < lehmer[i]; ++k) m &= m - 1;  // drop the lowest set bits
+    const auto element = static_cast<std::uint8_t>(std::countr_zero(m));
+    out[i] = element;
+    unused &= ~(std::uint32_t{1} << element);
+  }
+}
+
+// 0 for an even permutation, 1 for an odd one (the parity of the sum of the
+// Lehmer digits, which is the number of inversions).
+constexpr unsigned permutation_parity(std::span<const std::uint8_t> perm) {
+  std::uint32_t seen = 0;
+  unsigned inversions = 0;
+  for (std::uint8_t p : perm) {
+    inversions += static_cast<unsigned>(std::popcount(seen & ~((std::uint32_t{2} << p) - 1)));
+    seen |= std::uint32_t{1} << p;
+  }
+  return inversions & 1U;
+}
+
+// Digits in base `base`, the first digit most significant.
+constexpr std::uint64_t digits_rank(std::span<const std::uint8_t> digits, unsigned base) {
+  std::uint64_t rank = 0;
+  for (std::uint8_t d : digits) rank = rank * base + d;
+  return rank;
+}
+
+constexpr void digits_unrank(std::uint64_t rank, unsigned base, std::span<std::uint8_t> out) {
+  for (std::size_t i = out.size(); i-- > 0;) {
+    out[i] = static_cast<std::uint8_t>(rank % base);
+    rank /= base;
+  }
+}
+
+// Orientation coordinate of n pieces whose orientations sum to 0 mod base
+// (corner twists, edge flips): the first n-1 digits, base^(n-1) values.
+constexpr std::uint64_t orientation_rank(std::span<const std::uint8_t> orientation, unsigned base) {
+  return digits_rank(orientation.first(orientation.size() - 1), base);
+}
+
+constexpr void orientation_unrank(std::uint64_t rank, unsigned base,
+                                  std::span<std::uint8_t> orientation) {
+  digits_unrank(rank, base, orientation.first(orientation.size() - 1));
+  unsigned sum = 0;
+  for (std::size_t i = 0; i + 1 < orientation.size(); ++i) sum += orientation[i];
+  orientation.back() = static_cast<std::uint8_t>((base - sum % base) % base);
+}
+
+}  // namespace cubenum

@@ -1,0 +1,66 @@
+#include "action.hpp"
+
+#include <fmt/format.h>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/stopwatch.hpp"
+
+namespace cubenum::cli {
+namespace {
+
+struct CommonOptions {
+  int threads = tbb::info::default_concurrency();
+  std::string json;
+};
+
+// A stream that discards everything.
+class NullStream : public std::ostream {
+ public:
+  NullStream() : std::ostream(nullptr) {}
+};
+
+}  // namespace
+
+CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::string& description,
+                     ActionFn run) {
+  auto options = std::make_shared<CommonOptions>();
+  CLI::App* action = puzzle.add_subcommand(name, description);
+  action->add_option("--threads", options->threads, "worker threads (default: all cores)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  action->add_option("--json", options->json, "write the result as JSON to FILE ('-': stdout)")
+      ->type_name("FILE");
+  action->callback([options, run = std::move(run), action, &puzzle] {
+    // Open the JSON file first: an unwritable path fails before the work.
+    std::ofstream json_file;
+    if (!options->json.empty() && options->json != "-") {
+      json_file.open(options->json);
+      if (!json_file) throw InputError("--json", 0, "cannot write '" + options->json + "'");
+    }
+    NullStream silent;
+    std::ostream& out = options->json == "-" ? static_cast<std::ostream&>(silent) : std::cout;
+
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                              static_cast<std::size_t>(options->threads));
+    Stopwatch clock;
+    Json fields = run(ActionContext{options->threads, out});
+    const double seconds = clock.seconds();
+
+    Json result = {{"puzzle", puzzle.get_name()},
+                   {"action", action->get_name()},
+                   {"threads", options->threads},
+                   {"seconds", seconds}};
+    for (auto& [key, value] : fields.items()) result[key] = value;
+    if (options->json == "-") std::cout << result.dump(2) << '\n';
+    if (json_file.is_open()) json_file << result.dump(2) << '\n';
+  });
+  return action;
+}
+
+}  // namespace cubenum::cli

@@ -1,0 +1,35 @@
+#pragma once
+// Every `cubenum <puzzle> <action>` is made by add_action: it gets --threads
+// and --json, runs under a thread limit, is timed, and writes its JSON.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "cubenum/report/json.hpp"
+
+namespace cubenum::cli {
+
+struct ActionContext {
+  int threads;        // the limit the action runs under
+  std::ostream& out;  // human-readable output; silent when JSON goes to stdout
+};
+
+// Runs the action and returns its result fields (PUZZLES.md); the wrapper
+// adds puzzle, action, threads and seconds.
+using ActionFn = std::function<Json(const ActionContext&)>;
+
+// Adds action `name` to `puzzle`. The caller adds the action's own options
+// to the returned subcommand; `run` reads them when the action runs.
+CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::string& description,
+                     ActionFn run);
+
+// The registrations, one per puzzle (src/cli/<puzzle>.cpp).
+void register_pocket_cube(CLI::App& app);
+void register_rolling_cubes(CLI::App& app);
+void register_foam(CLI::App& app);
+void register_nine_colour_cube(CLI::App& app);
+void register_sudoku_cube(CLI::App& app);
+
+}  // namespace cubenum::cli

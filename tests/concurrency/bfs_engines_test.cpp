@@ -1,0 +1,96 @@
+// The BFS engines agree with each other, with known layer counts, and with
+// themselves at any thread count and in either direction.
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include "cubenum/bfs/frontier_bfs.hpp"
+#include "cubenum/bfs/hashed_bfs.hpp"
+#include "toy_spaces.hpp"
+
+namespace cubenum {
+namespace {
+
+using testing::AdjacentSwapSpace;
+using testing::mahonian;
+using testing::PackedAdjacentSwapSpace;
+
+TEST(Mahonian, HandCheckedRowForFour) {
+  // The 24 permutations of 4 by inversions, counted by hand.
+  EXPECT_EQ(mahonian(4), (std::vector<std::uint64_t>{1, 3, 5, 6, 5, 3, 1}));
+}
+
+class FrontierBfs : public ::testing::TestWithParam<std::tuple<bfs::DirectionPolicy, int>> {};
+
+TEST_P(FrontierBfs, LayersAreMahonianNumbers) {
+  const auto [policy, threads] = GetParam();
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  const std::uint64_t source = 0;
+  bfs::BfsOptions options;
+  options.policy = policy;
+  const auto result = bfs::frontier_bfs(AdjacentSwapSpace<8>{}, {&source, 1}, options);
+  EXPECT_EQ(result.distribution(), mahonian(8));
+  EXPECT_EQ(result.reached, factorial(8));
+  EXPECT_EQ(result.visited.count(), factorial(8));
+}
+
+INSTANTIATE_TEST_SUITE_P(DirectionsAndThreads, FrontierBfs,
+                         ::testing::Combine(::testing::Values(bfs::DirectionPolicy::Auto,
+                                                              bfs::DirectionPolicy::TopDown,
+                                                              bfs::DirectionPolicy::BottomUp),
+                                            ::testing::Values(1, 2, 4)));
+
+TEST(FrontierBfs, AutoUsesBothDirections) {
+  const std::uint64_t source = 0;
+  const auto result = bfs::frontier_bfs(AdjacentSwapSpace<8>{}, {&source, 1});
+  bool top_down = false, bottom_up = false;
+  for (const auto& level : result.levels) {
+    top_down |= level.direction == bfs::Direction::TopDown;
+    bottom_up |= level.direction == bfs::Direction::BottomUp;
+  }
+  EXPECT_TRUE(top_down && bottom_up);
+}
+
+TEST(FrontierBfs, DepthTableGivesShortestPaths) {
+  const std::uint64_t source = 0;
+  const AdjacentSwapSpace<7> space;
+  bfs::BfsOptions options;
+  options.depth_table = true;
+  const auto result = bfs::frontier_bfs(space, {&source, 1}, options);
+  ASSERT_TRUE(result.depths.has_value());
+  // The reversal has all 21 pairs inverted: 21 swaps away.
+  const std::uint64_t reversal = factorial(7) - 1;
+  const auto path = bfs::path_to_source(space, *result.depths, {&source, 1}, reversal);
+  ASSERT_EQ(path.size(), 22U);
+  EXPECT_EQ(path.front(), reversal);
+  EXPECT_EQ(path.back(), source);
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+    bool adjacent = false;
+    space.for_each_neighbour(path[i], [&](std::uint64_t n) { return adjacent = n == path[i + 1]; });
+    EXPECT_TRUE(adjacent);
+  }
+}
+
+TEST(FrontierBfs, OnLevelSeesEachLevelOnce) {
+  const std::uint64_t source = 0;
+  std::vector<std::uint64_t> seen;
+  bfs::BfsOptions options;
+  options.on_level = [&](const bfs::LevelStats& level, const AtomicBitmap& states) {
+    EXPECT_EQ(level.depth, seen.size());
+    seen.push_back(states.count());
+  };
+  bfs::frontier_bfs(AdjacentSwapSpace<6>{}, {&source, 1}, options);
+  EXPECT_EQ(seen, mahonian(6));
+}
+
+TEST(HashedBfs, AgreesWithFrontierBfsAtAnyThreadCount) {
+  for (int threads : {1, 2, 4}) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    const std::uint64_t key = PackedAdjacentSwapSpace<8>::identity();
+    const auto hashed = bfs::hashed_bfs(PackedAdjacentSwapSpace<8>{}, {&key, 1}, factorial(8));
+    EXPECT_EQ(hashed.distribution, mahonian(8));
+    EXPECT_EQ(hashed.reached, factorial(8));
+  }
+}
+
+}  // namespace
+}  // namespace cubenum
