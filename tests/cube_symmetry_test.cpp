@@ -73,8 +73,8 @@ TEST(CubeSymmetry, ActsOnFacesAsPermutations) {
       images.insert(s.apply(face));
       // Opposite faces stay opposite.
       const Vec3 n = face_normal(s.apply(face));
-      const Vec3 m = face_normal(s.apply(face_with_normal({-face_normal(face)[0], -face_normal(face)[1],
-                                                            -face_normal(face)[2]})));
+      const Vec3 m = face_normal(s.apply(
+          face_with_normal({-face_normal(face)[0], -face_normal(face)[1], -face_normal(face)[2]})));
       EXPECT_EQ(n[0] + m[0], 0);
       EXPECT_EQ(n[1] + m[1], 0);
       EXPECT_EQ(n[2] + m[2], 0);

@@ -1,8 +1,8 @@
 // cubenum: exact, parallel enumeration of cube puzzles.
 //   cubenum <puzzle> <action> [options]      cubenum list
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <string>

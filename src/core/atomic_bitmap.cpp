@@ -1,16 +1,15 @@
 #include "cubenum/core/atomic_bitmap.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
-
 #include <cstdlib>
-#include <functional>
 #include <new>
+
+#include "cubenum/core/parallel.hpp"
 
 namespace cubenum {
 
-void AtomicBitmap::Free::operator()(Word* p) const { std::free(p); }
+void AtomicBitmap::Free::operator()(Word* p) const {
+  std::free(p);
+}
 
 AtomicBitmap::AtomicBitmap(std::uint64_t bits)
     : bits_(bits), words_(static_cast<std::size_t>((bits + kWordBits - 1) / kWordBits)) {
@@ -20,20 +19,18 @@ AtomicBitmap::AtomicBitmap(std::uint64_t bits)
 }
 
 std::uint64_t AtomicBitmap::count() const {
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, words_, 1 << 14), std::uint64_t{0},
-      [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t sum) {
-        for (std::size_t w = r.begin(); w != r.end(); ++w) sum += std::popcount(load_word(w));
-        return sum;
-      },
-      std::plus<>());
+  return parallel_sum<std::uint64_t>(words_, 1 << 14, [&](std::size_t b, std::size_t e) {
+    std::uint64_t sum = 0;
+    for (std::size_t w = b; w != e; ++w)
+      sum += static_cast<std::uint64_t>(std::popcount(load_word(w)));
+    return sum;
+  });
 }
 
 void AtomicBitmap::clear() {
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, words_, 1 << 14),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t w = r.begin(); w != r.end(); ++w) store_word(w, 0);
-                    });
+  parallel_for_chunks(words_, 1 << 14, [&](std::size_t b, std::size_t e) {
+    for (std::size_t w = b; w != e; ++w) store_word(w, 0);
+  });
 }
 
 }  // namespace cubenum

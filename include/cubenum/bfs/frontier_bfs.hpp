@@ -10,10 +10,6 @@
 // The choice depends only on the level's counts, never on timing, and both
 // directions produce the same level sets: counts never depend on it or on
 // the number of threads.
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
-
 #include <bit>
 #include <concepts>
 #include <cstdint>
@@ -24,6 +20,7 @@
 
 #include "cubenum/bfs/depth_table.hpp"
 #include "cubenum/core/atomic_bitmap.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/core/stopwatch.hpp"
 
 namespace cubenum::bfs {
@@ -36,7 +33,9 @@ namespace cubenum::bfs {
 template <class S>
 concept RankedSpace = requires(const S& space, std::uint64_t rank) {
   { space.size() } -> std::convertible_to<std::uint64_t>;
-  { space.for_each_neighbour(rank, [](std::uint64_t) { return false; }) } -> std::same_as<bool>;
+  {
+    space.for_each_neighbour(rank, [](std::uint64_t) { return false; })
+    } -> std::same_as<bool>;
 };
 
 enum class Direction : std::uint8_t { TopDown, BottomUp };
@@ -82,10 +81,9 @@ inline std::uint64_t valid_bits(std::uint64_t states, std::size_t w) {
 
 template <class F>
 void for_words(std::size_t words, F&& body) {
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, words, kGrainWords),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t w = r.begin(); w != r.end(); ++w) body(w);
-                    });
+  parallel_for_chunks(words, kGrainWords, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t w = begin; w != end; ++w) body(w);
+  });
 }
 
 template <RankedSpace S>
@@ -122,21 +120,21 @@ void expand_bottom_up(const S& space, const AtomicBitmap& visited, const AtomicB
 // visited |= next; frontier = next; next = 0; returns the new states.
 inline std::uint64_t advance(AtomicBitmap& visited, AtomicBitmap& frontier, AtomicBitmap& next,
                              DepthTable* depths, unsigned depth) {
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, visited.words(), kGrainWords), std::uint64_t{0},
-      [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t sum) {
-        for (std::size_t w = r.begin(); w != r.end(); ++w) {
-          const std::uint64_t fresh = next.load_word(w);
-          frontier.store_word(w, fresh);
-          if (fresh == 0) continue;
-          next.store_word(w, 0);
-          visited.store_word(w, visited.load_word(w) | fresh);
-          if (depths != nullptr) depths->record_word(w, fresh, depth);
-          sum += static_cast<std::uint64_t>(std::popcount(fresh));
-        }
-        return sum;
-      },
-      std::plus<>());
+  return parallel_sum<std::uint64_t>(visited.words(), kGrainWords,
+                                     [&](std::size_t begin, std::size_t end) {
+                                       std::uint64_t sum = 0;
+                                       for (std::size_t w = begin; w != end; ++w) {
+                                         const std::uint64_t fresh = next.load_word(w);
+                                         frontier.store_word(w, fresh);
+                                         if (fresh == 0) continue;
+                                         next.store_word(w, 0);
+                                         visited.store_word(w, visited.load_word(w) | fresh);
+                                         if (depths != nullptr)
+                                           depths->record_word(w, fresh, depth);
+                                         sum += static_cast<std::uint64_t>(std::popcount(fresh));
+                                       }
+                                       return sum;
+                                     });
 }
 
 // Beamer's rule with uniform degree: go bottom-up once the frontier is more

@@ -3,16 +3,13 @@
 // packed into 64-bit keys and kept in a lock-free hash set; each level's
 // frontier is a vector of keys, expanded in parallel into thread-local
 // vectors.
-#include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
-
 #include <concepts>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "cubenum/core/concurrent_hash_set.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace cubenum::bfs {
 
@@ -40,17 +37,17 @@ HashedBfsResult hashed_bfs(const S& space, std::span<const std::uint64_t> source
   while (!frontier.empty()) {
     result.distribution.push_back(frontier.size());
     result.reached += frontier.size();
-    tbb::enumerable_thread_specific<std::vector<std::uint64_t>> found;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, frontier.size(), 1024),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        auto& local = found.local();
-                        for (std::size_t i = r.begin(); i != r.end(); ++i)
-                          space.for_each_neighbour(frontier[i], [&](std::uint64_t n) {
-                            if (seen.insert(n)) local.push_back(n);
-                          });
-                      });
+    PerWorker<std::vector<std::uint64_t>> found;
+    parallel_for_chunks(frontier.size(), 1024, [&](std::size_t begin, std::size_t end) {
+      auto& local = found.local();
+      for (std::size_t i = begin; i != end; ++i)
+        space.for_each_neighbour(frontier[i], [&](std::uint64_t n) {
+          if (seen.insert(n)) local.push_back(n);
+        });
+    });
     frontier.clear();
-    for (auto& local : found) frontier.insert(frontier.end(), local.begin(), local.end());
+    found.for_each(
+        [&](auto& local) { frontier.insert(frontier.end(), local.begin(), local.end()); });
   }
   return result;
 }

@@ -19,7 +19,8 @@ class ConcurrentHashSet {
 
   // Room for at least `capacity` keys at no more than half load.
   explicit ConcurrentHashSet(std::uint64_t capacity)
-      : mask_(std::bit_ceil(2 * capacity + 2) - 1), slots_(new std::atomic<std::uint64_t>[mask_ + 1]) {
+      : mask_(std::bit_ceil(2 * capacity + 2) - 1),
+        slots_(new std::atomic<std::uint64_t>[mask_ + 1]) {
     for (std::uint64_t i = 0; i <= mask_; ++i) slots_[i].store(kEmpty, std::memory_order_relaxed);
   }
 

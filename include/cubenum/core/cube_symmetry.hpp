@@ -18,7 +18,7 @@ enum class Face : std::uint8_t { U, R, F, D, L, B };
 inline constexpr int kFaceCount = 6;
 
 constexpr Vec3 face_normal(Face f) {
-  constexpr Vec3 normals[kFaceCount] = {{0, 1, 0}, {1, 0, 0}, {0, 0, 1},
+  constexpr Vec3 normals[kFaceCount] = {{0, 1, 0},  {1, 0, 0},  {0, 0, 1},
                                         {0, -1, 0}, {-1, 0, 0}, {0, 0, -1}};
   return normals[static_cast<int>(f)];
 }
@@ -30,7 +30,9 @@ constexpr Face face_with_normal(const Vec3& n) {
   return Face::U;  // not reached for unit axis vectors
 }
 
-constexpr char face_letter(Face f) { return "URFDLB"[static_cast<int>(f)]; }
+constexpr char face_letter(Face f) {
+  return "URFDLB"[static_cast<int>(f)];
+}
 
 class CubeSymmetry {
  public:

@@ -11,7 +11,9 @@ class InputError : public std::runtime_error {
   // `source` is a file name or a flag ("--stickers"); `line` is 0 when the
   // input has no lines.
   InputError(std::string source, int line, const std::string& problem)
-      : std::runtime_error(format(source, line, problem)), source_(std::move(source)), line_(line) {}
+      : std::runtime_error(format(source, line, problem)),
+        source_(std::move(source)),
+        line_(line) {}
   explicit InputError(const std::string& problem) : std::runtime_error(problem) {}
 
   const std::string& source() const { return source_; }

@@ -12,6 +12,8 @@ inline std::uint64_t hash_bytes(const void* data, std::size_t size) {
   return XXH3_64bits(data, size);
 }
 
-inline std::uint64_t hash_u64(std::uint64_t value) { return XXH3_64bits(&value, sizeof value); }
+inline std::uint64_t hash_u64(std::uint64_t value) {
+  return XXH3_64bits(&value, sizeof value);
+}
 
 }  // namespace cubenum

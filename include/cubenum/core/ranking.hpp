@@ -10,7 +10,9 @@
 
 namespace cubenum {
 
-constexpr std::uint64_t factorial(unsigned n) { return n <= 1 ? 1 : n * factorial(n - 1); }
+constexpr std::uint64_t factorial(unsigned n) {
+  return n <= 1 ? 1 : n * factorial(n - 1);
+}
 
 constexpr std::uint64_t power(std::uint64_t base, unsigned exponent) {
   std::uint64_t r = 1;

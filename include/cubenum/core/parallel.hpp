@@ -1,0 +1,113 @@
+#pragma once
+// The one seam between cubenum's parallel code and the thread scheduler.
+//
+// Normally the work runs on oneTBB. In a ThreadSanitizer build
+// (CUBENUM_SANITIZE=thread) it runs on plain std::threads instead: Debian's
+// oneTBB is not instrumented, so TSan cannot see the happens-before edges of
+// its task queues and reports every task hand-over as a race. With plain
+// threads every edge is visible, and what TSan checks is cubenum's own
+// lock-free code. Both backends honour tbb::global_control's thread limit.
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <vector>
+
+#ifdef CUBENUM_PLAIN_THREADS
+#include <thread>
+#else
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+#endif
+
+namespace cubenum {
+
+// Threads a parallel loop may use now (the --threads limit).
+inline int worker_limit() {
+  return static_cast<int>(
+      tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
+}
+
+#ifdef CUBENUM_PLAIN_THREADS
+namespace detail {
+inline thread_local int plain_worker_index = 0;
+inline thread_local bool inside_plain_loop = false;
+}  // namespace detail
+
+inline int worker_slots() {
+  return std::max(worker_limit(), 1);
+}
+inline int worker_index() {
+  return detail::plain_worker_index;
+}
+
+// Calls body(begin, end) on chunks of [0, n) of about `grain` items.
+template <class Body>
+void parallel_for_chunks(std::size_t n, std::size_t grain, Body&& body) {
+  grain = std::max<std::size_t>(grain, 1);
+  const int threads = worker_slots();
+  if (detail::inside_plain_loop || threads == 1 || n <= grain) {
+    for (std::size_t b = 0; b < n; b += grain) body(b, std::min(n, b + grain));
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  auto work = [&](int index) {
+    detail::plain_worker_index = index;
+    detail::inside_plain_loop = true;
+    for (std::size_t b; (b = next.fetch_add(grain)) < n;) body(b, std::min(n, b + grain));
+    detail::inside_plain_loop = false;
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (auto& thread : pool) thread.join();
+}
+#else
+inline int worker_slots() {
+  return tbb::this_task_arena::max_concurrency();
+}
+inline int worker_index() {
+  return std::max(tbb::this_task_arena::current_thread_index(), 0);
+}
+
+// Calls body(begin, end) on chunks of [0, n) of about `grain` items.
+template <class Body>
+void parallel_for_chunks(std::size_t n, std::size_t grain, Body&& body) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, std::max<std::size_t>(grain, 1)),
+                    [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); });
+}
+#endif
+
+// One accumulator per worker, each on its own cache lines; combined by the
+// caller after the loop, so totals never depend on scheduling.
+template <class Local>
+class PerWorker {
+ public:
+  PerWorker() : slots_(static_cast<std::size_t>(worker_slots())) {}
+  Local& local() { return slots_[static_cast<std::size_t>(worker_index())].value; }
+  template <class F>
+  void for_each(F&& f) {
+    for (auto& slot : slots_) f(slot.value);
+  }
+
+ private:
+  struct alignas(64) Slot {  // a cache line each: no false sharing
+    Local value{};
+  };
+  std::vector<Slot> slots_;
+};
+
+// Sum over chunks of [0, n) of body(begin, end).
+template <class T, class Body>
+T parallel_sum(std::size_t n, std::size_t grain, Body&& body) {
+  PerWorker<T> sums;
+  parallel_for_chunks(n, grain, [&](std::size_t b, std::size_t e) { sums.local() += body(b, e); });
+  T total{};
+  sums.for_each([&](T& s) { total += s; });
+  return total;
+}
+
+}  // namespace cubenum
