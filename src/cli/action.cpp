@@ -1,6 +1,7 @@
 #include "action.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
@@ -19,6 +20,9 @@ struct CommonOptions {
   std::string json;
 };
 
+// Set while run_captured runs an action: the result goes here, not out.
+Json* captured_result = nullptr;
+
 // A stream that discards everything.
 class NullStream : public std::ostream {
  public:
@@ -32,7 +36,7 @@ CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::strin
   auto options = std::make_shared<CommonOptions>();
   CLI::App* action = puzzle.add_subcommand(name, description);
   action->add_option("--threads", options->threads, "worker threads (default: all cores)")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1, 65536))
       ->capture_default_str();
   action->add_option("--json", options->json, "write the result as JSON to FILE ('-': stdout)")
       ->type_name("FILE");
@@ -44,7 +48,8 @@ CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::strin
       if (!json_file) throw InputError("--json", 0, "cannot write '" + options->json + "'");
     }
     NullStream silent;
-    std::ostream& out = options->json == "-" ? static_cast<std::ostream&>(silent) : std::cout;
+    const bool quiet = options->json == "-" || captured_result != nullptr;
+    std::ostream& out = quiet ? static_cast<std::ostream&>(silent) : std::cout;
 
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(options->threads));
@@ -57,10 +62,28 @@ CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::strin
                    {"threads", options->threads},
                    {"seconds", seconds}};
     for (auto& [key, value] : fields.items()) result[key] = value;
+    if (captured_result != nullptr) *captured_result = result;
     if (options->json == "-") std::cout << result.dump(2) << '\n';
     if (json_file.is_open()) json_file << result.dump(2) << '\n';
   });
   return action;
+}
+
+Json run_captured(const std::vector<std::string>& args) {
+  auto app = build_app();
+  Json result;
+  captured_result = &result;
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them backwards
+  try {
+    app->parse(reversed);
+  } catch (...) {
+    captured_result = nullptr;
+    throw;
+  }
+  captured_result = nullptr;
+  if (result.is_null())
+    throw InputError("'" + fmt::format("{}", fmt::join(args, " ")) + "' ran no action");
+  return result;
 }
 
 }  // namespace cubenum::cli

@@ -4,8 +4,10 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cubenum/report/json.hpp"
 
@@ -25,11 +27,21 @@ using ActionFn = std::function<Json(const ActionContext&)>;
 CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::string& description,
                      ActionFn run);
 
+// Runs one command line (without the program name) in this process and
+// returns the action's full result (puzzle, action, threads, seconds and
+// its fields), printing nothing. Used by `report` and `scale`.
+Json run_captured(const std::vector<std::string>& args);
+
+// The whole command line: every puzzle, `list`, `report` and `scale`.
+std::unique_ptr<CLI::App> build_app();
+
 // The registrations, one per puzzle (src/cli/<puzzle>.cpp).
 void register_pocket_cube(CLI::App& app);
 void register_rolling_cubes(CLI::App& app);
 void register_foam(CLI::App& app);
 void register_nine_colour_cube(CLI::App& app);
 void register_sudoku_cube(CLI::App& app);
+void register_report(CLI::App& app);
+void register_scale(CLI::App& app);
 
 }  // namespace cubenum::cli

@@ -12,18 +12,6 @@
 
 namespace {
 
-void print_list(const CLI::App& app) {
-  for (const CLI::App* puzzle : app.get_subcommands({})) {
-    if (puzzle->get_subcommands({}).empty()) {
-      fmt::print("{:<28} {}\n", puzzle->get_name(), puzzle->get_description());
-      continue;
-    }
-    for (const CLI::App* action : puzzle->get_subcommands({}))
-      fmt::print("{:<28} {}\n", puzzle->get_name() + " " + action->get_name(),
-                 action->get_description());
-  }
-}
-
 // CLI11 calls an unknown subcommand an "unexpected argument"; say what it is.
 // Returns an error message, or "" when the first words name a known command.
 std::string check_command_words(const CLI::App& app, int argc, char** argv) {
@@ -48,24 +36,15 @@ std::string check_command_words(const CLI::App& app, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"cubenum: exact, parallel enumeration of cube puzzles"};
-  app.require_subcommand(1);
-  cubenum::cli::register_pocket_cube(app);
-  cubenum::cli::register_rolling_cubes(app);
-  cubenum::cli::register_foam(app);
-  cubenum::cli::register_nine_colour_cube(app);
-  cubenum::cli::register_sudoku_cube(app);
-  app.add_subcommand("list", "every puzzle and action with a one-line description")
-      ->callback([&app] { print_list(app); });
-
-  if (const std::string problem = check_command_words(app, argc, argv); !problem.empty()) {
+  auto app = cubenum::cli::build_app();
+  if (const std::string problem = check_command_words(*app, argc, argv); !problem.empty()) {
     fmt::print(stderr, "cubenum: error: {} (see 'cubenum list')\n", problem);
     return 2;
   }
   try {
-    app.parse(argc, argv);
+    app->parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return app->exit(e);
   } catch (const cubenum::InputError& e) {
     fmt::print(stderr, "cubenum: error: {}\n", e.what());
     return 2;

@@ -1,0 +1,120 @@
+// `cubenum report`: every puzzle's default enumeration, written as
+// REPORT.md plus one JSON file per puzzle. Its counts are the project's
+// functional signature: a change meant only for speed leaves them identical.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <tbb/info.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "action.hpp"
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/stopwatch.hpp"
+#include "cubenum/report/machine.hpp"
+#include "cubenum/report/markdown.hpp"
+
+namespace cubenum::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Section {
+  std::string puzzle;  // the CLI name; also the JSON file's name
+  std::string title;
+  std::string counts;  // what is counted, in the words of PUZZLES.md
+  std::vector<std::vector<std::string>> runs;
+};
+
+[[maybe_unused]] std::string data(const std::string& relative) {
+  return std::string(CUBENUM_DATA_DIR) + "/" + relative;
+}
+
+std::vector<Section> sections() {
+  return {
+      {"pocket-cube",
+       "Pocket cube",
+       "Positions modulo whole-cube rotation (one corner fixed), 3,674,160 in all, by distance "
+       "from solved in the quarter-turn (QTM) and half-turn (HTM) metrics; the antipodes; "
+       "classes up to the 48 symmetries (conjugation), in total and per distance.",
+       {{"pocket-cube", "bfs", "--metric", "qtm", "--symmetry"},
+        {"pocket-cube", "bfs", "--metric", "htm", "--symmetry"}}},
+  };
+}
+
+bool puzzle_available(const CLI::App& app, const std::string& name) {
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (sub->get_name() == name) return !sub->get_subcommands({}).empty();
+  return false;
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw InputError("--out", 0, "cannot write '" + path.string() + "'");
+}
+
+std::string run_section(const Section& section, int threads, const report::Machine& machine,
+                        const fs::path& out_dir) {
+  std::string md = fmt::format("## {}\n\n{}\n\n", section.title, section.counts);
+  Json runs = Json::array();
+  for (auto args : section.runs) {
+    const std::string command = fmt::format("cubenum {}", fmt::join(args, " "));
+    std::cerr << "report: " << command << '\n';
+    args.push_back("--threads");
+    args.push_back(std::to_string(threads));
+    Json result = run_captured(args);
+    md += fmt::format("### `{}`\n\n{:.3f} s on {} threads.\n\n{}\n", command,
+                      result["seconds"].get<double>(), threads, report::fields_markdown(result));
+    result["command"] = command;
+    runs.push_back(result);
+  }
+  const Json file = {
+      {"puzzle", section.puzzle}, {"machine", report::to_json(machine)}, {"runs", runs}};
+  write_file(out_dir / (section.puzzle + ".json"), file.dump(2) + "\n");
+  return md;
+}
+
+void run_report(const std::string& out, int threads) {
+  const fs::path out_dir(out);
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec || !fs::is_directory(out_dir))
+    throw InputError("--out", 0, "cannot create directory '" + out + "'");
+
+  const report::Machine machine = report::this_machine();
+  const auto app = build_app();
+  Stopwatch clock;
+  std::string body;
+  for (const Section& section : sections()) {
+    if (!puzzle_available(*app, section.puzzle)) continue;
+    body += run_section(section, threads, machine, out_dir);
+  }
+  const std::string md = fmt::format(
+      "# cubenum report\n\nMade by `cubenum report --out {} --threads {}` in {:.2f} s.\n\n"
+      "Machine: {}.\n\nWhat each count means: PUZZLES.md. Every count here is the project's "
+      "signature: a change meant only to make cubenum faster leaves all of them identical.\n\n{}",
+      out, threads, clock.seconds(), report::describe(machine), body);
+  write_file(out_dir / "REPORT.md", md);
+  std::cout << "wrote " << (out_dir / "REPORT.md").string() << " in "
+            << fmt::format("{:.2f}", clock.seconds()) << " s\n";
+}
+
+}  // namespace
+
+void register_report(CLI::App& app) {
+  struct Options {
+    std::string out = "results";
+    int threads = tbb::info::default_concurrency();
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* report = app.add_subcommand(
+      "report", "run every puzzle's default enumeration; write REPORT.md and JSON per puzzle");
+  report->add_option("--out", options->out, "directory for the reports")->capture_default_str();
+  report->add_option("--threads", options->threads, "worker threads (default: all cores)")
+      ->check(CLI::Range(1, 65536));
+  report->callback([options] { run_report(options->out, options->threads); });
+}
+
+}  // namespace cubenum::cli
