@@ -327,6 +327,36 @@ Instance load_instance(const std::string& path) {
   return parse_instance(in, path);
 }
 
+std::string format_instance(const Instance& instance) {
+  std::string text;
+  for (int s = 0; s < kCornerSlots; ++s) {
+    text += fmt::format("corner {}:", s + 1);
+    for (const Sticker& st : instance.corners[s])
+      text += fmt::format(" {}/{}", st.digit, st.rotation);
+    text += '\n';
+  }
+  for (int s = 0; s < kEdgeSlots; ++s) {
+    text += fmt::format("edge {}:", s + 1);
+    for (const Sticker& st : instance.edges[s])
+      text += fmt::format(" {}/{}", st.digit, st.rotation);
+    text += '\n';
+  }
+  for (int f = 0; f < kNetFaces; ++f)
+    text += fmt::format("centre {}: {}\n", kFaceNames[f], instance.centres[f]);
+  text += "net\n";
+  for (const auto& row : instance.net) {
+    for (const Field& f : row) {
+      std::string token = f.kind == Field::none ? "." : f.kind == Field::centre ? "*" : "";
+      if (token.empty())
+        token = fmt::format("{}{}.{}{}", f.kind == Field::corner ? 'c' : 'e', f.slot + 1, f.index,
+                            kArrows[f.arrow]);
+      text += fmt::format("{:<7}", token);
+    }
+    text += '\n';
+  }
+  return text;
+}
+
 std::string default_instance_path() {
   return std::string(CUBENUM_DATA_DIR) + "/sudoku-cube/seed.txt";
 }

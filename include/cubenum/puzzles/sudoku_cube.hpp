@@ -31,6 +31,7 @@ std::array<int, 2> face_origin(int face);
 struct Sticker {
   std::uint8_t digit = 0;     // 1..9
   std::uint8_t rotation = 0;  // quarter turns clockwise from the field's arrow
+  friend bool operator==(const Sticker&, const Sticker&) = default;
 };
 
 // One field of the net: the sticker index `index` of slot `slot` (0-based).
@@ -38,6 +39,7 @@ struct Field {
   enum Kind : std::uint8_t { none, corner, edge, centre } kind = none;
   std::uint8_t slot = 0, index = 0;
   std::uint8_t arrow = 0;  // 0 up, 1 right, 2 down, 3 left in the net
+  friend bool operator==(const Field&, const Field&) = default;
 };
 
 struct Instance {
@@ -46,6 +48,10 @@ struct Instance {
   std::array<std::array<Sticker, 2>, kEdgeSlots> edges{};
   std::array<std::uint8_t, kNetFaces> centres{};  // by NetFace
   std::array<std::array<Field, kNetCols>, kNetRows> net{};
+  // Equal cubes, whatever file they came from.
+  friend bool operator==(const Instance& a, const Instance& b) {
+    return a.corners == b.corners && a.edges == b.edges && a.centres == b.centres && a.net == b.net;
+  }
 };
 
 // Reads an instance; throws InputError(source, line, problem) when it is
@@ -54,6 +60,8 @@ struct Instance {
 // arrows that do not turn with the pieces.
 Instance parse_instance(std::istream& in, const std::string& source);
 Instance load_instance(const std::string& path);
+// The instance in the file format (parse_instance reads it back).
+std::string format_instance(const Instance& instance);
 std::string default_instance_path();  // data/sudoku-cube/seed.txt
 
 // A grid solution: which piece sits in each slot, turned how far. Twist t
