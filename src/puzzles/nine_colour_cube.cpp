@@ -39,9 +39,20 @@ struct Partial {
   Colouring colour{};
   std::array<std::uint8_t, kColours> cubes{};       // cells of each colour so far
   std::array<std::uint16_t, kFaceCount> on_face{};  // colours shown on each face so far
+  std::array<std::uint8_t, kColours> faces_of{};    // faces each colour shows so far
   int depth = 0;
   int colours_used = 0;
 };
+
+// Whether a colour showing `faces` on `cubes` cells can still show every
+// face once: its three cells' faces must partition the six faces, and the
+// last cell's faces (what is left) can never hold two opposite faces.
+constexpr bool can_complete(std::uint8_t faces, int cubes) {
+  const unsigned missing = ~faces & 0x3fu;
+  if (cubes == kCubesPerColour) return missing == 0;
+  if (cubes == kCubesPerColour - 1) return (missing & (missing >> 3) & 7u) == 0;
+  return true;
+}
 
 // Extends `p` cell by cell up to `stop`, calling leaf(p) at that depth. A new
 // colour is only ever the next unused one (first-use order).
@@ -60,9 +71,11 @@ void extend(Partial& p, int stop, std::uint64_t& nodes, Leaf&& leaf) {
   const int last = std::min(p.colours_used, kColours - 1);
   for (int c = 0; c <= last; ++c) {
     if (p.cubes[c] == kCubesPerColour || (taken >> c & 1)) continue;
+    if (!can_complete(std::uint8_t(p.faces_of[c] | faces), p.cubes[c] + 1)) continue;
     const int colours_before = p.colours_used;
     p.colour[cell] = std::uint8_t(c);
     ++p.cubes[c];
+    p.faces_of[c] |= faces;
     for (int f = 0; f < kFaceCount; ++f)
       if (faces >> f & 1) p.on_face[f] |= std::uint16_t(1u << c);
     p.colours_used = std::max(p.colours_used, c + 1);
@@ -72,6 +85,7 @@ void extend(Partial& p, int stop, std::uint64_t& nodes, Leaf&& leaf) {
     p.colours_used = colours_before;
     for (int f = 0; f < kFaceCount; ++f)
       if (faces >> f & 1) p.on_face[f] &= std::uint16_t(~(1u << c));
+    p.faces_of[c] &= std::uint8_t(~faces);
     --p.cubes[c];
   }
 }
