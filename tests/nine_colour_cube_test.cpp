@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -199,6 +200,93 @@ TEST(NineColourCube, CommandLineWritesTheFields) {
   EXPECT_EQ(json["up_to_colours"], counts.classes.up_to_colours);
   EXPECT_EQ(json["up_to_colours_and_rotations"], counts.classes.up_to_colours_and_rotations);
   EXPECT_EQ(json["up_to_colours_and_symmetries"], counts.classes.up_to_colours_and_symmetries);
+}
+
+}  // namespace
+}  // namespace cubenum::nine_colour
+
+namespace cubenum::nine_colour {
+namespace {
+
+// A third count, from the structure alone (no search over cells): each
+// colour's three cubes meet each face once, so (ColourKindsAreForced...)
+// one colour is the core with two opposite corners, six colours are a
+// corner with an edge and a centre on the three faces the corner misses,
+// and two colours are three edges on pairwise different faces. Count: for
+// each of the 4 corner diagonals, every way to give the 6 other corners
+// distinct edges and centres, times the ways to split the 6 edges left
+// into two face-disjoint triples.
+TEST(NineColourCube, StructureCountAgrees) {
+  std::vector<int> corners, edges, centres;
+  for (int cell = 0; cell < kCells; ++cell) {
+    if (cell_kind(cell) == CellKind::corner) corners.push_back(cell);
+    if (cell_kind(cell) == CellKind::edge) edges.push_back(cell);
+    if (cell_kind(cell) == CellKind::face_centre) centres.push_back(cell);
+  }
+  const auto faces = [](int cell) {
+    unsigned m = 0;
+    for (int f = 0; f < kFaceCount; ++f)
+      if (face_cell_masks()[f] >> cell & 1) m |= 1u << f;
+    return m;
+  };
+  const auto opposite = [](int cell) {
+    const Vec3 p = cell_position(cell);
+    return cell_at({-p[0], -p[1], -p[2]});
+  };
+  std::uint64_t total = 0;
+  for (int w : corners) {
+    if (w > opposite(w)) continue;
+    std::vector<int> rest;
+    for (int c : corners)
+      if (c != w && c != opposite(w)) rest.push_back(c);
+    std::vector<bool> edge_used(kCells), centre_used(kCells);
+    const std::function<void(std::size_t)> pair_up = [&](std::size_t i) {
+      if (i == rest.size()) {
+        std::vector<int> left;
+        for (int e : edges)
+          if (!edge_used[e]) left.push_back(e);
+        // Triples containing left[0] whose faces, and whose complement's
+        // faces, are all six.
+        for (std::size_t a = 1; a < left.size(); ++a)
+          for (std::size_t b = a + 1; b < left.size(); ++b) {
+            const unsigned one = faces(left[0]) | faces(left[a]) | faces(left[b]);
+            unsigned other = 0;
+            for (std::size_t k = 1; k < left.size(); ++k)
+              if (k != a && k != b) other |= faces(left[k]);
+            total += one == 0x3f && other == 0x3f;
+          }
+        return;
+      }
+      for (int e : edges) {
+        if (edge_used[e] || (faces(e) & faces(rest[i]))) continue;
+        const unsigned missing = 0x3fu & ~(faces(e) | faces(rest[i]));
+        for (int c : centres) {
+          if (faces(c) != missing || centre_used[c]) continue;
+          edge_used[e] = centre_used[c] = true;
+          pair_up(i + 1);
+          edge_used[e] = centre_used[c] = false;
+        }
+      }
+    };
+    pair_up(0);
+  }
+  EXPECT_EQ(total, count_colourings().classes.up_to_colours);
+}
+
+TEST(NineColourCube, OrbitSizesAddUp) {
+  // Each class up to colours lies in exactly one orbit, so the orbit sizes
+  // of the representatives add up to all classes.
+  std::uint64_t under_rotations = 0, under_symmetries = 0;
+  for (const Colouring& r : class_representatives())
+    under_symmetries += orbit_size(r, kSymmetryCount);
+  std::set<Colouring> rotation_reps;
+  for_each_solution(
+      [&](const Colouring& c) { rotation_reps.insert(canonical_form(c, kRotationCount)); });
+  for (const Colouring& r : rotation_reps) under_rotations += orbit_size(r, kRotationCount);
+  const NineColourCounts counts = count_colourings();
+  EXPECT_EQ(rotation_reps.size(), counts.classes.up_to_colours_and_rotations);
+  EXPECT_EQ(under_rotations, counts.classes.up_to_colours);
+  EXPECT_EQ(under_symmetries, counts.classes.up_to_colours);
 }
 
 }  // namespace

@@ -48,11 +48,18 @@ Json solve(const ActionContext& ctx, std::size_t list) {
   for (std::size_t i = 0; i < reps.size() && i < list; ++i) {
     if (!nc::shows_all_colours(reps[i]))
       throw std::logic_error("a representative fails the seed's face table");
-    ctx.out << fmt::format("class {} of {} ({})\n{}\n", i + 1, reps.size(),
-                           nc::kind_signature(reps[i]), nc::layers_text(reps[i]));
+    const int rotated = nc::orbit_size(reps[i], kRotationCount);
+    const int mirrored = nc::orbit_size(reps[i], kSymmetryCount);
+    ctx.out << fmt::format(
+        "class {} of {}: {}\n{} colourings up to colours under rotations, {} under "
+        "symmetries\n{}\n",
+        i + 1, reps.size(), nc::kind_signature(reps[i]), rotated, mirrored,
+        nc::layers_text(reps[i]));
     Json cells = Json::array();
     for (auto colour : reps[i]) cells.push_back(colour + 1);
-    shown.push_back(cells);
+    shown.push_back({{"cells", cells},
+                     {"orbit_under_rotations", rotated},
+                     {"orbit_under_symmetries", mirrored}});
   }
   return {{"up_to_colours_and_symmetries", reps.size()}, {"representatives", shown}};
 }

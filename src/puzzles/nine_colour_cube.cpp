@@ -187,6 +187,14 @@ Colouring canonical_form(const Colouring& colouring, int symmetry_count) {
   return best;
 }
 
+int orbit_size(const Colouring& colouring, int symmetry_count) {
+  std::vector<Colouring> images;
+  for (int s = 0; s < symmetry_count; ++s)
+    images.push_back(relabel_by_first_use(apply_symmetry(kCubeSymmetries[s], colouring)));
+  std::sort(images.begin(), images.end());
+  return int(std::unique(images.begin(), images.end()) - images.begin());
+}
+
 std::string colour_kind(const Colouring& colouring, int colour) {
   std::vector<int> kinds;
   for (int cell = 0; cell < kCells; ++cell)

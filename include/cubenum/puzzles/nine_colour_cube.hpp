@@ -66,6 +66,9 @@ Colouring relabel_by_first_use(const Colouring& colouring);
 // The least first-use colouring among the images under the first
 // `symmetry_count` entries of kCubeSymmetries (24: rotations, 48: all).
 Colouring canonical_form(const Colouring& colouring, int symmetry_count);
+// How many classes up to colours the colouring's class meets under the
+// first `symmetry_count` symmetries (the group order over its stabiliser's).
+int orbit_size(const Colouring& colouring, int symmetry_count);
 
 // The kinds of the cells of each colour, e.g. "corner+edge+face_centre",
 // and the colouring's signature: its colours' kinds with multiplicities,
