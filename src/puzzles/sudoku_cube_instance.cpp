@@ -276,26 +276,27 @@ class Reader {
                lines[s][0]);
       }
     }
-    // Every slot, every turn of it onto every slot (shift: which field the
-    // sticker on field 0 lands on): the rotation doing so maps arrows too.
-    for (std::size_t from = 0; from < N; ++from)
-      for (std::size_t to = 0; to < N; ++to)
-        for (int shift = 0; shift < K; ++shift) {
-          const CubeSymmetry* turn = nullptr;
-          for (const CubeSymmetry& g : cube_rotations()) {
-            bool maps = g.apply(slots[from][0].cubie) == slots[to][0].cubie;
-            for (int q = 0; q < K; ++q)
-              maps = maps && g.apply(slots[from][q].normal) == slots[to][(q + shift) % K].normal;
-            if (maps) turn = &g;
-          }
-          if (turn == nullptr) continue;  // cannot happen once handedness agrees
+    // Every turn of slot 1 onto any slot (shift: the field its field 0
+    // lands on) maps arrows onto arrows. That is enough: any turn of one slot
+    // onto another is one of these after the inverse of another.
+    constexpr std::size_t from = 0;
+    for (std::size_t to = 0; to < N; ++to)
+      for (int shift = 0; shift < K; ++shift) {
+        const CubeSymmetry* turn = nullptr;
+        for (const CubeSymmetry& g : cube_rotations()) {
+          bool maps = g.apply(slots[from][0].cubie) == slots[to][0].cubie;
           for (int q = 0; q < K; ++q)
-            if (turn->apply(arrows[from][q]) != arrows[to][(q + shift) % K])
-              fail(fmt::format("the arrows of {} {} and {} {} do not turn into each other; "
-                               "rotations measured from them would change when pieces move",
-                               kind, from + 1, kind, to + 1),
-                   lines[to][(q + shift) % K]);
+            maps = maps && g.apply(slots[from][q].normal) == slots[to][(q + shift) % K].normal;
+          if (maps) turn = &g;
         }
+        if (turn == nullptr) continue;  // cannot happen once handedness agrees
+        for (int q = 0; q < K; ++q)
+          if (turn->apply(arrows[from][q]) != arrows[to][(q + shift) % K])
+            fail(fmt::format("the arrows of {} {} and {} {} do not turn into each other; "
+                             "rotations measured from them would change when pieces move",
+                             kind, from + 1, kind, to + 1),
+                 lines[to][(q + shift) % K]);
+      }
   }
 
   std::istream& in_;
