@@ -3,8 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
@@ -45,7 +47,8 @@ Json count(const ActionContext& ctx) {
 Json solve(const ActionContext& ctx, std::size_t list) {
   const std::vector<nc::Colouring> reps = nc::class_representatives();
   Json shown = Json::array();
-  for (std::size_t i = 0; i < reps.size() && i < list; ++i) {
+  const std::size_t shown_count = list == 0 ? reps.size() : std::min(list, reps.size());
+  for (std::size_t i = 0; i < shown_count; ++i) {
     if (!nc::shows_all_colours(reps[i]))
       throw std::logic_error("a representative fails the seed's face table");
     const int rotated = nc::orbit_size(reps[i], kRotationCount);
@@ -75,7 +78,7 @@ void register_nine_colour_cube(CLI::App& app) {
   auto list = std::make_shared<std::size_t>(1);
   add_action(*puzzle, "solve", "print class representatives up to colours and symmetries",
              [list](const ActionContext& ctx) { return solve(ctx, *list); })
-      ->add_option("--list", *list, "how many representatives to print (default 1)")
+      ->add_option("--list", *list, "how many representatives to print (0: all)")
       ->capture_default_str();
 }
 
