@@ -184,6 +184,8 @@ TEST(NineColourCube, SameCountsAtOneAndManyThreads) {
   }
   EXPECT_EQ(one.classes, many.classes);
   EXPECT_EQ(one.search_nodes, many.search_nodes);
+  // The split tree is the whole tree: as many nodes as one sequential walk.
+  EXPECT_EQ(one.search_nodes, for_each_solution([](const Colouring&) {}));
 }
 
 TEST(NineColourCube, CommandLineWritesTheFields) {

@@ -68,6 +68,7 @@ Instance parse_text(const std::string& text) {
 class NaiveSearch {
  public:
   explicit NaiveSearch(const Instance& instance) : in_(instance) {}
+  std::uint64_t nodes = 0;  // calls of go(): the root and every accepted placement
   std::vector<GridSolution> run() {
     go(0);
     std::sort(found_.begin(), found_.end());
@@ -124,6 +125,7 @@ class NaiveSearch {
     return even_cycles % 2;
   }
   void go(int step) {
+    ++nodes;
     if (step == kCornerSlots + kEdgeSlots) {
       GridSolution s = sol_;
       for (int face = 0; face < kNetFaces; ++face)
@@ -296,7 +298,10 @@ TEST(SudokuCube, FindsTheSeedsPrintedSolution) {
 
 TEST(SudokuCube, NaiveSearchAgreesOnTheSeed) {
   const Instance seed = load_instance(default_instance_path());
-  EXPECT_EQ(solve_grid(seed).solutions, NaiveSearch(seed).run());
+  NaiveSearch naive(seed);
+  const SudokuResult fast = solve_grid(seed);
+  EXPECT_EQ(fast.solutions, naive.run());
+  EXPECT_EQ(fast.search_nodes, naive.nodes);  // the same tree, pruned alike
 }
 
 TEST(SudokuCube, NaiveSearchAgreesOnRandomCubes) {
@@ -305,7 +310,9 @@ TEST(SudokuCube, NaiveSearchAgreesOnRandomCubes) {
   for (int trial = 0; trial < 40; ++trial) {
     const Scrambled cube = random_cube(rng);
     const SudokuResult fast = solve_grid(cube.instance);
-    EXPECT_EQ(fast.solutions, NaiveSearch(cube.instance).run()) << "trial " << trial;
+    NaiveSearch naive(cube.instance);
+    EXPECT_EQ(fast.solutions, naive.run()) << "trial " << trial;
+    EXPECT_EQ(fast.search_nodes, naive.nodes) << "trial " << trial;
     // Undoing the scramble is one of the solutions, reachable exactly when
     // the scramble's twists, flips and parities say so.
     EXPECT_TRUE(std::binary_search(fast.solutions.begin(), fast.solutions.end(), cube.restoring))

@@ -91,15 +91,16 @@ void extend(Partial& p, int stop, std::uint64_t& nodes, Leaf&& leaf) {
 }
 
 // Prefixes of the search tree, cut where there are enough subtrees for many
-// threads to share.
-std::vector<Partial> split_prefixes() {
+// threads to share; `nodes_above` counts the tree's nodes above them.
+std::vector<Partial> split_prefixes(std::uint64_t& nodes_above) {
   constexpr std::size_t kEnoughSubtrees = 512;
   std::vector<Partial> prefixes;
   for (int depth = 1; depth <= kCells; ++depth) {
     prefixes.clear();
     Partial root;
-    std::uint64_t nodes = 0;
-    extend(root, depth, nodes, [&](const Partial& p) { prefixes.push_back(p); });
+    nodes_above = 0;
+    extend(root, depth, nodes_above, [&](const Partial& p) { prefixes.push_back(p); });
+    nodes_above -= prefixes.size();  // each subtree counts its own root
     if (prefixes.size() >= kEnoughSubtrees) break;
   }
   return prefixes;
@@ -232,8 +233,9 @@ NineColourCounts& NineColourCounts::operator+=(const NineColourCounts& o) {
 }
 
 NineColourCounts count_colourings() {
-  const std::vector<Partial> prefixes = split_prefixes();
-  return search::search_subtrees<NineColourCounts, Partial>(
+  std::uint64_t nodes_above = 0;
+  const std::vector<Partial> prefixes = split_prefixes(nodes_above);
+  NineColourCounts counts = search::search_subtrees<NineColourCounts, Partial>(
       prefixes, [](Partial p, NineColourCounts& local) {
         extend(p, kCells, local.search_nodes, [&](const Partial& done) {
           ClassCounts one{1, 0, 0};
@@ -246,16 +248,20 @@ NineColourCounts count_colourings() {
           local.by_signature[kind_signature(done.colour)] += one;
         });
       });
+  counts.search_nodes += nodes_above;
+  return counts;
 }
 
-void for_each_solution(const std::function<void(const Colouring&)>& visit) {
+std::uint64_t for_each_solution(const std::function<void(const Colouring&)>& visit) {
   Partial root;
   std::uint64_t nodes = 0;
   extend(root, kCells, nodes, [&](const Partial& done) { visit(done.colour); });
+  return nodes;
 }
 
 std::vector<Colouring> class_representatives(std::size_t limit) {
-  const std::vector<Partial> prefixes = split_prefixes();
+  std::uint64_t nodes_above = 0;
+  const std::vector<Partial> prefixes = split_prefixes(nodes_above);
   auto found = search::search_subtrees<Representatives, Partial>(
       prefixes, [](Partial p, Representatives& local) {
         std::uint64_t nodes = 0;

@@ -100,8 +100,9 @@ struct NineColourCounts {
 NineColourCounts count_colourings();
 
 // Calls visit(colouring) for every solution in first-use form, one call per
-// class up to colours, sequentially and in lexicographic order.
-void for_each_solution(const std::function<void(const Colouring&)>& visit);
+// class up to colours, sequentially and in lexicographic order. Returns the
+// number of search nodes.
+std::uint64_t for_each_solution(const std::function<void(const Colouring&)>& visit);
 
 // The classes up to colours and symmetries, as their canonical forms in
 // lexicographic order (all of them when limit is 0).
