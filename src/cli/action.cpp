@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/stopwatch.hpp"
@@ -20,8 +21,10 @@ struct CommonOptions {
   std::string json;
 };
 
-// Set while run_captured runs an action: the result goes here, not out.
+// Set while run_captured runs an action: the result goes here, and the
+// human-readable output to captured_text (or nowhere).
 Json* captured_result = nullptr;
+std::ostream* captured_text = nullptr;
 
 // A stream that discards everything.
 class NullStream : public std::ostream {
@@ -48,8 +51,10 @@ CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::strin
       if (!json_file) throw InputError("--json", 0, "cannot write '" + options->json + "'");
     }
     NullStream silent;
-    const bool quiet = options->json == "-" || captured_result != nullptr;
-    std::ostream& out = quiet ? static_cast<std::ostream&>(silent) : std::cout;
+    std::ostream* out_stream = &std::cout;
+    if (options->json == "-" || captured_result != nullptr) out_stream = &silent;
+    if (captured_text != nullptr) out_stream = captured_text;
+    std::ostream& out = *out_stream;
 
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(options->threads));
@@ -69,18 +74,23 @@ CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::strin
   return action;
 }
 
-Json run_captured(const std::vector<std::string>& args) {
+Json run_captured(const std::vector<std::string>& args, std::string* text) {
   auto app = build_app();
   Json result;
+  std::ostringstream human;
   captured_result = &result;
+  captured_text = text != nullptr ? &human : nullptr;
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them backwards
   try {
     app->parse(reversed);
   } catch (...) {
     captured_result = nullptr;
+    captured_text = nullptr;
     throw;
   }
   captured_result = nullptr;
+  captured_text = nullptr;
+  if (text != nullptr) *text = human.str();
   if (result.is_null())
     throw InputError("'" + fmt::format("{}", fmt::join(args, " ")) + "' ran no action");
   return result;

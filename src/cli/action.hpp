@@ -29,8 +29,9 @@ CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::strin
 
 // Runs one command line (without the program name) in this process and
 // returns the action's full result (puzzle, action, threads, seconds and
-// its fields), printing nothing. Used by `report` and `scale`.
-Json run_captured(const std::vector<std::string>& args);
+// its fields), printing nothing; its human-readable output goes to `text`
+// if given. Used by `report` and `scale`.
+Json run_captured(const std::vector<std::string>& args, std::string* text = nullptr);
 
 // The whole command line: every puzzle, `list`, `report` and `scale`.
 std::unique_ptr<CLI::App> build_app();

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 #include <tbb/info.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -19,6 +20,9 @@ namespace cubenum::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Outputs up to this long are shown in the report as the program prints them.
+constexpr long kMaxOutputLines = 80;
 
 struct Section {
   std::string puzzle;  // the CLI name; also the JSON file's name
@@ -40,6 +44,18 @@ std::vector<Section> sections() {
        "classes up to the 48 symmetries (conjugation), in total and per distance.",
        {{"pocket-cube", "bfs", "--metric", "qtm", "--symmetry"},
         {"pocket-cube", "bfs", "--metric", "htm", "--symmetry"}}},
+      {"nine-colour-cube",
+       "Nine-colour cube",
+       "27 unit cubes, 3 of each of 9 colours, filling the 3x3x3 cube so that each face shows "
+       "all 9 colours: labelled colourings; classes up to permuting the colours; up to colours "
+       "and rotations; up to colours and symmetries.",
+       {{"nine-colour-cube", "count"}}},
+      {"sudoku-cube",
+       "Sudoku cube",
+       "Grid solutions of the seed's stickered cube: each corner and edge piece in a slot with a "
+       "twist or flip so that every face shows 1-9 around its centre, all facing one way (a 1 "
+       "may face the opposite way); each also checked for reachability by legal turns.",
+       {{"sudoku-cube", "count"}}},
   };
 }
 
@@ -64,9 +80,12 @@ std::string run_section(const Section& section, int threads, const report::Machi
     std::cerr << "report: " << command << '\n';
     args.push_back("--threads");
     args.push_back(std::to_string(threads));
-    Json result = run_captured(args);
-    md += fmt::format("### `{}`\n\n{:.3f} s on {} threads.\n\n{}\n", command,
+    std::string text;
+    Json result = run_captured(args, &text);
+    md += fmt::format("### `{}`\n\n{:.4f} s on {} threads.\n\n{}\n", command,
                       result["seconds"].get<double>(), threads, report::fields_markdown(result));
+    if (std::count(text.begin(), text.end(), '\n') <= kMaxOutputLines)
+      md += fmt::format("Its output:\n\n```\n{}```\n\n", text);
     result["command"] = command;
     runs.push_back(result);
   }

@@ -1,7 +1,4 @@
 // Reading and checking a sudoku cube instance (data/sudoku-cube/README.md).
-// GCC 12 reports a false -Wrestrict inside InputError's message building
-// once it is inlined here (GCC bug 105329).
-#pragma GCC diagnostic ignored "-Wrestrict"
 #include <fmt/format.h>
 
 #include <cstring>

@@ -48,11 +48,14 @@ void add_rows(const std::string& prefix, const Json& object, std::string& rows,
     if (value.is_object()) {
       add_rows(name, value, rows, tables);
     } else if (value.is_array() && all_objects(value)) {
+      // Columns of scalars and short lists; deeper structure stays in the JSON.
       std::vector<std::string> columns;
       std::set<std::string> seen;
       for (const auto& item : value)
         for (const auto& [k, v] : item.items())
-          if (seen.insert(k).second) columns.push_back(k);
+          if ((!v.is_structured() || (v.is_array() && all_scalars(v))) && seen.insert(k).second)
+            columns.push_back(k);
+      if (columns.empty()) continue;
       tables += fmt::format("\n`{}`:\n\n|", name);
       for (const auto& c : columns) tables += " " + c + " |";
       tables += "\n|";

@@ -8,7 +8,8 @@ namespace cubenum::report {
 
 // The result fields of one run as a Markdown table: scalars one row each,
 // lists of numbers comma-separated, nested objects as `field.key` rows,
-// lists of objects as a table of their own. The run's bookkeeping (puzzle,
+// lists of objects as a table of their own (their scalar fields; deeper
+// structure stays in the JSON). The run's bookkeeping (puzzle,
 // action, threads, seconds) is left out.
 std::string fields_markdown(const Json& result);
 
