@@ -26,7 +26,7 @@ struct RollingOptions {
   bool verbose = false;
   // Layers of the shortest-path DAG above this are not counted (16 bytes
   // each, plus sorting room).
-  std::uint64_t count_limit = 400'000'000;
+  std::uint64_t count_limit = 200'000'000;
   const CLI::App* action = nullptr;  // to ask which options were given
 };
 
