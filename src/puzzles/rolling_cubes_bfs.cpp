@@ -67,9 +67,10 @@ void for_word_ranges(std::size_t words, const RollingBfsOptions& options,
                     });
 }
 
-void expand_top_down(const RollingCubesSpace& space, const AtomicBitmap& visited,
-                     const AtomicBitmap& frontier, AtomicBitmap& next,
-                     const RollingBfsOptions& options) {
+// `next` holds visited plus the states found so far in this level, so a
+// neighbour costs one random probe (of next), not two.
+void expand_top_down(const RollingCubesSpace& space, const AtomicBitmap& frontier,
+                     AtomicBitmap& next, const RollingBfsOptions& options) {
   std::atomic<std::uint64_t> done{0};
   for_word_ranges(frontier.words(), options, done, [&](std::size_t begin, std::size_t end) {
     BlockCursor cursor(space, std::uint64_t{begin} * 64);
@@ -77,7 +78,7 @@ void expand_top_down(const RollingCubesSpace& space, const AtomicBitmap& visited
       for (std::uint64_t bits = frontier.load_word(w); bits != 0; bits &= bits - 1)
         cursor.for_each_neighbour(std::uint64_t{w} * 64 + std::countr_zero(bits),
                                   [&](std::uint64_t n) {
-                                    if (!visited.test(n)) next.try_set(n);
+                                    next.try_set(n);
                                     return false;
                                   });
   });
@@ -99,23 +100,25 @@ void expand_bottom_up(const RollingCubesSpace& space, const AtomicBitmap& visite
                                       [&](std::uint64_t n) { return frontier.test(n); }))
           found |= std::uint64_t{1} << bit;
       }
-      next.store_word(w, found);
+      next.store_word(w, visited.load_word(w) | found);
     }
   });
 }
 
-// visited |= next; frontier = next; next = 0; returns the new states.
-std::uint64_t advance(AtomicBitmap& visited, AtomicBitmap& frontier, AtomicBitmap& next,
+// On entry next = visited + this level's states. frontier = next & ~visited;
+// visited = next (so next = visited again, ready for the next level);
+// returns the new states.
+std::uint64_t advance(AtomicBitmap& visited, AtomicBitmap& frontier, const AtomicBitmap& next,
                       bfs::DepthTable* depths, unsigned depth) {
   return tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, visited.words(), kGrainWords), std::uint64_t{0},
       [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t sum) {
         for (std::size_t w = r.begin(); w != r.end(); ++w) {
-          const std::uint64_t fresh = next.load_word(w);
+          const std::uint64_t old = visited.load_word(w);
+          const std::uint64_t fresh = next.load_word(w) & ~old;
           frontier.store_word(w, fresh);
           if (fresh == 0) continue;
-          next.store_word(w, 0);
-          visited.store_word(w, visited.load_word(w) | fresh);
+          visited.store_word(w, old | fresh);
           if (depths != nullptr) depths->record_word(w, fresh, depth);
           sum += static_cast<std::uint64_t>(std::popcount(fresh));
         }
@@ -182,7 +185,7 @@ RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t sourc
     clock.restart();
     const bfs::Direction direction = choose(options.policy, fresh, states - result.reached);
     if (direction == bfs::Direction::TopDown)
-      expand_top_down(space, visited, frontier, next, options);
+      expand_top_down(space, frontier, next, options);
     else
       expand_bottom_up(space, visited, frontier, next, options);
     fresh = advance(visited, frontier, next, depths, level.depth + 1);
