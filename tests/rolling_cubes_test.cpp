@@ -336,6 +336,17 @@ TEST(RollingBfs, CountsDoNotDependOnThreadsOrDirection) {
   check(2, 4, {bfs::DirectionPolicy::Auto});
 }
 
+TEST(RollingBfs, TransposedGridsHaveTheSameLayers) {
+  // Reflecting the board in its diagonal swaps north with west and south
+  // with east: a bijection of R x C onto C x R that keeps the all-black
+  // start with the empty cell at (R/2, C/2), so the layers must agree.
+  for (auto [rows, cols] : {std::pair{2u, 3u}, {2u, 4u}}) {
+    const RollingCubesSpace a(rows, cols), b(cols, rows);
+    EXPECT_EQ(rolling_bfs(a, a.rank(uniform_grid(rows, cols, 0))).distribution(),
+              rolling_bfs(b, b.rank(uniform_grid(cols, rows, 0))).distribution());
+  }
+}
+
 TEST(RollingBfs, StopsAtTheWatchedState) {
   const RollingCubesSpace space(2, 3);
   RollingBfsOptions options;
