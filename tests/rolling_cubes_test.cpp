@@ -401,6 +401,17 @@ TEST(RollingCubesCli, SolvePrintsGridsAndFailsCleanly) {
   const CliRun unreachable = run_cli("rolling-cubes solve --start 00/0. --goal 11/1.");
   EXPECT_EQ(unreachable.status, 2);
   EXPECT_NE(unreachable.output.find("not reachable"), std::string::npos) << unreachable.output;
+  const CliRun same = run_cli("rolling-cubes solve --start 000/0.0 --goal 000/0.0");
+  EXPECT_EQ(same.status, 0) << same.output;
+  EXPECT_NE(same.output.find("0 moves"), std::string::npos) << same.output;
+  // The size comes from --goal when it is the only grid given.
+  const CliRun goal_only = run_cli("rolling-cubes solve --goal 11/1.");
+  EXPECT_EQ(goal_only.status, 2);
+  EXPECT_NE(goal_only.output.find("11/1. is not reachable from 00/0."), std::string::npos)
+      << goal_only.output;
+  const CliRun mismatch = run_cli("rolling-cubes solve --start 000/0.0 --goal 00/0.");
+  EXPECT_EQ(mismatch.status, 2);
+  EXPECT_NE(mismatch.output.find("it is 2x2, expected 2x3"), std::string::npos) << mismatch.output;
   const CliRun big = run_cli("rolling-cubes bfs --rows 4 --cols 4");
   EXPECT_EQ(big.status, 2);
   EXPECT_NE(big.output.find("4x4"), std::string::npos) << big.output;

@@ -51,7 +51,8 @@ struct Problem {
   Grid start, goal;
 };
 
-// The grid size comes from --start/--goal when given, else --rows/--cols.
+// The grid size comes from --rows/--cols when given, else from --start or
+// --goal, else 3x3.
 Problem make_problem(const RollingOptions& o, const CLI::App& action) {
   unsigned rows = o.rows, cols = o.cols;
   const bool sized = action.count("--rows") + action.count("--cols") > 0;
@@ -60,6 +61,10 @@ Problem make_problem(const RollingOptions& o, const CLI::App& action) {
     start = parse_grid(o.start, "--start", sized ? rows : 0, sized ? cols : 0);
     rows = start.rows;
     cols = start.cols;
+  } else if (!o.goal.empty() && !sized) {
+    const Grid given = parse_grid(o.goal, "--goal");
+    rows = given.rows;
+    cols = given.cols;
   }
   RollingCubesSpace space(rows, cols);
   if (o.start.empty()) start = uniform_grid(rows, cols, 0);
