@@ -224,7 +224,14 @@ TEST(Rank, RoundTripsEveryStateOfTwoByThree) {
 }
 
 TEST(Rank, NeighboursMatchTheNaiveMoveOnRandomStates) {
-  for (auto [rows, cols] : {std::pair{3u, 4u}, {4u, 3u}, {2u, 6u}, {1u, 12u}, {3u, 3u}}) {
+  for (auto [rows, cols] : {std::pair{3u, 4u},
+                            {4u, 3u},
+                            {2u, 6u},
+                            {6u, 2u},
+                            {1u, 12u},
+                            {12u, 1u},
+                            {3u, 3u},
+                            {2u, 5u}}) {
     const RollingCubesSpace space(rows, cols);
     const Naive naive{static_cast<int>(rows), static_cast<int>(cols)};
     std::mt19937_64 random(rows * 100 + cols);
