@@ -7,6 +7,7 @@
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <stdexcept>
@@ -74,13 +75,20 @@ void expand_top_down(const RollingCubesSpace& space, const AtomicBitmap& frontie
   std::atomic<std::uint64_t> done{0};
   for_word_ranges(frontier.words(), options, done, [&](std::size_t begin, std::size_t end) {
     BlockCursor cursor(space, std::uint64_t{begin} * 64);
-    for (std::size_t w = begin; w != end; ++w)
+    // Neighbours not yet in next are gathered without a branch, then set:
+    // whether a neighbour is new is unpredictable, a mispredicted branch.
+    std::array<std::uint64_t, 64 * 4> fresh;
+    for (std::size_t w = begin; w != end; ++w) {
+      std::size_t count = 0;
       for (std::uint64_t bits = frontier.load_word(w); bits != 0; bits &= bits - 1)
         cursor.for_each_neighbour(std::uint64_t{w} * 64 + std::countr_zero(bits),
                                   [&](std::uint64_t n) {
-                                    next.try_set(n);
+                                    fresh[count] = n;
+                                    count += !next.test(n);
                                     return false;
                                   });
+      for (std::size_t i = 0; i < count; ++i) next.try_set(fresh[i]);
+    }
   });
 }
 
