@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <memory>
 
 #include "action.hpp"
@@ -22,7 +21,7 @@ using namespace cubenum::rolling;
 struct RollingOptions {
   unsigned rows = 3, cols = 3;
   std::string start, goal;
-  bfs::DirectionPolicy direction = bfs::DirectionPolicy::Auto;
+  std::string direction = "auto";
   bool verbose = false;
   // Layers of the shortest-path DAG above this are not counted (16 bytes
   // each, plus sorting room).
@@ -37,12 +36,9 @@ void add_grid_options(CLI::App* action, const std::shared_ptr<RollingOptions>& o
                      "start grid, rows separated by '/', '.' empty (default: all 0, empty at "
                      "(rows/2, cols/2))");
   action->add_option("--goal", options->goal, "goal grid (default: all 1, empty as the start)");
-  const std::map<std::string, bfs::DirectionPolicy> directions{
-      {"auto", bfs::DirectionPolicy::Auto},
-      {"top-down", bfs::DirectionPolicy::TopDown},
-      {"bottom-up", bfs::DirectionPolicy::BottomUp}};
-  action->add_option("--direction", options->direction, "BFS direction: auto|top-down|bottom-up")
-      ->transform(CLI::CheckedTransformer(directions, CLI::ignore_case));
+  action->add_option("--direction", options->direction, "BFS direction")
+      ->check(CLI::IsMember({"auto", "top-down", "bottom-up"}))
+      ->capture_default_str();
   action->add_flag("--verbose", options->verbose, "one line per BFS level on standard error");
 }
 
@@ -96,7 +92,9 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t go
   std::uint64_t reached = 0;
   unsigned depth = 0;
   RollingBfsOptions bfs_options;
-  bfs_options.policy = o.direction;
+  bfs_options.policy = o.direction == "top-down"    ? bfs::DirectionPolicy::TopDown
+                       : o.direction == "bottom-up" ? bfs::DirectionPolicy::BottomUp
+                                                    : bfs::DirectionPolicy::Auto;
   bfs_options.watch = goal;
   bfs_options.stop_at_watch = stop;
   bfs_options.on_level = [&](const bfs::LevelStats& level) {
