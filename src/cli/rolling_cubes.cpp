@@ -1,8 +1,233 @@
-// `cubenum rolling-cubes ...`: not yet implemented.
+// `cubenum rolling-cubes bfs|solve`: the state space of an R x C grid of
+// rolling cubes, and shortest solutions.
+#include "cubenum/puzzles/rolling_cubes.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
 #include "action.hpp"
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/progress.hpp"
+#include "cubenum/core/stopwatch.hpp"
 
 namespace cubenum::cli {
+namespace {
 
-void register_rolling_cubes(CLI::App& /*app*/) {}
+using namespace cubenum::rolling;
+
+struct RollingOptions {
+  unsigned rows = 3, cols = 3;
+  std::string start, goal;
+  std::string direction = "auto";
+  bool verbose = false;
+  // Layers of the shortest-path DAG above this are not counted (16 bytes
+  // each, plus sorting room).
+  std::uint64_t count_limit = 200'000'000;
+  const CLI::App* action = nullptr;  // to ask which options were given
+};
+
+void add_grid_options(CLI::App* action, const std::shared_ptr<RollingOptions>& options) {
+  action->add_option("--rows", options->rows, "grid rows")->capture_default_str();
+  action->add_option("--cols", options->cols, "grid columns")->capture_default_str();
+  action->add_option("--start", options->start,
+                     "start grid, rows separated by '/', '.' empty (default: all 0, empty at "
+                     "(rows/2, cols/2))");
+  action->add_option("--goal", options->goal, "goal grid (default: all 1, empty as the start)");
+  action->add_option("--direction", options->direction, "BFS direction")
+      ->check(CLI::IsMember({"auto", "top-down", "bottom-up"}))
+      ->capture_default_str();
+  action->add_flag("--verbose", options->verbose, "one line per BFS level on standard error");
+}
+
+struct Problem {
+  RollingCubesSpace space;
+  Grid start, goal;
+};
+
+// The grid size comes from --rows/--cols when given, else from --start or
+// --goal, else 3x3.
+Problem make_problem(const RollingOptions& o, const CLI::App& action) {
+  unsigned rows = o.rows, cols = o.cols;
+  const bool sized = action.count("--rows") + action.count("--cols") > 0;
+  Grid start, goal;
+  if (!o.start.empty()) {
+    start = parse_grid(o.start, "--start", sized ? rows : 0, sized ? cols : 0);
+    rows = start.rows;
+    cols = start.cols;
+  } else if (!o.goal.empty() && !sized) {
+    const Grid given = parse_grid(o.goal, "--goal");
+    rows = given.rows;
+    cols = given.cols;
+  }
+  RollingCubesSpace space(rows, cols);
+  if (o.start.empty()) start = uniform_grid(rows, cols, 0);
+  if (o.goal.empty()) {
+    goal = start;
+    std::fill(goal.cells.begin(), goal.cells.end(), 1);
+    goal.cells[start.empty()] = kEmptyCell;
+  } else {
+    goal = parse_grid(o.goal, "--goal", rows, cols);
+  }
+  return Problem{std::move(space), std::move(start), std::move(goal)};
+}
+
+std::string letters(const std::vector<Roll>& moves) {
+  std::string s;
+  for (Roll r : moves) s += kRollLetters[static_cast<unsigned>(r)];
+  return s;
+}
+
+struct SearchOutcome {
+  RollingBfsResult bfs;
+  double seconds;
+};
+
+SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t goal, bool stop) {
+  ProgressLine progress;
+  Stopwatch total;
+  Stopwatch level_clock;
+  std::uint64_t reached = 0;
+  unsigned depth = 0;
+  RollingBfsOptions bfs_options;
+  bfs_options.policy = o.direction == "top-down"    ? bfs::DirectionPolicy::TopDown
+                       : o.direction == "bottom-up" ? bfs::DirectionPolicy::BottomUp
+                                                    : bfs::DirectionPolicy::Auto;
+  bfs_options.watch = goal;
+  bfs_options.stop_at_watch = stop;
+  bfs_options.on_level = [&](const bfs::LevelStats& level) {
+    reached += level.states;
+    depth = level.depth + 1;
+    level_clock.restart();
+    if (o.verbose)
+      std::fprintf(stderr, "level %2u  %14llu states  %s  %8.2f s  (total %llu, %.1f s)\n",
+                   level.depth, static_cast<unsigned long long>(level.states),
+                   level.direction == bfs::Direction::TopDown ? "top-down " : "bottom-up",
+                   level.seconds, static_cast<unsigned long long>(reached), total.seconds());
+  };
+  const std::uint64_t states = p.space.size();
+  bfs_options.on_progress = [&](std::uint64_t scanned) {
+    if (!progress.enabled()) return;
+    const double s = level_clock.seconds();
+    progress.show(fmt::format("level {}: {:.1f}% scanned, {} states reached, {:.0f} M states/s",
+                              depth,
+                              100.0 * static_cast<double>(scanned) / static_cast<double>(states),
+                              reached, s > 0 ? static_cast<double>(scanned) / s / 1e6 : 0.0));
+  };
+  SearchOutcome outcome{rolling_bfs(p.space, p.space.rank(p.start), bfs_options), 0};
+  outcome.seconds = total.seconds();
+  return outcome;
+}
+
+Json run_bfs(const ActionContext& ctx, const RollingOptions& o, const CLI::App& action) {
+  const Problem p = make_problem(o, action);
+  const std::uint64_t start = p.space.rank(p.start), goal = p.space.rank(p.goal);
+  const SearchOutcome outcome = search(p, o, goal, false);
+  const RollingBfsResult& r = outcome.bfs;
+
+  Json fields = {{"rows", p.space.rows()},
+                 {"cols", p.space.cols()},
+                 {"start", format_grid(p.start)},
+                 {"goal", format_grid(p.goal)},
+                 {"states", p.space.size()},
+                 {"reachable", r.reached},
+                 {"distribution", r.distribution()},
+                 {"max_depth", r.max_depth()},
+                 {"farthest", r.levels.back().states}};
+  ctx.out << fmt::format("{}x{} rolling cubes, start {}, goal {}\n", p.space.rows(), p.space.cols(),
+                         format_grid(p.start), format_grid(p.goal));
+  ctx.out << fmt::format("{:>8} {:>16}\n", "distance", "states");
+  for (const auto& level : r.levels)
+    ctx.out << fmt::format("{:>8} {:>16}\n", level.depth, level.states);
+  ctx.out << fmt::format("states {}, reachable {}, eccentricity of the start {} ({} states)\n",
+                         p.space.size(), r.reached, r.max_depth(), r.levels.back().states);
+
+  if (!r.watch_depth) {
+    ctx.out << "the goal is not reachable from the start\n";
+    fields["shortest_solution"] = nullptr;
+    return fields;
+  }
+  ShortestSolution s = shortest_solution(p.space, *r.depths, start, goal, *r.watch_depth);
+  const auto count =
+      count_shortest_sequences(p.space, *r.depths, start, goal, s.length, o.count_limit);
+  Json solution = {{"length", s.length}, {"moves", letters(s.moves)}};
+  solution["count"] = count ? Json(*count) : Json(nullptr);
+  // Small counts as numbers, counts past 2^53 as exact decimal strings.
+  if (count && count->size() < 16) solution["count"] = std::stoull(*count);
+  fields["shortest_solution"] = solution;
+  ctx.out << fmt::format("shortest solution: {} moves, {}\n", s.length, letters(s.moves));
+  ctx.out << fmt::format("distinct shortest sequences: {}\n",
+                         count ? *count : "not counted (a layer passed --count-limit)");
+  return fields;
+}
+
+void print_solution(std::ostream& out, const RollingCubesSpace& space, const ShortestSolution& s) {
+  constexpr std::size_t kPerRow = 8;
+  for (std::size_t first = 0; first < s.states.size(); first += kPerRow) {
+    const std::size_t last = std::min(s.states.size(), first + kPerRow);
+    std::vector<std::string> lines(space.rows() + 3);
+    for (std::size_t i = first; i < last; ++i) {
+      const std::string title =
+          i == 0 ? "start"
+                 : fmt::format("{}: {}", i, kRollLetters[static_cast<unsigned>(s.moves[i - 1])]);
+      const auto picture = draw_grid(space.unrank(s.states[i]));
+      const std::size_t width = std::max<std::size_t>(picture[0].size(), 6) + 2;
+      lines[0] += fmt::format("{:<{}}", title, width);
+      for (std::size_t j = 0; j < picture.size(); ++j)
+        lines[j + 1] += fmt::format("{:<{}}", picture[j], width);
+    }
+    for (const auto& line : lines) out << line << '\n';
+  }
+}
+
+Json run_solve(const ActionContext& ctx, const RollingOptions& o, const CLI::App& action) {
+  const Problem p = make_problem(o, action);
+  const std::uint64_t start = p.space.rank(p.start), goal = p.space.rank(p.goal);
+  const SearchOutcome outcome = search(p, o, goal, true);
+  if (!outcome.bfs.watch_depth)
+    throw InputError(
+        "--goal", 0,
+        fmt::format("{} is not reachable from {}", format_grid(p.goal), format_grid(p.start)));
+  const ShortestSolution s =
+      shortest_solution(p.space, *outcome.bfs.depths, start, goal, *outcome.bfs.watch_depth);
+  print_solution(ctx.out, p.space, s);
+  ctx.out << fmt::format("{} moves: {}\n", s.length, letters(s.moves));
+  return Json{
+      {"rows", p.space.rows()},      {"cols", p.space.cols()}, {"start", format_grid(p.start)},
+      {"goal", format_grid(p.goal)}, {"length", s.length},     {"moves", letters(s.moves)}};
+}
+
+}  // namespace
+
+void register_rolling_cubes(CLI::App& app) {
+  CLI::App* puzzle = app.add_subcommand(
+      "rolling-cubes", "cubes rolled into the empty cell of an R x C grid (up to 12 cells)");
+  puzzle->require_subcommand(1);
+
+  auto bfs_options = std::make_shared<RollingOptions>();
+  CLI::App* bfs_action =
+      add_action(*puzzle, "bfs", "the whole state space by BFS from the start; shortest solutions",
+                 [bfs_options](const ActionContext& ctx) {
+                   return run_bfs(ctx, *bfs_options, *bfs_options->action);
+                 });
+  bfs_options->action = bfs_action;
+  add_grid_options(bfs_action, bfs_options);
+  bfs_action
+      ->add_option("--count-limit", bfs_options->count_limit,
+                   "count shortest sequences only while a layer of the shortest-path DAG "
+                   "has at most this many edges")
+      ->capture_default_str();
+
+  auto solve_options = std::make_shared<RollingOptions>();
+  CLI::App* solve_action =
+      add_action(*puzzle, "solve", "a shortest sequence from --start to --goal",
+                 [solve_options](const ActionContext& ctx) {
+                   return run_solve(ctx, *solve_options, *solve_options->action);
+                 });
+  solve_options->action = solve_action;
+  add_grid_options(solve_action, solve_options);
+}
 
 }  // namespace cubenum::cli
