@@ -67,11 +67,14 @@ std::vector<Turn> solve(Metric metric, const Corners& start) {
   const bfs::BfsResult result = bfs::frontier_bfs(space, {&kSolved, 1}, options);
   const std::vector<std::uint64_t> path =
       bfs::path_to_source(space, *result.depths, {&kSolved, 1}, position_rank(start));
+  // The BFS turned the cube to bring D-L-B home; turn its faces back.
+  const CubeSymmetry back = kCubeSymmetries[kSymmetryTables.inverse[fixing_rotation(start)]];
   std::vector<Turn> turns;
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {
     int move = 0;
     while (space.neighbour(path[i], move) != path[i + 1]) ++move;
-    turns.push_back(space.turn(move));
+    const Turn turn = space.turn(move);
+    turns.push_back({back.apply(turn.face), turn.quarters});
   }
   return turns;
 }

@@ -90,11 +90,14 @@ Corners apply_turn(const Corners& corners, Turn turn) {
   return detail::multiply(corners, detail::turn_cubie(turn));
 }
 
-Corners with_fixed_corner(const Corners& corners) {
+int fixing_rotation(const Corners& corners) {
   int j = 0;
   while (corners.piece[j] != kFixedSlot) ++j;
-  const SymmetryTables& tables = symmetry_tables();
-  return tables.rotation[tables.fixing[j][corners.twist[j]]].apply(corners);
+  return symmetry_tables().fixing[j][corners.twist[j]];
+}
+
+Corners with_fixed_corner(const Corners& corners) {
+  return symmetry_tables().rotation[fixing_rotation(corners)].apply(corners);
 }
 
 std::uint64_t rank(const Corners& fixed) {

@@ -105,7 +105,10 @@ struct PieceReading {
 
 // Colours a, b, c read clockwise from a slot's U/D facelet.
 inline constexpr std::array<PieceReading, 216> kPieceReadings = [] {
-  std::array<PieceReading, 216> table{};
+  std::array<PieceReading, 216> table;
+  // Filled explicitly: GCC 12 at -O2 zero-fills `table{}` here instead of
+  // using PieceReading's member initialisers.
+  table.fill(PieceReading{kNoPiece, 0});
   for (int p = 0; p < kCornerCount; ++p) {
     const auto colours = piece_colours(p);
     for (int t = 0; t < 3; ++t) {

@@ -82,8 +82,10 @@ Corners corners_from_stickers(const Stickers& stickers, const std::string& sourc
 Stickers stickers_from_corners(const Corners& corners);
 
 Corners apply_turn(const Corners& corners, Turn turn);
-// The same position turned as a whole so that the D-L-B piece is home.
+// The same position turned as a whole so that the D-L-B piece is home: the
+// rotation kCubeSymmetries[fixing_rotation(corners)].
 Corners with_fixed_corner(const Corners& corners);
+int fixing_rotation(const Corners& corners);
 
 // ------------------------------------------------------------ coordinates
 inline constexpr std::uint32_t kPermutationCount = 5040;  // 7!
@@ -163,7 +165,9 @@ struct Enumeration {
 Enumeration enumerate(Metric metric, bool symmetry,
                       bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto);
 
-// One optimal sequence of generators that takes `start` to solved.
+// One optimal sequence that takes `start` to solved, in `start`'s own
+// frame: the generators of the fixed-corner frame, renamed to the faces they
+// are in the frame the cube is held in.
 std::vector<Turn> solve(Metric metric, const Corners& start);
 
 // The seed's Neo4j import files in `dir`: nodes.csv (pos:ID;:LABEL) and
