@@ -80,13 +80,16 @@ std::vector<Turn> solve(Metric metric, const Corners& start) {
 }
 
 std::string seed_id(const Corners& corners) {
+  return seed_id(stickers_from_corners(corners));
+}
+
+std::string seed_id(const Stickers& stickers) {
   static const auto rotations = [] {
     std::array<detail::FaceletMap, kRotationCount> maps{};
     for (int s = 0; s < kRotationCount; ++s)
       maps[s] = detail::make_symmetry_map(kCubeSymmetries[s], false);
     return maps;
   }();
-  const Stickers stickers = stickers_from_corners(corners);
   std::string least(kStickerCount, '9'), image(kStickerCount, '0');
   for (const auto& map : rotations) {
     for (int f = 0; f < kStickerCount; ++f) image[map.to[f]] = static_cast<char>('0' + stickers[f]);

@@ -181,5 +181,6 @@ struct ExportCounts {
 ExportCounts export_neo4j(const std::filesystem::path& dir);
 // The seed's id of a position.
 std::string seed_id(const Corners& corners);
+std::string seed_id(const Stickers& stickers);
 
 }  // namespace cubenum::pocket_cube
