@@ -38,12 +38,18 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
 
   fmt::print(ctx.out, "pocket cube, {} (positions up to whole-cube rotation)\n",
              pc::metric_name(metric));
-  fmt::print(ctx.out, "{:>5} {:>12}{}\n", "depth", "positions",
-             args.symmetry ? "      classes" : "");
+  fmt::print(ctx.out, "{:>5} {:>12}{} {:>9} {:>9}\n", "depth", "positions",
+             args.symmetry ? "      classes" : "", "direction", "level ms");
   for (std::size_t d = 0; d < e.distribution.size(); ++d) {
     fmt::print(ctx.out, "{:>5} {:>12}", d, e.distribution[d]);
     if (args.symmetry) fmt::print(ctx.out, " {:>12}", e.symmetry_distribution[d]);
-    fmt::print(ctx.out, "\n");
+    // A level's time is the expansion of the level before it that found it.
+    const bool top_down = e.levels[d].direction == bfs::Direction::TopDown;
+    fmt::print(ctx.out, " {:>9} {:>9.2f}\n",
+               d == 0     ? ""
+               : top_down ? "top-down"
+                          : "bottom-up",
+               e.levels[d].seconds * 1e3);
   }
   fmt::print(ctx.out, "{:>5} {:>12}", "total", e.states());
   if (args.symmetry) fmt::print(ctx.out, " {:>12}", e.symmetry_classes());
