@@ -24,7 +24,7 @@ namespace {
 using Distribution = std::vector<std::uint64_t>;
 
 // Published: Jaap Scherphuis, "Pocket Cube" (jaapsch.net/puzzles/cube2.htm),
-// and OEIS A079761 (QTM) / A079762 (HTM).
+// and OEIS A079762 (QTM) / A079761 (HTM).
 const Distribution kQuarterTurnTable = {1,      6,      27,     120,     534,    2256,  8969, 33058,
                                         114149, 360508, 930588, 1350852, 782536, 90280, 276};
 const Distribution kHalfTurnTable = {1,     9,      54,     321,     1847,   9992,
