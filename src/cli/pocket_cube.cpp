@@ -1,8 +1,138 @@
-// `cubenum pocket-cube ...`: not yet implemented.
+// `cubenum pocket-cube bfs|solve|export`: the 2x2x2 cube's distance tables,
+// optimal solutions and the seed's graph export.
+#include "cubenum/puzzles/pocket_cube.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <memory>
+#include <optional>
+
 #include "action.hpp"
+#include "cubenum/core/error.hpp"
 
 namespace cubenum::cli {
+namespace {
 
-void register_pocket_cube(CLI::App& /*app*/) {}
+namespace pc = cubenum::pocket_cube;
+
+struct BfsArgs {
+  std::string metric = "qtm";
+  bool symmetry = false;
+  std::string direction = "auto";
+};
+
+bfs::DirectionPolicy parse_direction(const std::string& text) {
+  if (text == "auto") return bfs::DirectionPolicy::Auto;
+  if (text == "top-down") return bfs::DirectionPolicy::TopDown;
+  if (text == "bottom-up") return bfs::DirectionPolicy::BottomUp;
+  throw InputError(
+      "--direction", 0,
+      fmt::format("unknown direction '{}' (expected auto, top-down or bottom-up)", text));
+}
+
+Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
+  const pc::Metric metric = pc::parse_metric(args.metric);
+  const pc::Enumeration e = pc::enumerate(metric, args.symmetry, parse_direction(args.direction));
+  const std::uint64_t max_depth = e.distribution.size() - 1;
+
+  fmt::print(ctx.out, "pocket cube, {} (positions up to whole-cube rotation)\n",
+             pc::metric_name(metric));
+  fmt::print(ctx.out, "{:>5} {:>12}{} {:>9} {:>9}\n", "depth", "positions",
+             args.symmetry ? "      classes" : "", "direction", "level ms");
+  for (std::size_t d = 0; d < e.distribution.size(); ++d) {
+    fmt::print(ctx.out, "{:>5} {:>12}", d, e.distribution[d]);
+    if (args.symmetry) fmt::print(ctx.out, " {:>12}", e.symmetry_distribution[d]);
+    // A level's time is the expansion of the level before it that found it.
+    const bool top_down = e.levels[d].direction == bfs::Direction::TopDown;
+    fmt::print(ctx.out, " {:>9} {:>9.2f}\n",
+               d == 0     ? ""
+               : top_down ? "top-down"
+                          : "bottom-up",
+               e.levels[d].seconds * 1e3);
+  }
+  fmt::print(ctx.out, "{:>5} {:>12}", "total", e.states());
+  if (args.symmetry) fmt::print(ctx.out, " {:>12}", e.symmetry_classes());
+  fmt::print(ctx.out, "\nmax depth {}, antipodes {}\n", max_depth, e.distribution.back());
+
+  Json result = {{"metric", pc::metric_name(metric)},
+                 {"states", e.states()},
+                 {"distribution", e.distribution},
+                 {"max_depth", max_depth},
+                 {"antipodes", e.distribution.back()}};
+  if (args.symmetry) {
+    result["symmetry_classes"] = e.symmetry_classes();
+    result["symmetry_distribution"] = e.symmetry_distribution;
+  }
+  return result;
+}
+
+struct SolveArgs {
+  std::string metric = "qtm";
+  std::optional<std::string> scramble;
+  std::optional<std::string> stickers;
+};
+
+Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
+  const pc::Metric metric = pc::parse_metric(args.metric);
+  if (!args.scramble && !args.stickers)
+    throw InputError("pocket-cube solve", 0, "give the position: --scramble S or --stickers S");
+  pc::Corners start;
+  if (args.stickers) {
+    start = pc::parse_stickers(*args.stickers);
+  } else {
+    for (const pc::Turn& turn : pc::parse_turns(*args.scramble))
+      start = pc::apply_turn(start, turn);
+  }
+  const std::vector<pc::Turn> turns = pc::solve(metric, start);
+  const std::string moves = pc::turns_text(turns);
+  fmt::print(ctx.out, "{} ({} moves, {}, optimal)\n", moves.empty() ? "(already solved)" : moves,
+             turns.size(), pc::metric_name(metric));
+  return {{"metric", pc::metric_name(metric)}, {"length", turns.size()}, {"moves", moves}};
+}
+
+Json run_export(const std::string& dir, const ActionContext& ctx) {
+  const pc::ExportCounts counts = pc::export_neo4j(dir);
+  fmt::print(ctx.out, "wrote {}/nodes.csv ({} nodes) and {}/edges.csv ({} edges)\n", dir,
+             counts.nodes, dir, counts.edges);
+  return {{"directory", dir}, {"nodes", counts.nodes}, {"edges", counts.edges}};
+}
+
+}  // namespace
+
+void register_pocket_cube(CLI::App& app) {
+  CLI::App* puzzle = app.add_subcommand(
+      "pocket-cube", "the 2x2x2 cube: distance tables, symmetry classes, optimal solving");
+  puzzle->require_subcommand(1);
+
+  auto bfs_args = std::make_shared<BfsArgs>();
+  CLI::App* bfs =
+      add_action(*puzzle, "bfs", "positions at each distance from solved (QTM or HTM)",
+                 [bfs_args](const ActionContext& ctx) { return run_bfs(*bfs_args, ctx); });
+  bfs->add_option("--metric", bfs_args->metric, "qtm (quarter turns) or htm (half turns too)")
+      ->capture_default_str();
+  bfs->add_flag("--symmetry", bfs_args->symmetry, "also count positions up to the 48 symmetries");
+  bfs->add_option("--direction", bfs_args->direction, "BFS direction: auto, top-down or bottom-up")
+      ->capture_default_str();
+
+  auto solve_args = std::make_shared<SolveArgs>();
+  CLI::App* solve =
+      add_action(*puzzle, "solve", "one optimal solution of a scramble or a sticker string",
+                 [solve_args](const ActionContext& ctx) { return run_solve(*solve_args, ctx); });
+  solve->add_option("--metric", solve_args->metric, "qtm or htm")->capture_default_str();
+  auto* scramble = solve->add_option("--scramble", solve_args->scramble,
+                                     "moves in standard notation, e.g. \"R U2 F' D L B2\"");
+  auto* stickers = solve->add_option("--stickers", solve_args->stickers,
+                                     "24 colours in the seed's layout (w y g b r o or 0-5)");
+  scramble->excludes(stickers);
+
+  auto dir = std::make_shared<std::string>();
+  CLI::App* exporter =
+      add_action(*puzzle, "export", "the seed's Neo4j import files (nodes.csv, edges.csv)",
+                 [dir](const ActionContext& ctx) { return run_export(*dir, ctx); });
+  exporter->add_option("--neo4j", *dir, "directory to write nodes.csv and edges.csv into")
+      ->required()
+      ->type_name("DIR");
+}
 
 }  // namespace cubenum::cli

@@ -3,8 +3,9 @@
 //
 // Three bitmaps of one bit per state: visited, frontier, next. A level runs
 // in one of two directions (Beamer's direction-optimising BFS):
-//   top-down:  each frontier state sets its unvisited neighbours in `next`
-//              (atomic fetch_or, after a plain load shows the bit unset);
+//   top-down:  each frontier state claims its unvisited neighbours in
+//              `visited` and marks the ones it claimed in `next` (atomic
+//              fetch_or, after a plain load shows the bit unset);
 //   bottom-up: each unvisited state looks for a neighbour in the frontier;
 //              a thread owns whole words of `next`, so no atomics.
 // The choice depends only on the level's counts, never on timing, and both
@@ -86,14 +87,18 @@ void for_words(std::size_t words, F&& body) {
   });
 }
 
+// A neighbour is claimed in `visited` itself (the thread whose fetch_or sets
+// the bit owns it), so only newly reached states touch `next`: one random
+// bitmap access per neighbour instead of two. advance() then ORs `next` into
+// `visited` again, which changes nothing.
 template <RankedSpace S>
-void expand_top_down(const S& space, const AtomicBitmap& visited, const AtomicBitmap& frontier,
+void expand_top_down(const S& space, AtomicBitmap& visited, const AtomicBitmap& frontier,
                      AtomicBitmap& next) {
   for_words(frontier.words(), [&](std::size_t w) {
     for (std::uint64_t bits = frontier.load_word(w); bits != 0; bits &= bits - 1) {
       const std::uint64_t rank = std::uint64_t{w} * 64 + std::countr_zero(bits);
       space.for_each_neighbour(rank, [&](std::uint64_t n) {
-        if (!visited.test(n)) next.try_set(n);
+        if (visited.try_set(n)) next.try_set(n);
         return false;
       });
     }
@@ -138,11 +143,19 @@ inline std::uint64_t advance(AtomicBitmap& visited, AtomicBitmap& frontier, Atom
 }
 
 // Beamer's rule with uniform degree: go bottom-up once the frontier is more
-// than 1/14 of the unvisited states.
+// than 1/alpha of the unvisited states. Beamer's alpha = 14 suits power-law
+// graphs, where most unvisited vertices touch the frontier. In puzzle graphs
+// (uniform small degree, levels growing by a steady factor) an unvisited
+// state that is not in the next level scans all its neighbours in vain, so
+// bottom-up pays only once most unvisited states are in the next level:
+// alpha = 2 (pocket cube, QTM, 1 thread: 147 ms -> 66 ms with alpha 14 -> 2;
+// results/pocket-cube.md).
+inline constexpr std::uint64_t kBottomUpAlpha = 2;
+
 inline Direction choose(DirectionPolicy policy, std::uint64_t frontier, std::uint64_t unvisited) {
   if (policy == DirectionPolicy::TopDown) return Direction::TopDown;
   if (policy == DirectionPolicy::BottomUp) return Direction::BottomUp;
-  return frontier * 14 > unvisited ? Direction::BottomUp : Direction::TopDown;
+  return frontier * kBottomUpAlpha > unvisited ? Direction::BottomUp : Direction::TopDown;
 }
 
 }  // namespace detail

@@ -1,0 +1,172 @@
+// The pocket cube's actions: enumerate by BFS, solve optimally, export the
+// seed's graph.
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <numeric>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/puzzles/pocket_cube.hpp"
+#include "pocket_cube_geometry.hpp"
+
+namespace cubenum::pocket_cube {
+namespace {
+
+constexpr std::uint64_t kSolved = 0;  // identity permutation, no twist
+
+// The positions of a level that are the least of their symmetry class.
+std::uint64_t count_canonical(const AtomicBitmap& level) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, level.words(), 64), std::uint64_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t sum) {
+        for (std::size_t w = r.begin(); w != r.end(); ++w)
+          for (std::uint64_t bits = level.load_word(w); bits != 0; bits &= bits - 1)
+            sum += is_canonical(std::uint64_t{w} * 64 + std::countr_zero(bits)) ? 1 : 0;
+        return sum;
+      },
+      std::plus<>());
+}
+
+}  // namespace
+
+std::uint64_t Enumeration::states() const {
+  return std::accumulate(distribution.begin(), distribution.end(), std::uint64_t{0});
+}
+
+std::uint64_t Enumeration::symmetry_classes() const {
+  return std::accumulate(symmetry_distribution.begin(), symmetry_distribution.end(),
+                         std::uint64_t{0});
+}
+
+Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy) {
+  const PocketCubeSpace space(metric);
+  Enumeration e;
+  e.metric = metric;
+  bfs::BfsOptions options;
+  options.policy = policy;
+  if (symmetry)
+    options.on_level = [&](const bfs::LevelStats&, const AtomicBitmap& level) {
+      e.symmetry_distribution.push_back(count_canonical(level));
+    };
+  const bfs::BfsResult result = bfs::frontier_bfs(space, {&kSolved, 1}, options);
+  e.distribution = result.distribution();
+  e.levels = result.levels;
+  return e;
+}
+
+std::vector<Turn> solve(Metric metric, const Corners& start) {
+  const PocketCubeSpace space(metric);
+  bfs::BfsOptions options;
+  options.depth_table = true;
+  const bfs::BfsResult result = bfs::frontier_bfs(space, {&kSolved, 1}, options);
+  const std::vector<std::uint64_t> path =
+      bfs::path_to_source(space, *result.depths, {&kSolved, 1}, position_rank(start));
+  // The BFS turned the cube to bring D-L-B home; turn its faces back.
+  const CubeSymmetry back = kCubeSymmetries[kSymmetryTables.inverse[fixing_rotation(start)]];
+  std::vector<Turn> turns;
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+    int move = 0;
+    while (space.neighbour(path[i], move) != path[i + 1]) ++move;
+    const Turn turn = space.turn(move);
+    turns.push_back({back.apply(turn.face), turn.quarters});
+  }
+  return turns;
+}
+
+std::string seed_id(const Corners& corners) {
+  return seed_id(stickers_from_corners(corners));
+}
+
+std::string seed_id(const Stickers& stickers) {
+  static const auto rotations = [] {
+    std::array<detail::FaceletMap, kRotationCount> maps{};
+    for (int s = 0; s < kRotationCount; ++s)
+      maps[s] = detail::make_symmetry_map(kCubeSymmetries[s], false);
+    return maps;
+  }();
+  std::string least(kStickerCount, '9'), image(kStickerCount, '0');
+  for (const auto& map : rotations) {
+    for (int f = 0; f < kStickerCount; ++f) image[map.to[f]] = static_cast<char>('0' + stickers[f]);
+    least = std::min(least, image);
+  }
+  return least;
+}
+
+namespace {
+
+// Writes `lines` rows, produced in parallel chunks and appended in order.
+template <class Row>
+void write_rows(const std::filesystem::path& file, const char* header, std::uint64_t count,
+                Row&& row) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(std::fopen(file.c_str(), "wb"), &std::fclose);
+  if (!out) detail::reject("--neo4j", fmt::format("cannot write '{}'", file.string()));
+  std::fputs(header, out.get());
+  constexpr std::uint64_t kChunk = 1 << 16;
+  for (std::uint64_t begin = 0; begin < count; begin += 16 * kChunk) {
+    const std::uint64_t end = std::min(count, begin + 16 * kChunk);
+    std::vector<std::string> chunks((end - begin + kChunk - 1) / kChunk);
+    tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
+      for (std::uint64_t i = begin + c * kChunk; i < std::min(end, begin + (c + 1) * kChunk); ++i)
+        row(i, chunks[c]);
+    });
+    for (const auto& chunk : chunks)
+      if (std::fwrite(chunk.data(), 1, chunk.size(), out.get()) != chunk.size())
+        detail::reject("--neo4j", fmt::format("cannot write '{}'", file.string()));
+  }
+}
+
+}  // namespace
+
+ExportCounts export_neo4j(const std::filesystem::path& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error)
+    detail::reject("--neo4j", fmt::format("cannot create '{}': {}", dir.string(), error.message()));
+
+  // Every node's id, once: 24 digits each.
+  std::vector<std::array<char, kStickerCount>> ids(kPositionCount);
+  tbb::parallel_for(std::uint64_t{0}, kPositionCount, [&](std::uint64_t r) {
+    const std::string id = seed_id(unrank(r));
+    std::memcpy(ids[r].data(), id.data(), kStickerCount);
+  });
+  auto append_id = [&](std::string& out, std::uint64_t r) {
+    out.append(ids[r].data(), kStickerCount);
+  };
+
+  ExportCounts counts;
+  counts.nodes = kPositionCount;
+  write_rows(dir / "nodes.csv", "pos:ID;:LABEL\n", kPositionCount,
+             [&](std::uint64_t r, std::string& out) {
+               append_id(out, r);
+               out += ";Cube\n";
+             });
+
+  // Each pair of positions a quarter turn apart once, from the lower rank.
+  const PocketCubeSpace space(Metric::Quarter);
+  std::atomic<std::uint64_t> edges{0};
+  write_rows(dir / "edges.csv", ":START_ID;:END_ID;:TYPE\n", kPositionCount,
+             [&](std::uint64_t r, std::string& out) {
+               std::uint64_t written = 0;
+               space.for_each_neighbour(r, [&](std::uint64_t n) {
+                 if (r < n) {
+                   append_id(out, r);
+                   out += ';';
+                   append_id(out, n);
+                   out += ";MOVE\n";
+                   ++written;
+                 }
+                 return false;
+               });
+               edges.fetch_add(written, std::memory_order_relaxed);
+             });
+  counts.edges = edges.load();
+  return counts;
+}
+
+}  // namespace cubenum::pocket_cube

@@ -1,0 +1,169 @@
+// The pocket cube's coordinates, move tables and symmetries.
+#include <span>
+
+#include "cubenum/core/ranking.hpp"
+#include "cubenum/puzzles/pocket_cube.hpp"
+#include "pocket_cube_geometry.hpp"
+
+namespace cubenum::pocket_cube {
+namespace {
+
+// A whole-cube map (a rotation, or a symmetry with recolouring) acting on
+// corners: the piece in slot i goes to slot[i], piece p becomes piece[p],
+// and its twist t becomes twist[i][p][t].
+struct CornerRelabel {
+  std::array<std::uint8_t, kCornerCount> slot{};
+  std::array<std::uint8_t, kCornerCount> piece{};
+  std::array<std::array<std::array<std::uint8_t, 3>, kCornerCount>, kCornerCount> twist{};
+
+  Corners apply(const Corners& c) const {
+    Corners out;
+    for (int i = 0; i < kCornerCount; ++i) {
+      out.piece[slot[i]] = piece[c.piece[i]];
+      out.twist[slot[i]] = twist[i][c.piece[i]][c.twist[i]];
+    }
+    return out;
+  }
+};
+
+// Reads the relabelling off the sticker map by placing each piece in each
+// slot with each twist and looking where it lands.
+CornerRelabel make_relabel(const detail::FaceletMap& map) {
+  CornerRelabel r;
+  const Stickers solved = solved_stickers();
+  for (int i = 0; i < kCornerCount; ++i) {
+    r.slot[i] = detail::kFacelets[map.to[detail::kSlotFacelets[i][0]]].slot;
+    for (int p = 0; p < kCornerCount; ++p) {
+      for (int t = 0; t < 3; ++t) {
+        Stickers s = solved;
+        const auto colours = detail::piece_colours(p);
+        for (int k = 0; k < 3; ++k) s[detail::kSlotFacelets[i][(t + k) % 3]] = colours[k];
+        Stickers moved{};
+        for (int f = 0; f < kStickerCount; ++f) moved[map.to[f]] = map.recolour[s[f]];
+        const auto& g = detail::kSlotFacelets[r.slot[i]];
+        const detail::PieceReading reading =
+            detail::read_piece(moved[g[0]], moved[g[1]], moved[g[2]]);
+        r.piece[p] = reading.piece;
+        r.twist[i][p][t] = reading.twist;
+      }
+    }
+  }
+  return r;
+}
+
+struct SymmetryTables {
+  std::array<CornerRelabel, kRotationCount> rotation;   // the cube turned in the hand
+  std::array<CornerRelabel, kSymmetryCount> conjugate;  // moved and recoloured
+  // The rotation that brings the D-L-B piece home from slot j with twist t.
+  std::array<std::array<std::uint8_t, 3>, kCornerCount> fixing{};
+
+  SymmetryTables() {
+    for (int s = 0; s < kSymmetryCount; ++s) {
+      if (s < kRotationCount)
+        rotation[s] = make_relabel(detail::make_symmetry_map(kCubeSymmetries[s], false));
+      conjugate[s] = make_relabel(detail::make_symmetry_map(kCubeSymmetries[s], true));
+    }
+    for (int s = 0; s < kRotationCount; ++s)
+      for (int j = 0; j < kCornerCount; ++j)
+        for (int t = 0; t < 3; ++t)
+          if (rotation[s].slot[j] == kFixedSlot && rotation[s].twist[j][kFixedSlot][t] == 0)
+            fixing[j][t] = static_cast<std::uint8_t>(s);
+  }
+};
+
+const SymmetryTables& symmetry_tables() {
+  static const SymmetryTables tables;
+  return tables;
+}
+
+std::uint32_t permutation_coordinate(const Corners& c) {
+  return static_cast<std::uint32_t>(permutation_rank(std::span(c.piece).first<kCornerCount - 1>()));
+}
+
+std::uint32_t twist_coordinate(const Corners& c) {
+  return static_cast<std::uint32_t>(digits_rank(std::span(c.twist).first<kCornerCount - 2>(), 3));
+}
+
+}  // namespace
+
+Corners apply_turn(const Corners& corners, Turn turn) {
+  return detail::multiply(corners, detail::turn_cubie(turn));
+}
+
+int fixing_rotation(const Corners& corners) {
+  int j = 0;
+  while (corners.piece[j] != kFixedSlot) ++j;
+  return symmetry_tables().fixing[j][corners.twist[j]];
+}
+
+Corners with_fixed_corner(const Corners& corners) {
+  return symmetry_tables().rotation[fixing_rotation(corners)].apply(corners);
+}
+
+std::uint64_t rank(const Corners& fixed) {
+  return std::uint64_t{permutation_coordinate(fixed)} * kTwistCount + twist_coordinate(fixed);
+}
+
+Corners unrank(std::uint64_t rank) {
+  Corners c;
+  permutation_unrank(rank / kTwistCount, std::span(c.piece).first<kCornerCount - 1>());
+  c.piece[kFixedSlot] = kFixedSlot;
+  orientation_unrank(rank % kTwistCount, 3, std::span(c.twist).first<kCornerCount - 1>());
+  c.twist[kFixedSlot] = 0;
+  return c;
+}
+
+std::vector<Turn> generators(Metric metric) {
+  std::vector<Turn> turns;
+  for (Face face : {Face::U, Face::R, Face::F})
+    for (std::uint8_t q : {1, 2, 3})
+      if (q != 2 || metric == Metric::Half) turns.push_back({face, q});
+  return turns;
+}
+
+PocketCubeSpace::PocketCubeSpace(Metric metric)
+    : metric_(metric), perm_step_(kPermutationCount), twist_step_(kTwistCount) {
+  const std::vector<Turn> turns = generators(metric);
+  moves_ = static_cast<int>(turns.size());
+  std::array<Corners, kMaxMoves> cubies{};
+  for (int m = 0; m < moves_; ++m) turns_[m] = turns[m], cubies[m] = detail::turn_cubie(turns[m]);
+  // A turn's effect on the permutation ignores twists, and on the twists
+  // ignores the permutation: one table each.
+  for (std::uint32_t p = 0; p < kPermutationCount; ++p) {
+    const Corners c = unrank(std::uint64_t{p} * kTwistCount);
+    for (int m = 0; m < moves_; ++m)
+      perm_step_[p][m] = permutation_coordinate(detail::multiply(c, cubies[m])) * kTwistCount;
+  }
+  for (std::uint32_t t = 0; t < kTwistCount; ++t) {
+    const Corners c = unrank(t);
+    for (int m = 0; m < moves_; ++m)
+      twist_step_[t][m] =
+          static_cast<std::uint16_t>(twist_coordinate(detail::multiply(c, cubies[m])));
+  }
+}
+
+Corners conjugate(const Corners& fixed, int symmetry) {
+  return with_fixed_corner(symmetry_tables().conjugate[symmetry].apply(fixed));
+}
+
+std::uint64_t canonical_rank(std::uint64_t r) {
+  const Corners x = unrank(r);
+  std::uint64_t least = r;
+  for (int s = 1; s < kSymmetryCount; ++s) least = std::min(least, rank(conjugate(x, s)));
+  return least;
+}
+
+bool is_canonical(std::uint64_t r) {
+  const Corners x = unrank(r);
+  const auto perm = static_cast<std::uint32_t>(r / kTwistCount);
+  for (int s = 1; s < kSymmetryCount; ++s) {
+    const Corners image = conjugate(x, s);
+    // Most images differ in the permutation already: compare it first.
+    const std::uint32_t image_perm = permutation_coordinate(image);
+    if (image_perm < perm) return false;
+    if (image_perm == perm && rank(image) < r) return false;
+  }
+  return true;
+}
+
+}  // namespace cubenum::pocket_cube
