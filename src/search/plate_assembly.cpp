@@ -1,0 +1,320 @@
+#include "cubenum/search/plate_assembly.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+namespace cubenum::search {
+namespace {
+
+constexpr CellMask cell_bit(int cell) {
+  return CellMask{1} << cell;
+}
+
+// The bits of `value` selected by `mask`, packed to the low end (PEXT).
+std::uint64_t extract_bits(std::uint64_t value, std::uint64_t mask) {
+#if defined(__BMI2__)
+  return _pext_u64(value, mask);
+#else
+  std::uint64_t out = 0;
+  for (std::uint64_t bit = 1; mask != 0; mask &= mask - 1, bit <<= 1)
+    if (value & mask & -mask) out |= bit;
+  return out;
+#endif
+}
+
+// Faces in a fixed order: each next face has as many placed neighbours as
+// possible (ties: the lower index), so constraints bite early.
+std::vector<int> fill_order(const PlateSurface& surface) {
+  std::vector<int> order{0};
+  std::vector<bool> placed(surface.face_count(), false);
+  placed[0] = true;
+  while (static_cast<int>(order.size()) < surface.face_count()) {
+    int best = -1, best_links = -1;
+    for (int f = 0; f < surface.face_count(); ++f) {
+      if (placed[f]) continue;
+      int links = 0;
+      for (const int g : order) links += surface.adjacent(f, g);
+      if (links > best_links) best = f, best_links = links;
+    }
+    order.push_back(best);
+    placed[best] = true;
+  }
+  return order;
+}
+
+}  // namespace
+
+struct PlateAssembly::State {
+  CellMask covered = 0;
+  std::vector<int> remaining, group_used;
+  std::array<const Candidate*, kMaxAssemblyFaces> chosen{};
+  const AssemblyOptions* options = nullptr;
+};
+
+AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
+  raw += other.raw;
+  rotations += other.rotations;
+  symmetries += other.symmetries;
+  selections.insert(other.selections.begin(), other.selections.end());
+  list_limit = std::max(list_limit, other.list_limit);
+  listed.insert(listed.end(), other.listed.begin(), other.listed.end());
+  keep_smallest();
+  return *this;
+}
+
+void AssemblyTally::keep_smallest() {
+  std::sort(listed.begin(), listed.end());
+  if (listed.size() > list_limit) listed.resize(list_limit);
+}
+
+PlateAssembly::PlateAssembly(const PlateSurface& surface, std::vector<PlateKind> kinds,
+                             std::vector<int> group_capacity)
+    : surface_(&surface), kinds_(std::move(kinds)), group_capacity_(std::move(group_capacity)) {
+  if (surface.face_count() > kMaxAssemblyFaces || surface.cell_count() > kMaxMaskCells)
+    throw std::invalid_argument("PlateAssembly: surface too large for 128-bit cell masks");
+  if (kinds_.size() >= (1U << 15)) throw std::invalid_argument("PlateAssembly: too many kinds");
+  for (const PlateKind& k : kinds_)
+    if (k.group >= static_cast<int>(group_capacity_.size()))
+      throw std::invalid_argument("PlateAssembly: kind in an unknown group");
+  build_tables();
+}
+
+int PlateAssembly::distinct_transforms(int kind) const {
+  int n = 0;
+  for (int e = 0; e < kPlateTransforms; ++e) n += canonical_transform_[kind][e] == e;
+  return n;
+}
+
+std::size_t PlateAssembly::candidate_count() const {
+  std::size_t n = 0;
+  for (const DepthTable& t : depths_) n += t.candidates.size();
+  return n;
+}
+
+void PlateAssembly::build_tables() {
+  const PlateSurface& s = *surface_;
+  // Transforms giving the same cells are one placement: keep the smallest.
+  for (const PlateKind& k : kinds_) {
+    std::array<std::uint8_t, kPlateTransforms> canon{};
+    for (int e = 0; e < kPlateTransforms; ++e) {
+      canon[e] = static_cast<std::uint8_t>(e);
+      for (int d = 0; d < e; ++d)
+        if (transform_grid(k.grid, d) == transform_grid(k.grid, e)) {
+          canon[e] = canon[d];
+          break;
+        }
+    }
+    canonical_transform_.push_back(canon);
+  }
+
+  const std::vector<int> order = fill_order(s);
+  std::vector<int> depth_of(s.face_count());
+  for (int d = 0; d < s.face_count(); ++d) depth_of[order[d]] = d;
+
+  for (int d = 0; d < s.face_count(); ++d) {
+    DepthTable t;
+    t.face = order[d];
+    // Cells of this face whose every other face is already placed: the new
+    // plate must cover exactly the ones they left open.
+    for (int r = 0; r < kPlateSide; ++r)
+      for (int c = 0; c < kPlateSide; ++c) {
+        const int cell = s.cell_of(t.face, {r, c});
+        const auto& faces = s.faces_of(cell);
+        if (faces.size() < 2) continue;
+        if (std::all_of(faces.begin(), faces.end(),
+                        [&](int g) { return g == t.face || depth_of[g] < d; }))
+          t.decided_cells.push_back(cell);
+      }
+    std::sort(t.decided_cells.begin(), t.decided_cells.end());
+    for (const int cell : t.decided_cells)
+      (cell < 64 ? t.decided_lo : t.decided_hi) |= std::uint64_t{1} << (cell % 64);
+    t.lo_bits = std::popcount(t.decided_lo);
+
+    std::vector<std::pair<std::uint32_t, Candidate>> keyed;
+    for (std::size_t k = 0; k < kinds_.size(); ++k)
+      for (int e = 0; e < kPlateTransforms; ++e) {
+        if (canonical_transform_[k][e] != e) continue;
+        const PlateGrid grid = transform_grid(kinds_[k].grid, e);
+        CellMask cells = 0;
+        for (int r = 0; r < kPlateSide; ++r)
+          for (int c = 0; c < kPlateSide; ++c)
+            if (grid & plate_bit(r, c)) cells |= cell_bit(s.cell_of(t.face, {r, c}));
+        const Candidate cand{cells, static_cast<std::uint16_t>(k), static_cast<std::uint8_t>(e)};
+        keyed.emplace_back(bucket_of(t, ~cells), cand);
+      }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    const std::uint32_t buckets = 1U << t.decided_cells.size();
+    t.bucket_start.assign(buckets + 1, 0);
+    for (const auto& [key, cand] : keyed) {
+      ++t.bucket_start[key + 1];
+      t.candidates.push_back(cand);
+    }
+    for (std::uint32_t b = 0; b < buckets; ++b) t.bucket_start[b + 1] += t.bucket_start[b];
+    depths_.push_back(std::move(t));
+  }
+
+  // Symmetry s maps face src to face f with a frame transform; the image of
+  // a solution at face f is the source face's plate, transformed.
+  for (const auto& sym : s.symmetries()) {
+    std::array<std::uint8_t, kMaxAssemblyFaces> source{}, frame{};
+    for (int f = 0; f < s.face_count(); ++f) {
+      source[sym.face_image[f]] = static_cast<std::uint8_t>(f);
+      frame[sym.face_image[f]] = static_cast<std::uint8_t>(sym.frame_transform[f]);
+    }
+    sym_source_.push_back(source);
+    sym_frame_.push_back(frame);
+  }
+}
+
+// The bucket key: bit i set when decided cell i is open (not covered).
+std::uint32_t PlateAssembly::bucket_of(const DepthTable& t, CellMask covered) const {
+  const CellMask open = ~covered;
+  const std::uint64_t lo = extract_bits(static_cast<std::uint64_t>(open), t.decided_lo);
+  const std::uint64_t hi = extract_bits(static_cast<std::uint64_t>(open >> 64), t.decided_hi);
+  return static_cast<std::uint32_t>(lo | (hi << t.lo_bits));
+}
+
+bool PlateAssembly::place(State& st, int depth, const Candidate& c) const {
+  if (c.cells & st.covered) return false;
+  if (st.remaining[c.kind] == 0) return false;
+  const int group = kinds_[c.kind].group;
+  if (group >= 0 && st.group_used[group] >= group_capacity_[group]) return false;
+  st.covered |= c.cells;
+  --st.remaining[c.kind];
+  if (group >= 0) ++st.group_used[group];
+  st.chosen[depth] = &c;
+  return true;
+}
+
+void PlateAssembly::unplace(State& st, int /*depth*/, const Candidate& c) const {
+  st.covered &= ~c.cells;
+  ++st.remaining[c.kind];
+  const int group = kinds_[c.kind].group;
+  if (group >= 0) --st.group_used[group];
+}
+
+void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
+  if (depth == static_cast<int>(depths_.size())) {
+    record(st, tally);
+    return;
+  }
+  const DepthTable& t = depths_[depth];
+  const std::uint32_t bucket = bucket_of(t, st.covered);
+  const Candidate* begin = t.candidates.data() + t.bucket_start[bucket];
+  const Candidate* end = t.candidates.data() + t.bucket_start[bucket + 1];
+  for (const Candidate* c = begin; c != end; ++c) {
+    if (!place(st, depth, *c)) continue;
+    search(st, depth + 1, tally);
+    unplace(st, depth, *c);
+  }
+}
+
+AssemblyKey PlateAssembly::image(const AssemblyKey& key, int s) const {
+  AssemblyKey out{};
+  for (int f = 0; f < surface_->face_count(); ++f) {
+    const FacePlacement p = key[sym_source_[s][f]];
+    const int e = compose_transforms(sym_frame_[s][f], p.transform);
+    out[f] = {p.kind, canonical_transform_[p.kind][e]};
+  }
+  return out;
+}
+
+void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
+  const int faces = surface_->face_count();
+  AssemblyKey key{};
+  for (int d = 0; d < faces; ++d)
+    key[depths_[d].face] = {st.chosen[d]->kind, st.chosen[d]->transform};
+  ++tally.raw;
+
+  // Canonical when no image is smaller; the rotations come first, so a
+  // smaller rotated image rules out both counts at once.
+  const int rotations = surface_->rotation_count();
+  const int symmetries = static_cast<int>(sym_source_.size());
+  bool least_rotated = true, least_overall = true;
+  for (int s = 1; s < symmetries && least_overall; ++s) {
+    if (s >= rotations && !least_rotated) break;
+    if (image(key, s) < key) {
+      least_overall = false;
+      if (s < rotations) least_rotated = false;
+    }
+  }
+  tally.rotations += least_rotated;
+  tally.symmetries += least_overall;
+
+  if (least_overall && st.options->count_selections) {
+    SelectionKey selection{};
+    for (int f = 0; f < faces; ++f) selection[f] = key[f].kind;
+    // Insertion sort: six entries (std::sort trips GCC 12's -Warray-bounds).
+    for (int i = 1; i < faces; ++i)
+      for (int j = i; j > 0 && selection[j - 1] > selection[j]; --j)
+        std::swap(selection[j - 1], selection[j]);
+    tally.selections.insert(selection);
+  }
+  if (st.options->list_limit > 0) {
+    const bool listed =
+        st.options->list_up_to == SymmetryGroup::None ||
+        (st.options->list_up_to == SymmetryGroup::Rotations ? least_rotated : least_overall);
+    if (listed) {
+      tally.listed.push_back(key);
+      if (tally.listed.size() >= 2 * tally.list_limit + 1024) tally.keep_smallest();
+    }
+  }
+}
+
+void PlateAssembly::collect_prefixes(State& st, int depth, int split,
+                                     std::vector<Prefix>& out) const {
+  static thread_local Prefix current{};
+  if (depth == split) {
+    out.push_back(current);
+    return;
+  }
+  const DepthTable& t = depths_[depth];
+  const std::uint32_t bucket = bucket_of(t, st.covered);
+  for (std::uint32_t i = t.bucket_start[bucket]; i != t.bucket_start[bucket + 1]; ++i) {
+    if (!place(st, depth, t.candidates[i])) continue;
+    current[depth] = i;
+    collect_prefixes(st, depth + 1, split, out);
+    unplace(st, depth, t.candidates[i]);
+  }
+}
+
+AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
+  State start;
+  start.remaining.reserve(kinds_.size());
+  for (const PlateKind& k : kinds_) start.remaining.push_back(k.multiplicity);
+  start.group_used.assign(group_capacity_.size(), 0);
+  start.options = &options;
+
+  // Split where there are many more subtrees than threads.
+  constexpr std::size_t kWantedSubtrees = 512;
+  const int faces = static_cast<int>(depths_.size());
+  int split = 1;
+  std::vector<Prefix> prefixes;
+  for (; split < faces; ++split) {
+    prefixes.clear();
+    collect_prefixes(start, 0, split, prefixes);
+    if (prefixes.size() >= kWantedSubtrees) break;
+  }
+  split = std::min(split, faces - 1);
+
+  AssemblyTally total = search_subtrees<AssemblyTally, Prefix>(
+      prefixes,
+      [&](const Prefix& prefix, AssemblyTally& tally) {
+        tally.list_limit = options.list_limit;
+        State st = start;
+        for (int d = 0; d < split; ++d) place(st, d, depths_[d].candidates[prefix[d]]);
+        search(st, split, tally);
+      },
+      options.progress);
+  total.list_limit = options.list_limit;
+  total.keep_smallest();
+  return total;
+}
+
+}  // namespace cubenum::search
