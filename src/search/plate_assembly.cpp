@@ -110,6 +110,11 @@ void PlateAssembly::build_tables() {
         }
     }
     canonical_transform_.push_back(canon);
+    std::array<std::uint8_t, kPlateTransforms * kPlateTransforms> after{};
+    for (int frame = 0; frame < kPlateTransforms; ++frame)
+      for (int e = 0; e < kPlateTransforms; ++e)
+        after[frame * kPlateTransforms + e] = canon[compose_transforms(frame, e)];
+    canonical_after_.push_back(after);
   }
 
   const std::vector<int> order = fill_order(s);
@@ -170,6 +175,9 @@ void PlateAssembly::build_tables() {
     sym_source_.push_back(source);
     sym_frame_.push_back(frame);
   }
+  std::vector<bool> reached(s.face_count(), false);
+  for (int r = 0; r < s.rotation_count(); ++r) reached[sym_source_[r][0]] = true;
+  rotations_reach_all_faces_ = std::find(reached.begin(), reached.end(), false) == reached.end();
 }
 
 // The bucket key: bit i set when decided cell i is open (not covered).
@@ -208,6 +216,18 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
   const std::uint32_t bucket = bucket_of(t, st.covered);
   const Candidate* begin = t.candidates.data() + t.bucket_start[bucket];
   const Candidate* end = t.candidates.data() + t.bucket_start[bucket + 1];
+  if (depth + 1 == static_cast<int>(depths_.size())) {
+    // The last face: its bucket fixes every cell, so only the piece must be free.
+    for (const Candidate* c = begin; c != end; ++c) {
+      const int group = kinds_[c->kind].group;
+      if (st.remaining[c->kind] == 0 ||
+          (group >= 0 && st.group_used[group] >= group_capacity_[group]) || (c->cells & st.covered))
+        continue;
+      st.chosen[depth] = c;
+      record(st, tally);
+    }
+    return;
+  }
   for (const Candidate* c = begin; c != end; ++c) {
     if (!place(st, depth, *c)) continue;
     search(st, depth + 1, tally);
@@ -219,10 +239,19 @@ AssemblyKey PlateAssembly::image(const AssemblyKey& key, int s) const {
   AssemblyKey out{};
   for (int f = 0; f < surface_->face_count(); ++f) {
     const FacePlacement p = key[sym_source_[s][f]];
-    const int e = compose_transforms(sym_frame_[s][f], p.transform);
-    out[f] = {p.kind, canonical_transform_[p.kind][e]};
+    out[f] = {p.kind, canonical_after_[p.kind][sym_frame_[s][f] * kPlateTransforms + p.transform]};
   }
   return out;
+}
+
+bool PlateAssembly::image_is_smaller(const AssemblyKey& key, int s) const {
+  for (int f = 0; f < surface_->face_count(); ++f) {
+    const FacePlacement p = key[sym_source_[s][f]];
+    const FacePlacement q{
+        p.kind, canonical_after_[p.kind][sym_frame_[s][f] * kPlateTransforms + p.transform]};
+    if (q != key[f]) return q < key[f];
+  }
+  return false;
 }
 
 void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
@@ -233,13 +262,20 @@ void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
   ++tally.raw;
 
   // Canonical when no image is smaller; the rotations come first, so a
-  // smaller rotated image rules out both counts at once.
+  // smaller rotated image rules out both counts at once. Face 0 comes first
+  // in the order, and rotations bring every face to face 0 (on the cube), so
+  // a canonical solution has its smallest kind there, and only symmetries
+  // bringing a face with that kind to face 0 can give an image as small.
   const int rotations = surface_->rotation_count();
   const int symmetries = static_cast<int>(sym_source_.size());
-  bool least_rotated = true, least_overall = true;
+  std::uint16_t least_kind = key[0].kind;
+  for (int f = 1; f < faces; ++f) least_kind = std::min(least_kind, key[f].kind);
+  bool least_rotated = !(rotations_reach_all_faces_ && key[0].kind != least_kind);
+  bool least_overall = least_rotated;
   for (int s = 1; s < symmetries && least_overall; ++s) {
     if (s >= rotations && !least_rotated) break;
-    if (image(key, s) < key) {
+    if (key[sym_source_[s][0]].kind > key[0].kind) continue;  // larger at face 0
+    if (image_is_smaller(key, s)) {
       least_overall = false;
       if (s < rotations) least_rotated = false;
     }

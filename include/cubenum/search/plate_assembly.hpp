@@ -110,6 +110,8 @@ class PlateAssembly {
   std::uint32_t bucket_of(const DepthTable& t, CellMask covered) const;
   void search(State& state, int depth, AssemblyTally& tally) const;
   void record(const State& state, AssemblyTally& tally) const;
+  // Whether the image of `key` under symmetry s is smaller than `key`.
+  bool image_is_smaller(const AssemblyKey& key, int s) const;
   void collect_prefixes(State& state, int depth, int split, std::vector<Prefix>& out) const;
   bool place(State& state, int depth, const Candidate& c) const;
   void unplace(State& state, int depth, const Candidate& c) const;
@@ -118,9 +120,13 @@ class PlateAssembly {
   std::vector<PlateKind> kinds_;
   std::vector<int> group_capacity_;
   std::vector<std::array<std::uint8_t, kPlateTransforms>> canonical_transform_;
+  // canonical_after_[kind][8*frame + t]: the canonical transform of `kind`
+  // laid with t and then moved by the frame transform `frame`.
+  std::vector<std::array<std::uint8_t, kPlateTransforms * kPlateTransforms>> canonical_after_;
   std::vector<DepthTable> depths_;
   // symmetry s: source face of face f, and the plate transform it applies.
   std::vector<std::array<std::uint8_t, kMaxAssemblyFaces>> sym_source_, sym_frame_;
+  bool rotations_reach_all_faces_ = false;  // true on the cube
 };
 
 }  // namespace cubenum::search
