@@ -282,6 +282,28 @@ TEST(FoamSymmetry, CanonicalCountsAgreeWithBurnside) {
   expect_burnside(choice[0]);
 }
 
+// The default search makes only solutions with their least piece on face U
+// and sums class sizes for raw; making every solution must agree.
+TEST(FoamSymmetry, ReducedSearchAgreesWithFullEnumeration) {
+  std::vector<FoamSet> sets;
+  for (const auto& file : kSetFiles) sets.push_back(load_foam_set(kData + file));
+  std::vector<FoamProblem> problems;
+  for (const FoamBy by : {FoamBy::Identity, FoamBy::Shape}) {
+    for (auto& p : foam_problems(FoamChallenge::Own, by, sets)) problems.push_back(std::move(p));
+    problems.push_back(foam_problems(FoamChallenge::Pool, by, {sets[4]})[0]);
+    problems.push_back(foam_problems(FoamChallenge::OnePerColour, by, {sets[5]})[0]);
+  }
+  search::AssemblyOptions every;
+  every.every_solution = true;
+  for (const FoamProblem& p : problems) {
+    const FoamCount reduced = count_foam(p), full = count_foam(p, every);
+    EXPECT_EQ(reduced.raw, full.raw) << p.name;
+    EXPECT_EQ(reduced.rotations, full.rotations) << p.name;
+    EXPECT_EQ(reduced.symmetries, full.symmetries) << p.name;
+    EXPECT_EQ(reduced.piece_choices, full.piece_choices) << p.name;
+  }
+}
+
 TEST(FoamSymmetry, ByShapeMergesCongruentPieces) {
   // smart-cube: pieces 1,2,5,6 are one shape and 3,4 another (its header).
   const FoamSet set = load_foam_set(kData + "smart-cube.txt");

@@ -54,6 +54,7 @@ struct PlateAssembly::State {
   std::vector<int> remaining, group_used;
   std::array<const Candidate*, kMaxAssemblyFaces> chosen{};
   const AssemblyOptions* options = nullptr;
+  bool reduced = false;  // generate only solutions with their least kind on face 0
 };
 
 AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
@@ -191,6 +192,7 @@ std::uint32_t PlateAssembly::bucket_of(const DepthTable& t, CellMask covered) co
 bool PlateAssembly::place(State& st, int depth, const Candidate& c) const {
   if (c.cells & st.covered) return false;
   if (st.remaining[c.kind] == 0) return false;
+  if (st.reduced && depth > 0 && c.kind < st.chosen[0]->kind) return false;
   const int group = kinds_[c.kind].group;
   if (group >= 0 && st.group_used[group] >= group_capacity_[group]) return false;
   st.covered |= c.cells;
@@ -220,7 +222,7 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
     // The last face: its bucket fixes every cell, so only the piece must be free.
     for (const Candidate* c = begin; c != end; ++c) {
       const int group = kinds_[c->kind].group;
-      if (st.remaining[c->kind] == 0 ||
+      if (st.remaining[c->kind] == 0 || (st.reduced && c->kind < st.chosen[0]->kind) ||
           (group >= 0 && st.group_used[group] >= group_capacity_[group]) || (c->cells & st.covered))
         continue;
       st.chosen[depth] = c;
@@ -244,14 +246,14 @@ AssemblyKey PlateAssembly::image(const AssemblyKey& key, int s) const {
   return out;
 }
 
-bool PlateAssembly::image_is_smaller(const AssemblyKey& key, int s) const {
+int PlateAssembly::image_order(const AssemblyKey& key, int s) const {
   for (int f = 0; f < surface_->face_count(); ++f) {
     const FacePlacement p = key[sym_source_[s][f]];
     const FacePlacement q{
         p.kind, canonical_after_[p.kind][sym_frame_[s][f] * kPlateTransforms + p.transform]};
-    if (q != key[f]) return q < key[f];
+    if (q != key[f]) return q < key[f] ? -1 : 1;
   }
-  return false;
+  return 0;
 }
 
 void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
@@ -259,7 +261,7 @@ void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
   AssemblyKey key{};
   for (int d = 0; d < faces; ++d)
     key[depths_[d].face] = {st.chosen[d]->kind, st.chosen[d]->transform};
-  ++tally.raw;
+  if (!st.reduced) ++tally.raw;
 
   // Canonical when no image is smaller; the rotations come first, so a
   // smaller rotated image rules out both counts at once. Face 0 comes first
@@ -272,14 +274,22 @@ void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
   for (int f = 1; f < faces; ++f) least_kind = std::min(least_kind, key[f].kind);
   bool least_rotated = !(rotations_reach_all_faces_ && key[0].kind != least_kind);
   bool least_overall = least_rotated;
+  int fixing_rotations = 1;  // the stabiliser of the solution in the rotations
   for (int s = 1; s < symmetries && least_overall; ++s) {
     if (s >= rotations && !least_rotated) break;
     if (key[sym_source_[s][0]].kind > key[0].kind) continue;  // larger at face 0
-    if (image_is_smaller(key, s)) {
+    const int order = image_order(key, s);
+    if (order < 0) {
       least_overall = false;
       if (s < rotations) least_rotated = false;
+    } else if (order == 0 && s < rotations) {
+      ++fixing_rotations;
     }
   }
+  // Reduced search: only solutions with their least kind on face 0 are
+  // made; each rotation class adds its size (orbit-stabiliser) to raw.
+  if (st.reduced && least_rotated)
+    tally.raw += static_cast<std::uint64_t>(rotations / fixing_rotations);
   tally.rotations += least_rotated;
   tally.symmetries += least_overall;
 
@@ -326,6 +336,8 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   for (const PlateKind& k : kinds_) start.remaining.push_back(k.multiplicity);
   start.group_used.assign(group_capacity_.size(), 0);
   start.options = &options;
+  const bool list_raw = options.list_limit > 0 && options.list_up_to == SymmetryGroup::None;
+  start.reduced = rotations_reach_all_faces_ && !options.every_solution && !list_raw;
 
   // Split where there are many more subtrees than threads.
   constexpr std::size_t kWantedSubtrees = 512;

@@ -54,6 +54,11 @@ struct AssemblyOptions {
   bool count_selections = true;  // distinct piece selections
   std::size_t list_limit = 0;    // keep the first N canonical solutions
   SymmetryGroup list_up_to = SymmetryGroup::Symmetries;
+  // Make every raw solution. Otherwise, when every face can be rotated to
+  // face 0 (the cube), only solutions with their least kind on face 0 are
+  // made (every canonical form is among them) and raw is the sum of the
+  // rotation classes' sizes, 24 / |stabiliser| each.
+  bool every_solution = false;
   std::function<void(const SplitProgress&)> progress;
 };
 
@@ -110,8 +115,8 @@ class PlateAssembly {
   std::uint32_t bucket_of(const DepthTable& t, CellMask covered) const;
   void search(State& state, int depth, AssemblyTally& tally) const;
   void record(const State& state, AssemblyTally& tally) const;
-  // Whether the image of `key` under symmetry s is smaller than `key`.
-  bool image_is_smaller(const AssemblyKey& key, int s) const;
+  // How the image of `key` under symmetry s compares with `key` (-1, 0, 1).
+  int image_order(const AssemblyKey& key, int s) const;
   void collect_prefixes(State& state, int depth, int split, std::vector<Prefix>& out) const;
   bool place(State& state, int depth, const Candidate& c) const;
   void unplace(State& state, int depth, const Candidate& c) const;
