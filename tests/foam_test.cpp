@@ -304,6 +304,32 @@ TEST(FoamSymmetry, ReducedSearchAgreesWithFullEnumeration) {
   }
 }
 
+// By identity through a search over shapes (labelled copies) agrees with the
+// direct search over pieces, where congruent pieces abound (Little Genius).
+TEST(FoamSymmetry, IdentityViaShapesAgreesWithDirectSearch) {
+  std::vector<FoamSet> sets;
+  for (const auto& file : kSetFiles) sets.push_back(load_foam_set(kData + file));
+  const auto compare = [](const std::vector<FoamProblem>& direct,
+                          const std::vector<FoamProblem>& via) {
+    ASSERT_EQ(direct.size(), via.size());
+    for (std::size_t i = 0; i < direct.size(); ++i) {
+      const FoamCount a = count_foam(direct[i]), b = count_foam(via[i]);
+      EXPECT_EQ(a.raw, b.raw) << direct[i].name;
+      EXPECT_EQ(a.rotations, b.rotations) << direct[i].name;
+      EXPECT_EQ(a.symmetries, b.symmetries) << direct[i].name;
+      EXPECT_EQ(a.piece_choices, b.piece_choices) << direct[i].name;
+    }
+  };
+  for (const auto challenge : {FoamChallenge::Own, FoamChallenge::OnePerColour}) {
+    const std::vector<FoamSet> series(sets.begin() + 1, sets.begin() + 6);
+    compare(foam_problems(challenge, FoamBy::Identity, series),
+            foam_problems(challenge, FoamBy::Identity, series, true));
+  }
+  for (const int s : {0, 2, 4, 6})
+    compare(foam_problems(FoamChallenge::Pool, FoamBy::Identity, {sets[s]}),
+            foam_problems(FoamChallenge::Pool, FoamBy::Identity, {sets[s]}, true));
+}
+
 TEST(FoamSymmetry, ByShapeMergesCongruentPieces) {
   // smart-cube: pieces 1,2,5,6 are one shape and 3,4 another (its header).
   const FoamSet set = load_foam_set(kData + "smart-cube.txt");

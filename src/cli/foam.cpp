@@ -23,6 +23,7 @@ struct FoamOptions {
   std::size_t list = 3;
   std::string up_to = "symmetries";
   std::string svg;
+  bool via_shapes = false;
 };
 
 void add_common_options(CLI::App* action, FoamOptions& o) {
@@ -30,6 +31,8 @@ void add_common_options(CLI::App* action, FoamOptions& o) {
       ->capture_default_str();
   action->add_option("--by", o.by, "tell pieces apart by identity or by shape")
       ->capture_default_str();
+  action->add_flag("--via-shapes", o.via_shapes,
+                   "by identity: search over shapes, counting the ways to pick congruent copies");
   action->add_option("SET_FILE", o.files, "piece set files (data/foam/*.txt)")->required();
 }
 
@@ -71,7 +74,7 @@ void print_row(std::ostream& out, const FoamProblem& p, const puzzles::FoamCount
 Json run_count(const FoamOptions& o, const ActionContext& ctx) {
   const auto challenge = puzzles::parse_foam_challenge(o.challenge);
   const auto by = puzzles::parse_foam_by(o.by);
-  const auto problems = puzzles::foam_problems(challenge, by, load_sets(o));
+  const auto problems = puzzles::foam_problems(challenge, by, load_sets(o), o.via_shapes);
   Json results = Json::array();
   print_header(ctx.out, challenge != puzzles::FoamChallenge::Own);
   for (const FoamProblem& problem : problems) {
@@ -113,7 +116,7 @@ Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
   const auto challenge = puzzles::parse_foam_challenge(o.challenge);
   const auto by = puzzles::parse_foam_by(o.by);
   const auto up_to = parse_up_to(o.up_to);
-  const auto problems = puzzles::foam_problems(challenge, by, load_sets(o));
+  const auto problems = puzzles::foam_problems(challenge, by, load_sets(o), o.via_shapes);
   std::ofstream svg;
   if (!o.svg.empty()) {
     svg.open(o.svg);

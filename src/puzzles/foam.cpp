@@ -199,8 +199,10 @@ const search::PlateSurface& foam_cube_surface() {
 }
 
 std::vector<FoamProblem> foam_problems(FoamChallenge challenge, FoamBy by,
-                                       const std::vector<FoamSet>& sets) {
+                                       const std::vector<FoamSet>& sets, bool via_shapes) {
   std::vector<FoamProblem> problems;
+  const bool labels = by == FoamBy::Identity && via_shapes;
+  if (labels) by = FoamBy::Shape;
   switch (challenge) {
     case FoamChallenge::Own:
       for (const FoamSet& set : sets)
@@ -240,13 +242,16 @@ std::vector<FoamProblem> foam_problems(FoamChallenge challenge, FoamBy by,
       break;
     }
   }
+  for (FoamProblem& p : problems) p.label_copies = labels;
   return problems;
 }
 
 FoamCount count_foam(const FoamProblem& problem, const search::AssemblyOptions& options) {
   const search::PlateAssembly engine(foam_cube_surface(), problem.kinds, problem.group_capacity);
-  search::AssemblyTally tally = engine.count(options);
-  return {tally.raw, tally.rotations, tally.symmetries, tally.selections.size(),
+  search::AssemblyOptions with_labels = options;
+  with_labels.label_copies = problem.label_copies;
+  search::AssemblyTally tally = engine.count(with_labels);
+  return {tally.raw, tally.rotations, tally.symmetries, tally.piece_choices,
           std::move(tally.listed)};
 }
 

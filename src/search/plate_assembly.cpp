@@ -256,12 +256,45 @@ int PlateAssembly::image_order(const AssemblyKey& key, int s) const {
   return 0;
 }
 
+std::uint64_t PlateAssembly::labellings(const AssemblyKey& key) const {
+  std::uint64_t n = 1;
+  for (int f = 0; f < surface_->face_count(); ++f) {
+    int earlier = 0;
+    for (int g = 0; g < f; ++g) earlier += key[g].kind == key[f].kind;
+    n *= static_cast<std::uint64_t>(kinds_[key[f].kind].multiplicity - earlier);
+  }
+  return n;
+}
+
+std::uint64_t PlateAssembly::exact_quotient(std::uint64_t n, int d) {
+  if (n % static_cast<std::uint64_t>(d) != 0)
+    throw std::logic_error("PlateAssembly: a stabiliser does not act freely on labellings");
+  return n / static_cast<std::uint64_t>(d);
+}
+
+std::uint64_t PlateAssembly::piece_choices(const AssemblyTally& tally, bool label_copies) const {
+  if (!label_copies) return tally.selections.size();
+  std::uint64_t total = 0;
+  for (const SelectionKey& selection : tally.selections) {
+    // Choose which copies: C(multiplicity, uses) for each kind used.
+    std::uint64_t ways = 1;
+    for (int f = 0; f < surface_->face_count(); ++f) {
+      if (f > 0 && selection[f] == selection[f - 1]) continue;
+      int uses = 0;
+      for (int g = f; g < surface_->face_count() && selection[g] == selection[f]; ++g) ++uses;
+      const int m = kinds_[selection[f]].multiplicity;
+      for (int i = 0; i < uses; ++i) ways = ways * static_cast<std::uint64_t>(m - i) / (i + 1);
+    }
+    total += ways;
+  }
+  return total;
+}
+
 void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
   const int faces = surface_->face_count();
   AssemblyKey key{};
   for (int d = 0; d < faces; ++d)
     key[depths_[d].face] = {st.chosen[d]->kind, st.chosen[d]->transform};
-  if (!st.reduced) ++tally.raw;
 
   // Canonical when no image is smaller; the rotations come first, so a
   // smaller rotated image rules out both counts at once. Face 0 comes first
@@ -274,7 +307,7 @@ void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
   for (int f = 1; f < faces; ++f) least_kind = std::min(least_kind, key[f].kind);
   bool least_rotated = !(rotations_reach_all_faces_ && key[0].kind != least_kind);
   bool least_overall = least_rotated;
-  int fixing_rotations = 1;  // the stabiliser of the solution in the rotations
+  int fixing_rotations = 1, fixing_all = 1;  // stabiliser orders
   for (int s = 1; s < symmetries && least_overall; ++s) {
     if (s >= rotations && !least_rotated) break;
     if (key[sym_source_[s][0]].kind > key[0].kind) continue;  // larger at face 0
@@ -282,16 +315,22 @@ void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
     if (order < 0) {
       least_overall = false;
       if (s < rotations) least_rotated = false;
-    } else if (order == 0 && s < rotations) {
-      ++fixing_rotations;
+    } else if (order == 0) {
+      ++fixing_all;
+      if (s < rotations) ++fixing_rotations;
     }
   }
+  // With labelled copies, each solution stands for `labels` assemblies of
+  // distinct pieces; its stabiliser acts freely on them (only the identity
+  // fixes every face), so each class splits into labels / |stabiliser|.
+  const std::uint64_t labels = st.options->label_copies ? labellings(key) : 1;
   // Reduced search: only solutions with their least kind on face 0 are
   // made; each rotation class adds its size (orbit-stabiliser) to raw.
+  if (!st.reduced) tally.raw += labels;
   if (st.reduced && least_rotated)
-    tally.raw += static_cast<std::uint64_t>(rotations / fixing_rotations);
-  tally.rotations += least_rotated;
-  tally.symmetries += least_overall;
+    tally.raw += labels * static_cast<std::uint64_t>(rotations / fixing_rotations);
+  if (least_rotated) tally.rotations += labels == 1 ? 1 : exact_quotient(labels, fixing_rotations);
+  if (least_overall) tally.symmetries += labels == 1 ? 1 : exact_quotient(labels, fixing_all);
 
   if (least_overall && st.options->count_selections) {
     SelectionKey selection{};
@@ -362,6 +401,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
       options.progress);
   total.list_limit = options.list_limit;
   total.keep_smallest();
+  total.piece_choices = piece_choices(total, options.label_copies);
   return total;
 }
 

@@ -62,10 +62,14 @@ struct FoamProblem {
   std::vector<std::vector<int>> kind_pieces;  // the pieces of each kind
   std::vector<search::PlateKind> kinds;
   std::vector<int> group_capacity;
+  bool label_copies = false;  // by identity, searched over shapes
 };
 
+// With `via_shapes`, counts by identity are made by a search over shapes in
+// which each solution stands for the ways to pick the congruent copies
+// (much faster when a pool holds many congruent pieces; same counts).
 std::vector<FoamProblem> foam_problems(FoamChallenge challenge, FoamBy by,
-                                       const std::vector<FoamSet>& sets);
+                                       const std::vector<FoamSet>& sets, bool via_shapes = false);
 
 struct FoamCount {
   std::uint64_t raw = 0, rotations = 0, symmetries = 0, piece_choices = 0;

@@ -59,12 +59,17 @@ struct AssemblyOptions {
   // made (every canonical form is among them) and raw is the sum of the
   // rotation classes' sizes, 24 / |stabiliser| each.
   bool every_solution = false;
+  // Count the copies of a kind as distinct pieces (by identity) while the
+  // search treats them as one shape: each solution stands for the ways to
+  // pick its copies, and classes split by the stabiliser's free action.
+  bool label_copies = false;
   std::function<void(const SplitProgress&)> progress;
 };
 
 struct AssemblyTally {
   std::uint64_t raw = 0, rotations = 0, symmetries = 0;
   std::unordered_set<SelectionKey, SelectionHash> selections;
+  std::uint64_t piece_choices = 0;  // set by count(): distinct piece selections
   std::vector<AssemblyKey> listed;  // canonical solutions, smallest first after finish()
   std::size_t list_limit = 0;
 
@@ -115,6 +120,9 @@ class PlateAssembly {
   std::uint32_t bucket_of(const DepthTable& t, CellMask covered) const;
   void search(State& state, int depth, AssemblyTally& tally) const;
   void record(const State& state, AssemblyTally& tally) const;
+  std::uint64_t labellings(const AssemblyKey& key) const;
+  static std::uint64_t exact_quotient(std::uint64_t n, int d);
+  std::uint64_t piece_choices(const AssemblyTally& tally, bool label_copies) const;
   // How the image of `key` under symmetry s compares with `key` (-1, 0, 1).
   int image_order(const AssemblyKey& key, int s) const;
   void collect_prefixes(State& state, int depth, int split, std::vector<Prefix>& out) const;
