@@ -123,7 +123,7 @@ Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
     if (!svg) throw InputError("--svg", 0, "cannot write '" + o.svg + "'");
   }
   Json results = Json::array();
-  std::string svg_text;
+  std::vector<puzzles::FoamNet> nets;
   for (const FoamProblem& problem : problems) {
     ProgressLine line;
     auto options = progress_options(line, problem.name);
@@ -140,15 +140,12 @@ Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
       ctx.out << fmt::format("#{}\n{}\n", i + 1, puzzles::foam_net_text(problem, counts.listed[i]));
       listed.push_back(solution_json(problem, counts.listed[i]));
     }
-    if (svg.is_open() && !counts.listed.empty())
-      svg_text += puzzles::foam_nets_svg(problem, counts.listed);
+    for (const auto& key : counts.listed) nets.push_back({&problem, key});
     Json r = count_fields(problem, counts, seconds);
     r["solutions"] = listed;
     results.push_back(r);
   }
-  // One SVG document: the nets of the first problem with solutions, or all
-  // problems' nets one after another when several are asked for.
-  if (svg.is_open()) svg << (svg_text.empty() ? puzzles::foam_nets_svg({}, {}) : svg_text);
+  if (svg.is_open()) svg << puzzles::foam_nets_svg(nets);
   return {{"challenge", o.challenge}, {"by", o.by}, {"up_to", o.up_to}, {"results", results}};
 }
 

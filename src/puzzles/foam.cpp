@@ -318,23 +318,24 @@ std::string foam_net_text(const FoamProblem& problem, const search::AssemblyKey&
   return out;
 }
 
-std::string foam_nets_svg(const FoamProblem& problem,
-                          const std::vector<search::AssemblyKey>& keys) {
+std::string foam_nets_svg(const std::vector<FoamNet>& nets) {
   constexpr int kCell = 12, kFace = kCell * search::kPlateSide, kGap = 4;
   constexpr int kNetWidth = 4 * (kFace + kGap), kNetHeight = 3 * (kFace + kGap) + 20;
   const auto& surface = foam_cube_surface();
   std::string body;
-  for (std::size_t n = 0; n < keys.size(); ++n) {
+  for (std::size_t n = 0; n < nets.size(); ++n) {
+    const FoamProblem& problem = *nets[n].problem;
+    const search::AssemblyKey& key = nets[n].key;
     const int top = static_cast<int>(n) * (kNetHeight + 10) + 10;
     body += fmt::format(
         "<text x=\"10\" y=\"{}\" font-family=\"sans-serif\" font-size=\"12\">"
         "{} #{}</text>\n",
         top + 12, problem.name, n + 1);
     for (int f = 0; f < surface.face_count(); ++f) {
-      const int kind = keys[n][f].kind;
+      const int kind = key[f].kind;
       const FoamPiece& piece = problem.pieces[problem.kind_pieces[kind].front()];
       const std::string fill = svg_colour(piece.colour, kind);
-      const PlateGrid grid = face_grid(problem, keys[n], f);
+      const PlateGrid grid = face_grid(problem, key, f);
       const int x0 = 10 + kNetColumn[f] * (kFace + kGap),
                 y0 = top + 20 + kNetRow[f] * (kFace + kGap);
       body += fmt::format("<g><title>{}: {} {}</title>\n", surface.face(f).name, piece.set,
@@ -353,7 +354,7 @@ std::string foam_nets_svg(const FoamProblem& problem,
           x0 + kFace / 2, y0 + kFace / 2 + 4, surface.face(f).name);
     }
   }
-  const int height = static_cast<int>(keys.size()) * (kNetHeight + 10) + 10;
+  const int height = static_cast<int>(nets.size()) * (kNetHeight + 10) + 10;
   return fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\">\n{}"
       "</svg>\n",

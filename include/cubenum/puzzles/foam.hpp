@@ -82,7 +82,12 @@ FoamCount count_foam(const FoamProblem& problem, const search::AssemblyOptions& 
 // where its piece lies), then which piece lies on each face and its cells
 // in the data files' notation as placed.
 std::string foam_net_text(const FoamProblem& problem, const search::AssemblyKey& key);
-// Several assemblies as nets in one SVG, each piece in its colour.
-std::string foam_nets_svg(const FoamProblem& problem, const std::vector<search::AssemblyKey>& keys);
+// Several assemblies (of one or more problems) as nets in one SVG document,
+// each piece in its colour.
+struct FoamNet {
+  const FoamProblem* problem;
+  search::AssemblyKey key;
+};
+std::string foam_nets_svg(const std::vector<FoamNet>& nets);
 
 }  // namespace cubenum::puzzles
