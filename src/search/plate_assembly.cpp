@@ -378,17 +378,17 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   const bool list_raw = options.list_limit > 0 && options.list_up_to == SymmetryGroup::None;
   start.reduced = rotations_reach_all_faces_ && !options.every_solution && !list_raw;
 
-  // Split where there are many more subtrees than threads.
+  // Split where there are many more subtrees than threads, but no deeper
+  // than half the faces: the prefixes are made on one thread.
   constexpr std::size_t kWantedSubtrees = 512;
-  const int faces = static_cast<int>(depths_.size());
+  const int deepest = std::max(1, static_cast<int>(depths_.size()) / 2);
   int split = 1;
   std::vector<Prefix> prefixes;
-  for (; split < faces; ++split) {
+  for (;; ++split) {
     prefixes.clear();
     collect_prefixes(start, 0, split, prefixes);
-    if (prefixes.size() >= kWantedSubtrees) break;
+    if (prefixes.size() >= kWantedSubtrees || split == deepest) break;
   }
-  split = std::min(split, faces - 1);
 
   AssemblyTally total = search_subtrees<AssemblyTally, Prefix>(
       prefixes,
