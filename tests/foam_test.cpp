@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -328,6 +329,31 @@ TEST(FoamSymmetry, IdentityViaShapesAgreesWithDirectSearch) {
   for (const int s : {0, 2, 4, 6})
     compare(foam_problems(FoamChallenge::Pool, FoamBy::Identity, {sets[s]}),
             foam_problems(FoamChallenge::Pool, FoamBy::Identity, {sets[s]}, true));
+}
+
+// Listed solutions cover the 98 cells exactly once, are the smallest of
+// their images, and come in increasing (canonical) order.
+TEST(FoamSymmetry, ListedSolutionsAreCanonicalExactCovers) {
+  const FoamSet set = load_foam_set(kData + "happy-cube-original.txt");
+  const FoamProblem p = foam_problems(FoamChallenge::OnePerColour, FoamBy::Identity, {set})[0];
+  const search::PlateAssembly engine(foam_cube_surface(), p.kinds, p.group_capacity);
+  search::AssemblyOptions options;
+  options.list_limit = 100;
+  const auto tally = engine.count(options);
+  ASSERT_EQ(tally.listed.size(), 25U);  // all classes up to symmetries
+  EXPECT_TRUE(std::is_sorted(tally.listed.begin(), tally.listed.end()));
+  const auto& s = foam_cube_surface();
+  for (const auto& key : tally.listed) {
+    std::vector<int> cover(s.cell_count(), 0);
+    for (int f = 0; f < 6; ++f) {
+      const auto grid = engine.placed_grid(key[f].kind, key[f].transform);
+      for (int r = 0; r < 5; ++r)
+        for (int c = 0; c < 5; ++c)
+          if (grid & search::plate_bit(r, c)) ++cover[s.cell_of(f, {r, c})];
+    }
+    EXPECT_EQ(std::count(cover.begin(), cover.end(), 1), 98);
+    for (int g = 0; g < 48; ++g) EXPECT_LE(key, engine.image(key, g));
+  }
 }
 
 TEST(FoamSymmetry, ByShapeMergesCongruentPieces) {

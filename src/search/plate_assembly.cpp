@@ -91,12 +91,6 @@ int PlateAssembly::distinct_transforms(int kind) const {
   return n;
 }
 
-std::size_t PlateAssembly::candidate_count() const {
-  std::size_t n = 0;
-  for (const DepthTable& t : depths_) n += t.candidates.size();
-  return n;
-}
-
 void PlateAssembly::build_tables() {
   const PlateSurface& s = *surface_;
   // Transforms giving the same cells are one placement: keep the smallest.

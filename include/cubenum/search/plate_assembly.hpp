@@ -94,8 +94,6 @@ class PlateAssembly {
   int distinct_transforms(int kind) const;
   // The image of a solution under surface symmetry `s` (canonical transforms).
   AssemblyKey image(const AssemblyKey& key, int s) const;
-  // Counters used for benchmarks: candidate placements in the tables.
-  std::size_t candidate_count() const;
 
  private:
   struct Candidate {

@@ -74,7 +74,7 @@ class PlateSurface {
     std::vector<int> frame_transform;  // with plate transform frame_transform[f]
   };
   // The cube symmetries (about the origin) that map the surface onto itself,
-  // proper rotations first; `proper_count()` of them are rotations.
+  // proper rotations first; `rotation_count()` of them are rotations.
   const std::vector<Symmetry>& symmetries() const { return symmetries_; }
   int rotation_count() const { return rotation_count_; }
 
