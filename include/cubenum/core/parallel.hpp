@@ -44,7 +44,7 @@ inline int worker_index() {
   return detail::plain_worker_index;
 }
 
-// Calls body(begin, end) on chunks of [0, n) of about `grain` items.
+// Calls body(begin, end) on chunks of [0, n) of at most `grain` items.
 template <class Body>
 void parallel_for_chunks(std::size_t n, std::size_t grain, Body&& body) {
   grain = std::max<std::size_t>(grain, 1);
@@ -73,11 +73,15 @@ inline int worker_index() {
   return std::max(tbb::this_task_arena::current_thread_index(), 0);
 }
 
-// Calls body(begin, end) on chunks of [0, n) of about `grain` items.
+// Calls body(begin, end) on chunks of [0, n) of at most `grain` items. The
+// simple partitioner makes every chunk a task of its own: search subtrees
+// differ wildly in size, and the auto partitioner's larger pieces left most
+// of a big search on one thread.
 template <class Body>
 void parallel_for_chunks(std::size_t n, std::size_t grain, Body&& body) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, std::max<std::size_t>(grain, 1)),
-                    [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); });
+                    [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); },
+                    tbb::simple_partitioner());
 }
 #endif
 
