@@ -1,9 +1,7 @@
 // The pocket cube's actions: enumerate by BFS, solve optimally, export the
 // seed's graph.
 #include <fmt/format.h>
-#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +10,7 @@
 #include <numeric>
 
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
 #include "pocket_cube_geometry.hpp"
 
@@ -22,15 +21,13 @@ constexpr std::uint64_t kSolved = 0;  // identity permutation, no twist
 
 // The positions of a level that are the least of their symmetry class.
 std::uint64_t count_canonical(const AtomicBitmap& level) {
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, level.words(), 64), std::uint64_t{0},
-      [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t sum) {
-        for (std::size_t w = r.begin(); w != r.end(); ++w)
-          for (std::uint64_t bits = level.load_word(w); bits != 0; bits &= bits - 1)
-            sum += is_canonical(std::uint64_t{w} * 64 + std::countr_zero(bits)) ? 1 : 0;
-        return sum;
-      },
-      std::plus<>());
+  return parallel_sum<std::uint64_t>(level.words(), 64, [&](std::size_t begin, std::size_t end) {
+    std::uint64_t sum = 0;
+    for (std::size_t w = begin; w != end; ++w)
+      for (std::uint64_t bits = level.load_word(w); bits != 0; bits &= bits - 1)
+        sum += is_canonical(std::uint64_t{w} * 64 + std::countr_zero(bits)) ? 1 : 0;
+    return sum;
+  });
 }
 
 }  // namespace

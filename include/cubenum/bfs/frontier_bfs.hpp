@@ -1,16 +1,21 @@
 #pragma once
 // Level-synchronous parallel BFS over a perfectly ranked state space.
 //
-// Three bitmaps of one bit per state: visited, frontier, next. A level runs
-// in one of two directions (Beamer's direction-optimising BFS):
-//   top-down:  each frontier state claims its unvisited neighbours in
-//              `visited` and marks the ones it claimed in `next` (atomic
-//              fetch_or, after a plain load shows the bit unset);
+// Three bitmaps of one bit per state: `visited` (before this level),
+// `frontier` (the last level) and `next` (visited plus what this level has
+// found so far). A level runs in one of two directions (Beamer's
+// direction-optimising BFS):
+//   top-down:  each frontier state sets its neighbours in `next` (atomic
+//              fetch_or, and only after a plain load shows the bit unset):
+//              one random bitmap probe per neighbour;
 //   bottom-up: each unvisited state looks for a neighbour in the frontier;
 //              a thread owns whole words of `next`, so no atomics.
-// The choice depends only on the level's counts, never on timing, and both
-// directions produce the same level sets: counts never depend on it or on
-// the number of threads.
+// Words are scanned in rank order, through an optional cursor of the space
+// that decodes consecutive ranks cheaply. The choice of direction depends
+// only on the level's counts, never on timing, and both directions produce
+// the same level sets: counts never depend on it or on the thread count.
+#include <array>
+#include <atomic>
 #include <bit>
 #include <concepts>
 #include <cstdint>
@@ -30,7 +35,12 @@ namespace cubenum::bfs {
 // graph (every move has an inverse move), so that the predecessors of a
 // state are its neighbours. for_each_neighbour calls visit(rank) for each
 // neighbour and stops early when visit returns true; it returns whether it
-// stopped.
+// stopped. A state has at most kMaxNeighbours neighbours.
+//
+// A space may also offer `cursor(first_rank)`: an object with the same
+// for_each_neighbour, called with increasing ranks from first_rank on, that
+// may carry state between them (the rolling cubes track the empty cell
+// instead of dividing every rank).
 template <class S>
 concept RankedSpace = requires(const S& space, std::uint64_t rank) {
   { space.size() } -> std::convertible_to<std::uint64_t>;
@@ -38,6 +48,9 @@ concept RankedSpace = requires(const S& space, std::uint64_t rank) {
     space.for_each_neighbour(rank, [](std::uint64_t) { return false; })
     } -> std::same_as<bool>;
 };
+
+// Most neighbours a state may have: bounds the per-word gather buffer.
+inline constexpr unsigned kMaxNeighbours = 32;
 
 enum class Direction : std::uint8_t { TopDown, BottomUp };
 enum class DirectionPolicy : std::uint8_t { Auto, TopDown, BottomUp };
@@ -54,6 +67,11 @@ struct BfsOptions {
   bool depth_table = false;  // keep depth mod 3 of every state
   // Called after each level with the level's states as a bitmap.
   std::function<void(const LevelStats&, const AtomicBitmap& level)> on_level;
+  // Stops the search after the first level for which it returns true.
+  std::function<bool(const LevelStats&, const AtomicBitmap& level)> stop_after;
+  // Called now and then during a level, from any thread, with the number of
+  // states scanned in the level so far (for progress lines).
+  std::function<void(std::uint64_t scanned)> on_progress;
 };
 
 struct BfsResult {
@@ -72,7 +90,7 @@ struct BfsResult {
 
 namespace detail {
 
-inline constexpr std::size_t kGrainWords = 256;
+inline constexpr std::size_t kGrainWords = 512;
 
 // Bits of word w that are states (the last word may be partly past the end).
 inline std::uint64_t valid_bits(std::uint64_t states, std::size_t w) {
@@ -80,60 +98,85 @@ inline std::uint64_t valid_bits(std::uint64_t states, std::size_t w) {
   return states - first >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (states - first)) - 1;
 }
 
-template <class F>
-void for_words(std::size_t words, F&& body) {
+// The cursor of a space without one of its own: the space itself.
+template <class S>
+struct PlainCursor {
+  const S& space;
+  template <class Visit>
+  bool for_each_neighbour(std::uint64_t rank, Visit&& visit) const {
+    return space.for_each_neighbour(rank, visit);
+  }
+};
+
+template <RankedSpace S>
+auto cursor_at(const S& space, std::uint64_t first) {
+  if constexpr (requires { space.cursor(first); })
+    return space.cursor(first);
+  else
+    return PlainCursor<S>{space};
+}
+
+// Runs body(cursor, w) for every word w, in chunks of words in rank order.
+template <RankedSpace S, class Body>
+void for_words(const S& space, std::size_t words, const BfsOptions& options, Body&& body) {
+  std::atomic<std::uint64_t> scanned{0};
   parallel_for_chunks(words, kGrainWords, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t w = begin; w != end; ++w) body(w);
+    auto cursor = cursor_at(space, std::uint64_t{begin} * 64);
+    for (std::size_t w = begin; w != end; ++w) body(cursor, w);
+    if (options.on_progress) options.on_progress(scanned += (end - begin) * 64);
   });
 }
 
-// A neighbour is claimed in `visited` itself (the thread whose fetch_or sets
-// the bit owns it), so only newly reached states touch `next`: one random
-// bitmap access per neighbour instead of two. advance() then ORs `next` into
-// `visited` again, which changes nothing.
 template <RankedSpace S>
-void expand_top_down(const S& space, AtomicBitmap& visited, const AtomicBitmap& frontier,
-                     AtomicBitmap& next) {
-  for_words(frontier.words(), [&](std::size_t w) {
-    for (std::uint64_t bits = frontier.load_word(w); bits != 0; bits &= bits - 1) {
-      const std::uint64_t rank = std::uint64_t{w} * 64 + std::countr_zero(bits);
-      space.for_each_neighbour(rank, [&](std::uint64_t n) {
-        if (visited.try_set(n)) next.try_set(n);
-        return false;
-      });
-    }
+void expand_top_down(const S& space, const AtomicBitmap& frontier, AtomicBitmap& next,
+                     const BfsOptions& options) {
+  for_words(space, frontier.words(), options, [&](auto& cursor, std::size_t w) {
+    // Neighbours not yet in `next` are gathered without a branch, then set:
+    // whether a neighbour is new is unpredictable, a mispredicted branch.
+    std::array<std::uint64_t, 64 * kMaxNeighbours> fresh;
+    std::size_t count = 0;
+    for (std::uint64_t bits = frontier.load_word(w); bits != 0; bits &= bits - 1)
+      cursor.for_each_neighbour(std::uint64_t{w} * 64 + std::countr_zero(bits),
+                                [&](std::uint64_t n) {
+                                  fresh[count] = n;
+                                  count += !next.test(n);
+                                  return false;
+                                });
+    for (std::size_t i = 0; i < count; ++i) next.try_set(fresh[i]);
   });
 }
 
 template <RankedSpace S>
 void expand_bottom_up(const S& space, const AtomicBitmap& visited, const AtomicBitmap& frontier,
-                      AtomicBitmap& next) {
+                      AtomicBitmap& next, const BfsOptions& options) {
   const std::uint64_t states = space.size();
-  for_words(visited.words(), [&](std::size_t w) {
+  for_words(space, visited.words(), options, [&](auto& cursor, std::size_t w) {
+    const std::uint64_t old = visited.load_word(w);
     std::uint64_t found = 0;
-    for (std::uint64_t bits = ~visited.load_word(w) & valid_bits(states, w); bits != 0;
-         bits &= bits - 1) {
+    for (std::uint64_t bits = ~old & valid_bits(states, w); bits != 0; bits &= bits - 1) {
       const int bit = std::countr_zero(bits);
-      const std::uint64_t rank = std::uint64_t{w} * 64 + bit;
-      if (space.for_each_neighbour(rank, [&](std::uint64_t n) { return frontier.test(n); }))
+      if (cursor.for_each_neighbour(std::uint64_t{w} * 64 + bit,
+                                    [&](std::uint64_t n) { return frontier.test(n); }))
         found |= std::uint64_t{1} << bit;
     }
-    next.store_word(w, found);
+    next.store_word(w, old | found);
   });
 }
 
-// visited |= next; frontier = next; next = 0; returns the new states.
-inline std::uint64_t advance(AtomicBitmap& visited, AtomicBitmap& frontier, AtomicBitmap& next,
-                             DepthTable* depths, unsigned depth) {
+// On entry next = visited + this level's states. frontier = next & ~visited;
+// visited = next (so next equals visited again for the next level); returns
+// the number of new states.
+inline std::uint64_t advance(AtomicBitmap& visited, AtomicBitmap& frontier,
+                             const AtomicBitmap& next, DepthTable* depths, unsigned depth) {
   return parallel_sum<std::uint64_t>(visited.words(), kGrainWords,
                                      [&](std::size_t begin, std::size_t end) {
                                        std::uint64_t sum = 0;
                                        for (std::size_t w = begin; w != end; ++w) {
-                                         const std::uint64_t fresh = next.load_word(w);
+                                         const std::uint64_t old = visited.load_word(w);
+                                         const std::uint64_t fresh = next.load_word(w) & ~old;
                                          frontier.store_word(w, fresh);
                                          if (fresh == 0) continue;
-                                         next.store_word(w, 0);
-                                         visited.store_word(w, visited.load_word(w) | fresh);
+                                         visited.store_word(w, old | fresh);
                                          if (depths != nullptr)
                                            depths->record_word(w, fresh, depth);
                                          sum += static_cast<std::uint64_t>(std::popcount(fresh));
@@ -180,13 +223,14 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
     result.levels.push_back(level);
     result.reached += fresh;
     if (options.on_level) options.on_level(level, frontier);
+    if (options.stop_after && options.stop_after(level, frontier)) break;
 
     clock.restart();
     const Direction direction = detail::choose(options.policy, fresh, states - result.reached);
     if (direction == Direction::TopDown)
-      detail::expand_top_down(space, result.visited, frontier, next);
+      detail::expand_top_down(space, frontier, next, options);
     else
-      detail::expand_bottom_up(space, result.visited, frontier, next);
+      detail::expand_bottom_up(space, result.visited, frontier, next, options);
     fresh = detail::advance(result.visited, frontier, next, depths, level.depth + 1);
     level = LevelStats{level.depth + 1, fresh, clock.seconds(), direction};
   }

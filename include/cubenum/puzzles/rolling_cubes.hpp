@@ -111,6 +111,35 @@ class RollingCubesSpace {
 
   // The fast engine's view (see RollingCubesBfs): a move as arithmetic on
   // the rank.
+  // Walks increasing ranks, tracking the empty cell (the block) instead of
+  // dividing every rank: the frontier BFS's cursor.
+  class Cursor {
+   public:
+    Cursor(const RollingCubesSpace& space, std::uint64_t first)
+        : space_(space),
+          empty_(static_cast<unsigned>(first / space.block())),
+          start_(empty_ * space.block()) {}
+
+    template <class Visit>
+    bool for_each_neighbour(std::uint64_t rank, Visit&& visit) {
+      while (rank - start_ >= space_.block()) {
+        ++empty_;
+        start_ += space_.block();
+      }
+      const std::uint64_t digits = rank - start_;
+      const std::uint64_t nibbles = space_.to_nibbles(digits);
+      for (const Step& step : space_.steps(empty_))
+        if (visit(space_.neighbour(step, digits, nibbles))) return true;
+      return false;
+    }
+
+   private:
+    const RollingCubesSpace& space_;
+    unsigned empty_;
+    std::uint64_t start_;
+  };
+  Cursor cursor(std::uint64_t first) const { return Cursor(*this, first); }
+
   struct Step {
     enum Kind : std::uint8_t { Sideways, Up, Down } kind;
     std::uint8_t roll;       // Roll
@@ -190,10 +219,8 @@ class PackedRollingCubes {
   unsigned rows_, cols_;
 };
 
-// Level-synchronous BFS specialised for rolling cubes: the generic engine's
-// bitmaps and depth table, with neighbours computed from table-decoded
-// digits and the words scanned in rank order (neighbours are near in rank,
-// so the bitmaps are read in a few streams). Same counts as frontier_bfs.
+// The frontier BFS of the rolling cubes from one state, with the depth of a
+// watched state (the goal) and optionally stopping once it is reached.
 struct RollingBfsOptions {
   bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
   bool depth_table = true;
