@@ -69,11 +69,15 @@ ScaleOptions parse(const std::vector<std::string>& words) {
   return o;
 }
 
+// The job's words joined by '-', files by their stem:
+// "foam count --challenge pool data/foam/micro.txt" -> "foam-count-challenge-pool-micro".
 std::string job_name(const std::vector<std::string>& job) {
   std::string name;
-  for (const auto& word : job) {
+  for (const auto& arg : job) {
+    const std::string word =
+        arg.find('/') != std::string::npos ? fs::path(arg).stem().string() : arg;
     for (char c : word)
-      if (std::isalnum(static_cast<unsigned char>(c)) || c == '.')
+      if (std::isalnum(static_cast<unsigned char>(c)))
         name += c;
       else if (!name.empty() && name.back() != '-')
         name += '-';
