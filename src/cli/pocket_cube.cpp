@@ -39,13 +39,13 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   fmt::print(ctx.out, "pocket cube, {} (positions up to whole-cube rotation)\n",
              pc::metric_name(metric));
   fmt::print(ctx.out, "{:>5} {:>12}{} {:>9} {:>9}\n", "depth", "positions",
-             args.symmetry ? "      classes" : "", "direction", "level ms");
+             args.symmetry ? "      classes" : "", "direction", "level time");
   for (std::size_t d = 0; d < e.distribution.size(); ++d) {
     fmt::print(ctx.out, "{:>5} {:>12}", d, e.distribution[d]);
     if (args.symmetry) fmt::print(ctx.out, " {:>12}", e.symmetry_distribution[d]);
     // A level's time is the expansion of the level before it that found it.
     const bool top_down = e.levels[d].direction == bfs::Direction::TopDown;
-    fmt::print(ctx.out, " {:>9} {:>9.2f}\n",
+    fmt::print(ctx.out, " {:>9} {:>8.2f} ms\n",
                d == 0     ? ""
                : top_down ? "top-down"
                           : "bottom-up",
