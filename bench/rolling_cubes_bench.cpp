@@ -78,16 +78,6 @@ void BM_RollingCubesEncodingRankBitmap(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * space.size()));
 }
 
-void BM_RollingCubesEncodingRankBitmapGenericEngine(benchmark::State& state) {
-  const auto rows = static_cast<unsigned>(state.range(0)),
-             cols = static_cast<unsigned>(state.range(1));
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
-  const RollingCubesSpace space(rows, cols);
-  const std::uint64_t start = space.rank(uniform_grid(rows, cols, 0));
-  for (auto _ : state) benchmark::DoNotOptimize(bfs::frontier_bfs(space, {&start, 1}).reached);
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * space.size()));
-}
-
 void BM_RollingCubesEncodingPackedXxh3Set(benchmark::State& state) {
   const auto rows = static_cast<unsigned>(state.range(0)),
              cols = static_cast<unsigned>(state.range(1));
@@ -140,7 +130,6 @@ void BM_RollingCubesEncodingMapOfNestedVectors(benchmark::State& state) {
 #define ENCODING_SIZES \
   ArgsProduct({{2}, {3, 4}})->ArgNames({"rows", "cols"})->Unit(benchmark::kMillisecond)
 BENCHMARK(BM_RollingCubesEncodingRankBitmap)->ENCODING_SIZES;
-BENCHMARK(BM_RollingCubesEncodingRankBitmapGenericEngine)->ENCODING_SIZES;
 BENCHMARK(BM_RollingCubesEncodingPackedXxh3Set)->ENCODING_SIZES;
 BENCHMARK(BM_RollingCubesEncodingMapOfNestedVectors)->ENCODING_SIZES;
 #undef ENCODING_SIZES
