@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
 #include <unordered_set>
 
 #if defined(__BMI2__)
@@ -86,6 +87,8 @@ struct PlateAssembly::Restart {
   const std::function<bool()>* stop = nullptr;
   std::vector<AssemblyKey>* found = nullptr;
   std::set<AssemblyKey>* seen = nullptr;
+  std::vector<bool> placed;                           // per face
+  std::unordered_map<PlateGrid, BucketTable> tables;  // by decided cells
 };
 
 AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
@@ -182,38 +185,55 @@ void PlateAssembly::build_tables() {
   rotations_reach_all_faces_ = std::find(reached.begin(), reached.end(), false) == reached.end();
 }
 
-// The cells each face shares with each face filled after it, with the
-// image of each pattern.
+void PlateAssembly::add_links(int f, const std::vector<bool>& to, std::vector<Link>& out) const {
+  const PlateSurface& s = *surface_;
+  const std::size_t begin = out.size();
+  for (int i = 0; i < kPlateCells; ++i) {
+    const int cell = s.cell_of(f, {i / kPlateSide, i % kPlateSide});
+    for (const int g : s.faces_of(cell)) {
+      if (g == f || !to[g]) continue;
+      auto it = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(begin), out.end(),
+                             [&](const Link& l) { return static_cast<int>(l.face) == g; });
+      if (it == out.end()) it = out.insert(out.end(), Link{0, static_cast<std::uint32_t>(g), {}});
+      it->cells |= PlateGrid{1} << i;
+    }
+  }
+  for (std::size_t l = begin; l != out.size(); ++l) {
+    Link& link = out[l];
+    std::vector<PlateGrid> on_g;  // the shared cells on g, in order of f's bits
+    for (int i = 0; i < kPlateCells; ++i)
+      if (link.cells >> i & 1)
+        on_g.push_back(PlateGrid{1}
+                       << local_bit(s, link.face, s.cell_of(f, {i / kPlateSide, i % kPlateSide})));
+    if (on_g.size() > 5) throw std::logic_error("PlateAssembly: two faces share more than an edge");
+    for (std::size_t pattern = 0; pattern < (std::size_t{1} << on_g.size()); ++pattern)
+      for (std::size_t j = 0; j < on_g.size(); ++j)
+        if (pattern >> j & 1) link.image[pattern] |= on_g[j];
+  }
+}
+
+// The cells each face shares with each face filled after it (only those
+// read what a placement covers), with the image of each pattern; and for
+// the first-solution search, with every face.
 void PlateAssembly::build_links(const std::vector<int>& depth_of) {
   const PlateSurface& s = *surface_;
+  const int n = s.face_count();
   for (DepthTable& depth : depths_) {
-    const int f = depth.face;
+    std::vector<bool> later(n);
+    for (int g = 0; g < n; ++g) later[g] = depth_of[g] > depth_of[depth.face];
     depth.link_begin = static_cast<std::uint32_t>(links_.size());
-    for (int i = 0; i < kPlateCells; ++i) {
-      const int cell = s.cell_of(f, {i / kPlateSide, i % kPlateSide});
-      for (const int g : s.faces_of(cell)) {
-        if (depth_of[g] <= depth_of[f]) continue;  // only later faces read it
-        auto it = std::find_if(links_.begin() + depth.link_begin, links_.end(),
-                               [&](const Link& l) { return static_cast<int>(l.face) == g; });
-        if (it == links_.end())
-          it = links_.insert(links_.end(), Link{0, static_cast<std::uint32_t>(g), {}});
-        it->cells |= PlateGrid{1} << i;
-      }
-    }
+    add_links(depth.face, later, links_);
     depth.link_end = static_cast<std::uint32_t>(links_.size());
-    for (std::uint32_t l = depth.link_begin; l != depth.link_end; ++l) {
-      Link& link = links_[l];
-      std::vector<PlateGrid> on_g;  // the shared cells on g, in order of f's bits
-      for (int i = 0; i < kPlateCells; ++i)
-        if (link.cells >> i & 1)
-          on_g.push_back(PlateGrid{1} << local_bit(s, link.face,
-                                                   s.cell_of(f, {i / kPlateSide, i % kPlateSide})));
-      if (on_g.size() > 5)
-        throw std::logic_error("PlateAssembly: two faces share more than an edge");
-      for (std::size_t pattern = 0; pattern < (std::size_t{1} << on_g.size()); ++pattern)
-        for (std::size_t j = 0; j < on_g.size(); ++j)
-          if (pattern >> j & 1) link.image[pattern] |= on_g[j];
-    }
+  }
+  const std::vector<bool> every(n, true);
+  shared_cells_.resize(n);
+  for (int f = 0; f < n; ++f) {
+    const auto begin = static_cast<std::uint32_t>(all_links_.size());
+    add_links(f, every, all_links_);
+    all_link_range_.emplace_back(begin, static_cast<std::uint32_t>(all_links_.size()));
+    for (int i = 0; i < kPlateCells; ++i)
+      for (const int g : s.faces_of(s.cell_of(f, {i / kPlateSide, i % kPlateSide})))
+        if (g != f) shared_cells_[f].emplace_back(i, g);
   }
 }
 
@@ -221,6 +241,11 @@ void PlateAssembly::build_links(const std::vector<int>& depth_of) {
 int PlateAssembly::bucket_table(PlateGrid decided) {
   for (std::size_t t = 0; t < tables_.size(); ++t)
     if (tables_[t].decided == decided) return static_cast<int>(t);
+  tables_.push_back(make_bucket_table(decided));
+  return static_cast<int>(tables_.size()) - 1;
+}
+
+PlateAssembly::BucketTable PlateAssembly::make_bucket_table(PlateGrid decided) const {
   BucketTable t;
   t.decided = decided;
   std::vector<std::pair<std::uint32_t, Candidate>> keyed;
@@ -234,8 +259,7 @@ int PlateAssembly::bucket_table(PlateGrid decided) {
     t.candidates.push_back(cand);
   }
   for (std::uint32_t b = 0; b < buckets; ++b) t.bucket_start[b + 1] += t.bucket_start[b];
-  tables_.push_back(std::move(t));
-  return static_cast<int>(tables_.size()) - 1;
+  return t;
 }
 
 // The bucket key: bit i set when decided cell i is open (not covered).
@@ -492,28 +516,77 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   return total;
 }
 
-// Depth-first from `depth`; true when the restart is over (enough solutions,
-// out of budget, or stopped).
+const PlateAssembly::BucketTable& PlateAssembly::table_for(PlateGrid decided, Restart& r) const {
+  auto it = r.tables.find(decided);
+  if (it == r.tables.end()) it = r.tables.emplace(decided, make_bucket_table(decided)).first;
+  return it->second;
+}
+
+// The open face with the fewest candidates in its bucket (fail first);
+// -1 when some face has none.
+int PlateAssembly::most_constrained_face(const State& st, Restart& r) const {
+  int best = -1;
+  std::uint32_t best_size = UINT32_MAX;
+  for (int f = 0; f < surface_->face_count(); ++f) {
+    if (r.placed[f]) continue;
+    PlateGrid decided = 0, undecided = 0;
+    bool touches = false;
+    for (const auto& [bit, g] : shared_cells_[f]) {
+      (r.placed[g] ? decided : undecided) |= PlateGrid{1} << bit;
+      touches |= r.placed[g];
+    }
+    if (!touches && best >= 0) continue;
+    decided &= ~undecided;
+    const BucketTable& t = table_for(decided, r);
+    const std::uint32_t bucket = bucket_of(decided, st.covered[f]);
+    const std::uint32_t size = t.bucket_start[bucket + 1] - t.bucket_start[bucket];
+    if (size == 0) return -1;
+    if (size < best_size) best = f, best_size = size;
+  }
+  return best;
+}
+
+// Depth-first, each time on the most constrained open face; true when the
+// restart is over (enough solutions, out of budget, or stopped).
 bool PlateAssembly::probe(State& st, int depth, Restart& r) const {
-  if (depth == static_cast<int>(depths_.size())) {
-    for (int d = 0; d < depth; ++d)
-      st.key[depths_[d].face] = {st.chosen[d]->kind, st.chosen[d]->transform};
+  if (depth == surface_->face_count()) {
     if (r.seen->insert(st.key).second) r.found->push_back(st.key);
     return r.found->size() >= r.wanted;
   }
-  const DepthTable& d = depths_[depth];
-  const BucketTable& t = tables_[d.table];
-  const std::uint32_t bucket = bucket_of(t.decided, st.covered[d.face]);
+  const int f = most_constrained_face(st, r);
+  if (f < 0) return false;
+  PlateGrid decided = 0, undecided = 0;
+  for (const auto& [bit, g] : shared_cells_[f])
+    (r.placed[g] ? decided : undecided) |= PlateGrid{1} << bit;
+  decided &= ~undecided;
+  const BucketTable& t = table_for(decided, r);
+  const std::uint32_t bucket = bucket_of(decided, st.covered[f]);
   const std::uint32_t begin = t.bucket_start[bucket], size = t.bucket_start[bucket + 1] - begin;
+  const auto [link_begin, link_end] = all_link_range_[f];
   for (std::uint32_t i = 0; i < size; ++i) {
     const Candidate& c = t.candidates[begin + (r.offset[depth] + i) % size];
-    if (!place(st, depth, c)) continue;
+    const int group = kinds_[c.kind].group;
+    if ((c.grid & st.covered[f]) || st.remaining[c.kind] == 0 ||
+        (group >= 0 && st.group_used[group] >= group_capacity_[group]))
+      continue;
+    for (std::uint32_t l = link_begin; l != link_end; ++l)
+      st.covered[all_links_[l].face] |=
+          all_links_[l].image[extract_bits(c.grid, all_links_[l].cells)];
+    --st.remaining[c.kind];
+    if (group >= 0) ++st.group_used[group];
+    r.placed[f] = true;
+    st.key[f] = {c.kind, c.transform};
     ++r.placements;
     const bool over = r.placements > r.budget ||
-                      ((r.placements & 4095) == 0 && *r.stop && (*r.stop)()) ||
+                      ((r.placements & 1023) == 0 && *r.stop && (*r.stop)()) ||
                       probe(st, depth + 1, r);
     if (r.placements > r.budget) r.out_of_budget = true;
-    unplace(st, depth, c);
+    r.placed[f] = false;
+    ++st.remaining[c.kind];
+    if (group >= 0) --st.group_used[group];
+    for (std::uint32_t l = link_begin; l != link_end; ++l)
+      st.covered[all_links_[l].face] &=
+          ~all_links_[l].image[extract_bits(c.grid, all_links_[l].cells)];
     if (over) return true;
   }
   return false;
@@ -533,6 +606,7 @@ FirstResult PlateAssembly::first(const FirstOptions& options) const {
   for (std::uint64_t budget = std::max<std::uint64_t>(options.node_budget, 1);;
        budget = budget > UINT64_MAX / 2 ? UINT64_MAX : 2 * budget) {
     State st = start_state(plain);
+    r.placed.assign(surface_->face_count(), false);
     for (auto& o : r.offset) o = static_cast<std::uint32_t>(random());
     r.budget = budget;
     r.out_of_budget = false;

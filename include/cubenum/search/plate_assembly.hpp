@@ -86,7 +86,8 @@ struct AssemblyTally {
 };
 
 // A search for the first solutions only, for surfaces too large to count:
-// depth-first with the candidates of each bucket tried from a random
+// depth-first, always on the open face with the fewest candidates (fail
+// first), with the candidates of its bucket tried from a random
 // offset, restarted with a fresh random order after `node_budget`
 // placements, the budget doubling each restart (so the search is complete
 // in the end). Reproducible: one thread, the order comes from `seed`.
@@ -156,6 +157,9 @@ class PlateAssembly {
 
   void build_tables();
   void build_links(const std::vector<int>& depth_of);
+  // The links of face f to the faces in `to` (-1: every face), appended to `out`.
+  void add_links(int f, const std::vector<bool>& to, std::vector<Link>& out) const;
+  BucketTable make_bucket_table(PlateGrid decided) const;
   int bucket_table(PlateGrid decided);
   static std::uint32_t bucket_of(PlateGrid decided, PlateGrid covered);
   void search(State& state, int depth, AssemblyTally& tally) const;
@@ -173,6 +177,8 @@ class PlateAssembly {
   State start_state(const AssemblyOptions& options) const;
   struct Restart;
   bool probe(State& state, int depth, Restart& restart) const;
+  int most_constrained_face(const State& state, Restart& restart) const;
+  const BucketTable& table_for(PlateGrid decided, Restart& restart) const;
 
   const PlateSurface* surface_;
   std::vector<PlateKind> kinds_;
@@ -185,6 +191,11 @@ class PlateAssembly {
   std::vector<BucketTable> tables_;
   std::vector<DepthTable> depths_;
   std::vector<Link> links_;
+  // For the first-solution search, which fills faces in any order: every
+  // face's links to all faces, and its shared cells with the other faces.
+  std::vector<Link> all_links_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> all_link_range_;
+  std::vector<std::vector<std::pair<std::uint8_t, std::uint32_t>>> shared_cells_;
   // symmetry s: source face of face f, and the plate transform it applies.
   std::vector<std::vector<std::uint32_t>> sym_source_;
   std::vector<std::vector<std::uint8_t>> sym_frame_;
