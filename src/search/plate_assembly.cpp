@@ -594,6 +594,13 @@ bool PlateAssembly::probe(State& st, int depth, Restart& r) const {
 
 FirstResult PlateAssembly::first(const FirstOptions& options) const {
   FirstResult result;
+  // Fewer pieces than faces: nothing to search.
+  std::uint64_t pieces = 0;
+  for (const PlateKind& k : kinds_) pieces += static_cast<std::uint64_t>(k.multiplicity);
+  if (pieces < static_cast<std::uint64_t>(surface_->face_count())) {
+    result.exhausted = true;
+    return result;
+  }
   const AssemblyOptions plain;
   std::set<AssemblyKey> seen;
   std::mt19937_64 random(options.seed);
