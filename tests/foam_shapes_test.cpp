@@ -385,6 +385,23 @@ TEST(FoamShapeCli, CountAndSolveWriteTheirJsonFields) {
   EXPECT_NE(text.str().find("<polygon"), std::string::npos);
 }
 
+TEST(FoamShapeCli, SolveWithoutFirstListsCanonicalAssemblies) {
+  int status = 0;
+  const std::string out =
+      run("foam solve --shape cuboid:2x1x1 --colours blue,green --list 3 "
+          "--json - " +
+              kData + "foam/happy-cube-marble.txt",
+          &status);
+  ASSERT_EQ(status, 0) << out;
+  const Json j = Json::parse(out);
+  // 80 raw assemblies, 5 up to the 16 symmetries (the naive cover and
+  // Burnside tests above check these counts).
+  EXPECT_EQ(j["raw"], 80);
+  EXPECT_EQ(j["symmetries"], 5);
+  EXPECT_EQ(j["solutions"].size(), 3U);
+  EXPECT_EQ(j["solutions"][0].size(), 10U);
+}
+
 TEST(FoamShapeCli, BadShapeIsAnErrorWithFileAndLine) {
   const std::string bad = testing::TempDir() + "bad_shape.txt";
   std::ofstream(bad) << "# a shape\ncube 0 0 0\ncube 1 1 zero\n";

@@ -30,7 +30,7 @@ struct FoamOptions {
   // Shapes (issue 7).
   std::string shape;
   std::string colours;
-  std::size_t first = 1;
+  std::size_t first = 0;  // 0: list canonical assemblies from a complete count
   std::uint64_t seed = 1;
   double time_limit = 0;
 };
@@ -261,8 +261,53 @@ Json shape_solution_json(const ShapeJob& job, const search::AssemblyKey& key) {
   return faces;
 }
 
+void write_shape_svg(const FoamOptions& o, const ShapeJob& job,
+                     const std::vector<search::AssemblyKey>& keys) {
+  if (o.svg.empty()) return;
+  std::ofstream svg(o.svg);
+  if (!svg) throw InputError("--svg", 0, "cannot write '" + o.svg + "'");
+  if (!keys.empty()) svg << puzzles::foam_shape_svg(job.shape, job.pool, keys.front());
+}
+
+// Without --first: count, and list the first canonical assemblies.
+Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJob& job) {
+  ProgressLine line;
+  auto options = progress_options(line, job.shape.name);
+  options.stop = deadline(o.time_limit);
+  options.list_limit = o.list;
+  options.list_up_to = parse_up_to(o.up_to);
+  Stopwatch clock;
+  const auto c = puzzles::count_foam_shape(job.shape, job.pool, options);
+  const double seconds = clock.seconds();
+  ctx.out << fmt::format("{} raw, {} up to rotations, {} up to symmetries{}; first {} up to {}\n\n",
+                         c.raw, c.rotations, c.symmetries,
+                         c.complete ? "" : " (stopped by --time-limit: lower bounds)",
+                         c.listed.size(), o.up_to);
+  Json listed = Json::array();
+  for (std::size_t i = 0; i < c.listed.size(); ++i) {
+    ctx.out << fmt::format("#{}\n{}\n", i + 1,
+                           puzzles::foam_assembly_text(job.shape, job.pool, c.listed[i]));
+    listed.push_back(shape_solution_json(job, c.listed[i]));
+  }
+  write_shape_svg(o, job, c.listed);
+  Json r = shape_fields(job, o);
+  r["raw"] = c.raw;
+  r["rotations"] = c.rotations;
+  r["symmetries"] = c.symmetries;
+  r["piece_choices"] = c.piece_choices;
+  r["complete"] = c.complete;
+  r["up_to"] = o.up_to;
+  r["count_seconds"] = seconds;
+  r["solutions"] = listed;
+  return r;
+}
+
 Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
   const ShapeJob job = load_shape_job(o);
+  if (o.first == 0) {
+    print_shape_header(ctx.out, job);
+    return run_shape_list(o, ctx, job);
+  }
   print_shape_header(ctx.out, job);
   search::FirstOptions options;
   options.wanted = o.first;
@@ -280,12 +325,7 @@ Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
                            puzzles::foam_assembly_text(job.shape, job.pool, found.solutions[i]));
     listed.push_back(shape_solution_json(job, found.solutions[i]));
   }
-  if (!o.svg.empty()) {
-    std::ofstream svg(o.svg);
-    if (!svg) throw InputError("--svg", 0, "cannot write '" + o.svg + "'");
-    if (!found.solutions.empty())
-      svg << puzzles::foam_shape_svg(job.shape, job.pool, found.solutions.front());
-  }
+  write_shape_svg(o, job, found.solutions);
   Json r = shape_fields(job, o);
   r["first"] = o.first;
   r["seed"] = o.seed;
@@ -332,7 +372,8 @@ void register_foam(CLI::App& app) {
       ->type_name("FILE");
   solve
       ->add_option("--first", solve_opts->first,
-                   "with --shape: find this many solutions by randomised restarts")
+                   "with --shape: find this many solutions fast by randomised restarts "
+                   "(0: count and list the first canonical ones, --list, --up-to)")
       ->capture_default_str();
   solve->add_option("--seed", solve_opts->seed, "with --shape: the random seed of --first")
       ->capture_default_str();
