@@ -262,6 +262,21 @@ TEST(FoamShapeEngine, CuboidAgreesWithNaiveVoxelCover) {
                                         FoamBy::Identity, {colour}));
 }
 
+// By identity through a search over shapes (each solution standing for the
+// ways to pick its congruent copies) agrees with the direct search.
+TEST(FoamShapeEngine, IdentityViaShapesAgreesWithDirectSearch) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  const FoamSet micro = set_of("happy-cube-micro");
+  const FoamShapeCount direct =
+      count_foam_shape(two, foam_shape_pool({micro}, FoamBy::Identity, {"blue", "green"}));
+  const FoamShapeCount via =
+      count_foam_shape(two, foam_shape_pool({micro}, FoamBy::Identity, {"blue", "green"}, true));
+  EXPECT_EQ(via.raw, direct.raw);
+  EXPECT_EQ(via.rotations, direct.rotations);
+  EXPECT_EQ(via.symmetries, direct.symmetries);
+  EXPECT_EQ(via.piece_choices, direct.piece_choices);
+}
+
 // Burnside: orbits = (1/|G|) * sum over g of the solutions g fixes.
 void expect_burnside(const FoamShape& shape, const FoamProblem& p) {
   const search::PlateAssembly engine(shape.surface, p.kinds, p.group_capacity);
