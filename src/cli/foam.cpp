@@ -3,13 +3,16 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <fstream>
 #include <memory>
+#include <sstream>
 
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
+#include "cubenum/puzzles/foam_shape.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -24,6 +27,12 @@ struct FoamOptions {
   std::string up_to = "symmetries";
   std::string svg;
   bool via_shapes = false;
+  // Shapes (issue 7).
+  std::string shape;
+  std::string colours;
+  std::size_t first = 0;  // 0: list canonical assemblies from a complete count
+  std::uint64_t seed = 1;
+  double time_limit = 0;
 };
 
 void add_common_options(CLI::App* action, FoamOptions& o) {
@@ -34,6 +43,31 @@ void add_common_options(CLI::App* action, FoamOptions& o) {
   action->add_flag("--via-shapes", o.via_shapes,
                    "by identity: search over shapes, counting the ways to pick congruent copies");
   action->add_option("SET_FILE", o.files, "piece set files (data/foam/*.txt)")->required();
+  action
+      ->add_option("--shape", o.shape,
+                   "build this shape of unit cubes (a 'cube x y z' file or cuboid:AxBxC) "
+                   "from the pool of all pieces given, each at most once")
+      ->type_name("FILE|cuboid:AxBxC");
+  action->add_option("--colours", o.colours, "with --shape: only pieces of these colours")
+      ->type_name("c1,c2,...");
+  action
+      ->add_option("--time-limit", o.time_limit,
+                   "with --shape: stop after this many seconds and report how far it got")
+      ->type_name("SECONDS");
+}
+
+std::vector<std::string> split_colours(const std::string& list) {
+  std::vector<std::string> out;
+  std::istringstream in(list);
+  for (std::string word; std::getline(in, word, ',');)
+    if (!word.empty()) out.push_back(word);
+  return out;
+}
+
+std::function<bool()> deadline(double seconds) {
+  if (seconds <= 0) return {};
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  return [end] { return std::chrono::steady_clock::now() >= end; };
 }
 
 std::vector<puzzles::FoamSet> load_sets(const FoamOptions& o) {
@@ -149,6 +183,161 @@ Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
   return {{"challenge", o.challenge}, {"by", o.by}, {"up_to", o.up_to}, {"results", results}};
 }
 
+// ------------------------------------------------------------ shapes
+
+struct ShapeJob {
+  puzzles::FoamShape shape;
+  FoamProblem pool;
+};
+
+ShapeJob load_shape_job(const FoamOptions& o) {
+  if (o.challenge != "own" && o.challenge != "pool")
+    throw InputError("--challenge", 0, "a shape is built from the pool of the pieces given");
+  auto shape = puzzles::load_foam_shape(o.shape);
+  auto pool = puzzles::foam_shape_pool(load_sets(o), puzzles::parse_foam_by(o.by),
+                                       split_colours(o.colours), o.via_shapes);
+  return {std::move(shape), std::move(pool)};
+}
+
+Json shape_fields(const ShapeJob& job, const FoamOptions& o) {
+  const auto& s = job.shape.surface;
+  return {{"shape", job.shape.name},
+          {"cubes", job.shape.cubes.size()},
+          {"faces", s.face_count()},
+          {"cells", s.cell_count()},
+          {"symmetry_order", s.symmetries().size()},
+          {"rotation_order", s.rotation_count()},
+          {"by", o.by},
+          {"colours", split_colours(o.colours)},
+          {"pieces", job.pool.pieces.size()}};
+}
+
+void print_shape_header(std::ostream& out, const ShapeJob& job) {
+  const auto& s = job.shape.surface;
+  out << fmt::format(
+      "shape {}: {} cubes, {} faces, {} cells, symmetry order {} ({} rotations); "
+      "pool of {} pieces\n",
+      job.shape.name, job.shape.cubes.size(), s.face_count(), s.cell_count(), s.symmetries().size(),
+      s.rotation_count(), job.pool.pieces.size());
+}
+
+Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
+  const ShapeJob job = load_shape_job(o);
+  print_shape_header(ctx.out, job);
+  ProgressLine line;
+  auto options = progress_options(line, job.shape.name);
+  options.stop = deadline(o.time_limit);
+  Stopwatch clock;
+  const auto c = puzzles::count_foam_shape(job.shape, job.pool, options);
+  const double seconds = clock.seconds();
+  ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>10} {:>9}\n", "raw", "rotations", "symmetries",
+                         "choices", "seconds");
+  ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>10} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
+                         c.piece_choices, seconds);
+  if (!c.complete)
+    ctx.out << fmt::format(
+        "stopped by --time-limit after {}/{} subtrees: the counts are lower bounds\n",
+        c.subtrees_done, c.subtrees_total);
+  Json r = shape_fields(job, o);
+  r["raw"] = c.raw;
+  r["rotations"] = c.rotations;
+  r["symmetries"] = c.symmetries;
+  r["piece_choices"] = c.piece_choices;
+  r["complete"] = c.complete;
+  r["subtrees_done"] = c.subtrees_done;
+  r["subtrees_total"] = c.subtrees_total;
+  r["count_seconds"] = seconds;
+  return r;
+}
+
+Json shape_solution_json(const ShapeJob& job, const search::AssemblyKey& key) {
+  Json faces = Json::array();
+  for (int f = 0; f < job.shape.surface.face_count(); ++f)
+    faces.push_back({{"face", job.shape.surface.face(f).name},
+                     {"piece", puzzles::foam_piece_label(job.pool, key[f].kind)},
+                     {"transform", key[f].transform},
+                     {"placed", puzzles::foam_code(search::transform_grid(
+                                    job.pool.kinds[key[f].kind].grid, key[f].transform))}});
+  return faces;
+}
+
+void write_shape_svg(const FoamOptions& o, const ShapeJob& job,
+                     const std::vector<search::AssemblyKey>& keys) {
+  if (o.svg.empty()) return;
+  std::ofstream svg(o.svg);
+  if (!svg) throw InputError("--svg", 0, "cannot write '" + o.svg + "'");
+  if (!keys.empty()) svg << puzzles::foam_shape_svg(job.shape, job.pool, keys.front());
+}
+
+// Without --first: count, and list the first canonical assemblies.
+Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJob& job) {
+  ProgressLine line;
+  auto options = progress_options(line, job.shape.name);
+  options.stop = deadline(o.time_limit);
+  options.list_limit = o.list;
+  options.list_up_to = parse_up_to(o.up_to);
+  Stopwatch clock;
+  const auto c = puzzles::count_foam_shape(job.shape, job.pool, options);
+  const double seconds = clock.seconds();
+  ctx.out << fmt::format("{} raw, {} up to rotations, {} up to symmetries{}; first {} up to {}\n\n",
+                         c.raw, c.rotations, c.symmetries,
+                         c.complete ? "" : " (stopped by --time-limit: lower bounds)",
+                         c.listed.size(), o.up_to);
+  Json listed = Json::array();
+  for (std::size_t i = 0; i < c.listed.size(); ++i) {
+    ctx.out << fmt::format("#{}\n{}\n", i + 1,
+                           puzzles::foam_assembly_text(job.shape, job.pool, c.listed[i]));
+    listed.push_back(shape_solution_json(job, c.listed[i]));
+  }
+  write_shape_svg(o, job, c.listed);
+  Json r = shape_fields(job, o);
+  r["raw"] = c.raw;
+  r["rotations"] = c.rotations;
+  r["symmetries"] = c.symmetries;
+  r["piece_choices"] = c.piece_choices;
+  r["complete"] = c.complete;
+  r["up_to"] = o.up_to;
+  r["count_seconds"] = seconds;
+  r["solutions"] = listed;
+  return r;
+}
+
+Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
+  const ShapeJob job = load_shape_job(o);
+  if (o.first == 0) {
+    print_shape_header(ctx.out, job);
+    return run_shape_list(o, ctx, job);
+  }
+  print_shape_header(ctx.out, job);
+  search::FirstOptions options;
+  options.wanted = o.first;
+  options.seed = o.seed;
+  options.stop = deadline(o.time_limit);
+  Stopwatch clock;
+  const auto found = puzzles::first_foam_shape(job.shape, job.pool, options);
+  const double seconds = clock.seconds();
+  ctx.out << fmt::format("{} solution(s) in {:.3f} s ({} restarts, {} placements){}\n\n",
+                         found.solutions.size(), seconds, found.restarts, found.placements,
+                         found.exhausted ? "; the search is exhausted: there are no more" : "");
+  Json listed = Json::array();
+  for (std::size_t i = 0; i < found.solutions.size(); ++i) {
+    ctx.out << fmt::format("#{}\n{}\n", i + 1,
+                           puzzles::foam_assembly_text(job.shape, job.pool, found.solutions[i]));
+    listed.push_back(shape_solution_json(job, found.solutions[i]));
+  }
+  write_shape_svg(o, job, found.solutions);
+  Json r = shape_fields(job, o);
+  r["first"] = o.first;
+  r["seed"] = o.seed;
+  r["found"] = found.solutions.size();
+  r["exhausted"] = found.exhausted;
+  r["restarts"] = found.restarts;
+  r["placements"] = found.placements;
+  r["solve_seconds"] = seconds;
+  r["solutions"] = listed;
+  return r;
+}
+
 }  // namespace
 
 void register_foam(CLI::App& app) {
@@ -158,20 +347,36 @@ void register_foam(CLI::App& app) {
   auto count_opts = std::make_shared<FoamOptions>();
   CLI::App* count =
       add_action(*foam, "count", "count the assemblies of a challenge, raw and up to symmetry",
-                 [count_opts](const ActionContext& ctx) { return run_count(*count_opts, ctx); });
+                 [count_opts](const ActionContext& ctx) {
+                   return count_opts->shape.empty() ? run_count(*count_opts, ctx)
+                                                    : run_shape_count(*count_opts, ctx);
+                 });
   add_common_options(count, *count_opts);
 
   auto solve_opts = std::make_shared<FoamOptions>();
   CLI::App* solve =
       add_action(*foam, "solve", "list assemblies in canonical order as nets (text, SVG)",
-                 [solve_opts](const ActionContext& ctx) { return run_solve(*solve_opts, ctx); });
+                 [solve_opts](const ActionContext& ctx) {
+                   return solve_opts->shape.empty() ? run_solve(*solve_opts, ctx)
+                                                    : run_shape_solve(*solve_opts, ctx);
+                 });
   add_common_options(solve, *solve_opts);
   solve->add_option("--list", solve_opts->list, "how many solutions to print")
       ->capture_default_str();
   solve
       ->add_option("--up-to", solve_opts->up_to, "list one per class: raw | rotations | symmetries")
       ->capture_default_str();
-  solve->add_option("--svg", solve_opts->svg, "write the nets as SVG to FILE")->type_name("FILE");
+  solve
+      ->add_option("--svg", solve_opts->svg,
+                   "write the nets as SVG to FILE (with --shape: the first assembly, isometric)")
+      ->type_name("FILE");
+  solve
+      ->add_option("--first", solve_opts->first,
+                   "with --shape: find this many solutions fast by randomised restarts "
+                   "(0: count and list the first canonical ones, --list, --up-to)")
+      ->capture_default_str();
+  solve->add_option("--seed", solve_opts->seed, "with --shape: the random seed of --first")
+      ->capture_default_str();
 }
 
 }  // namespace cubenum::cli

@@ -261,7 +261,13 @@ namespace {
 constexpr int kNetColumn[6] = {1, 2, 1, 1, 0, 3};
 constexpr int kNetRow[6] = {0, 1, 1, 2, 1, 1};
 
-std::string piece_label(const FoamProblem& problem, int kind) {
+PlateGrid face_grid(const FoamProblem& problem, const search::AssemblyKey& key, int face) {
+  return search::transform_grid(problem.kinds[key[face].kind].grid, key[face].transform);
+}
+
+}  // namespace
+
+std::string foam_piece_label(const FoamProblem& problem, int kind) {
   std::string label;
   for (const int i : problem.kind_pieces[kind]) {
     if (!label.empty()) label += " = ";
@@ -270,17 +276,13 @@ std::string piece_label(const FoamProblem& problem, int kind) {
   return label;
 }
 
-std::string transform_words(int e) {
+std::string foam_transform_words(int e) {
   std::string words = e >= 4 ? "turned over, " : "";
   return words +
          (e % 4 == 0 ? "not rotated" : fmt::format("rotated {} deg clockwise", 90 * (e % 4)));
 }
 
-PlateGrid face_grid(const FoamProblem& problem, const search::AssemblyKey& key, int face) {
-  return search::transform_grid(problem.kinds[key[face].kind].grid, key[face].transform);
-}
-
-std::string svg_colour(const std::string& colour, int fallback) {
+std::string foam_svg_colour(const std::string& colour, int fallback) {
   static const std::map<std::string, std::string> known = {
       {"blue", "#1f63c6"}, {"green", "#2e9d3a"},  {"yellow", "#f2d21b"}, {"orange", "#f08a1c"},
       {"red", "#d7262b"},  {"purple", "#7d3c98"}, {"pink", "#ec6fa8"},   {"any", "#8c8c8c"}};
@@ -288,8 +290,6 @@ std::string svg_colour(const std::string& colour, int fallback) {
   const auto it = known.find(colour.substr(0, colour.find('-')));
   return it != known.end() ? it->second : palette[fallback % 6];
 }
-
-}  // namespace
 
 std::string foam_net_text(const FoamProblem& problem, const search::AssemblyKey& key) {
   std::string out;
@@ -312,9 +312,9 @@ std::string foam_net_text(const FoamProblem& problem, const search::AssemblyKey&
       out += line.substr(0, line.find_last_not_of(' ') + 1) + '\n';
     }
   for (int f = 0; f < surface.face_count(); ++f)
-    out += fmt::format("{}: {} ({}), as placed {}\n", surface.face(f).name,
-                       piece_label(problem, key[f].kind), transform_words(key[f].transform),
-                       foam_code(face_grid(problem, key, f)));
+    out += fmt::format(
+        "{}: {} ({}), as placed {}\n", surface.face(f).name, foam_piece_label(problem, key[f].kind),
+        foam_transform_words(key[f].transform), foam_code(face_grid(problem, key, f)));
   return out;
 }
 
@@ -334,7 +334,7 @@ std::string foam_nets_svg(const std::vector<FoamNet>& nets) {
     for (int f = 0; f < surface.face_count(); ++f) {
       const int kind = key[f].kind;
       const FoamPiece& piece = problem.pieces[problem.kind_pieces[kind].front()];
-      const std::string fill = svg_colour(piece.colour, kind);
+      const std::string fill = foam_svg_colour(piece.colour, kind);
       const PlateGrid grid = face_grid(problem, key, f);
       const int x0 = 10 + kNetColumn[f] * (kFace + kGap),
                 y0 = top + 20 + kNetRow[f] * (kFace + kGap);

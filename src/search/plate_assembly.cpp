@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <random>
+#include <set>
 #include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 
 #if defined(__BMI2__)
 #include <immintrin.h>
@@ -11,50 +15,80 @@
 namespace cubenum::search {
 namespace {
 
-constexpr CellMask cell_bit(int cell) {
-  return CellMask{1} << cell;
-}
-
 // The bits of `value` selected by `mask`, packed to the low end (PEXT).
-std::uint64_t extract_bits(std::uint64_t value, std::uint64_t mask) {
+std::uint32_t extract_bits(std::uint32_t value, std::uint32_t mask) {
 #if defined(__BMI2__)
-  return _pext_u64(value, mask);
+  return _pext_u32(value, mask);
 #else
-  std::uint64_t out = 0;
-  for (std::uint64_t bit = 1; mask != 0; mask &= mask - 1, bit <<= 1)
+  std::uint32_t out = 0;
+  for (std::uint32_t bit = 1; mask != 0; mask &= mask - 1, bit <<= 1)
     if (value & mask & -mask) out |= bit;
   return out;
 #endif
 }
 
+// The faces sharing at least one cell with each face.
+std::vector<std::vector<int>> neighbours(const PlateSurface& s) {
+  std::vector<std::vector<int>> out(s.face_count());
+  for (int cell = 0; cell < s.cell_count(); ++cell)
+    for (const int f : s.faces_of(cell))
+      for (const int g : s.faces_of(cell))
+        if (f != g && std::find(out[f].begin(), out[f].end(), g) == out[f].end())
+          out[f].push_back(g);
+  return out;
+}
+
 // Faces in a fixed order: each next face has as many placed neighbours as
 // possible (ties: the lower index), so constraints bite early.
 std::vector<int> fill_order(const PlateSurface& surface) {
-  std::vector<int> order{0};
-  std::vector<bool> placed(surface.face_count(), false);
+  const auto next_to = neighbours(surface);
+  const int n = surface.face_count();
+  std::vector<int> order{0}, links(n, 0);
+  std::vector<bool> placed(n, false);
   placed[0] = true;
-  while (static_cast<int>(order.size()) < surface.face_count()) {
-    int best = -1, best_links = -1;
-    for (int f = 0; f < surface.face_count(); ++f) {
-      if (placed[f]) continue;
-      int links = 0;
-      for (const int g : order) links += surface.adjacent(f, g);
-      if (links > best_links) best = f, best_links = links;
-    }
+  for (const int g : next_to[0]) ++links[g];
+  while (static_cast<int>(order.size()) < n) {
+    int best = -1;
+    for (int f = 0; f < n; ++f)
+      if (!placed[f] && (best < 0 || links[f] > links[best])) best = f;
     order.push_back(best);
     placed[best] = true;
+    for (const int g : next_to[best]) ++links[g];
   }
   return order;
+}
+
+// The position of `cell` on face f's plate.
+int local_bit(const PlateSurface& s, int f, int cell) {
+  for (int i = 0; i < kPlateCells; ++i)
+    if (s.cell_of(f, {i / kPlateSide, i % kPlateSide}) == cell) return i;
+  throw std::logic_error("PlateAssembly: a cell is not on its face");
 }
 
 }  // namespace
 
 struct PlateAssembly::State {
-  CellMask covered = 0;
+  std::vector<PlateGrid> covered;  // per face: its cells covered by placed neighbours
   std::vector<int> remaining, group_used;
-  std::array<const Candidate*, kMaxAssemblyFaces> chosen{};
+  std::vector<const Candidate*> chosen;  // per depth
+  AssemblyKey key;                       // record()'s buffer
+  SelectionKey selection;
   const AssemblyOptions* options = nullptr;
   bool reduced = false;  // generate only solutions with their least kind on face 0
+  std::uint32_t until_check = 0;
+  bool stopped = false;
+};
+
+struct PlateAssembly::Restart {
+  std::vector<std::uint32_t> offset;  // per depth: where to start in a bucket
+  std::uint64_t budget = 0, placements = 0;
+  bool out_of_budget = false;
+  std::size_t wanted = 1;
+  const std::function<bool()>* stop = nullptr;
+  std::vector<AssemblyKey>* found = nullptr;
+  std::set<AssemblyKey>* seen = nullptr;
+  std::vector<bool> placed;                           // per face
+  std::unordered_map<PlateGrid, BucketTable> tables;  // by decided cells
 };
 
 AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
@@ -64,6 +98,8 @@ AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
   selections.insert(other.selections.begin(), other.selections.end());
   list_limit = std::max(list_limit, other.list_limit);
   listed.insert(listed.end(), other.listed.begin(), other.listed.end());
+  subtrees_done += other.subtrees_done;
+  complete = complete && other.complete;
   keep_smallest();
   return *this;
 }
@@ -76,8 +112,6 @@ void AssemblyTally::keep_smallest() {
 PlateAssembly::PlateAssembly(const PlateSurface& surface, std::vector<PlateKind> kinds,
                              std::vector<int> group_capacity)
     : surface_(&surface), kinds_(std::move(kinds)), group_capacity_(std::move(group_capacity)) {
-  if (surface.face_count() > kMaxAssemblyFaces || surface.cell_count() > kMaxMaskCells)
-    throw std::invalid_argument("PlateAssembly: surface too large for 128-bit cell masks");
   if (kinds_.size() >= (1U << 15)) throw std::invalid_argument("PlateAssembly: too many kinds");
   for (const PlateKind& k : kinds_)
     if (k.group >= static_cast<int>(group_capacity_.size()))
@@ -94,15 +128,18 @@ int PlateAssembly::distinct_transforms(int kind) const {
 void PlateAssembly::build_tables() {
   const PlateSurface& s = *surface_;
   // Transforms giving the same cells are one placement: keep the smallest.
-  for (const PlateKind& k : kinds_) {
+  for (std::size_t k = 0; k < kinds_.size(); ++k) {
     std::array<std::uint8_t, kPlateTransforms> canon{};
     for (int e = 0; e < kPlateTransforms; ++e) {
       canon[e] = static_cast<std::uint8_t>(e);
       for (int d = 0; d < e; ++d)
-        if (transform_grid(k.grid, d) == transform_grid(k.grid, e)) {
+        if (transform_grid(kinds_[k].grid, d) == transform_grid(kinds_[k].grid, e)) {
           canon[e] = canon[d];
           break;
         }
+      if (canon[e] == e)
+        placements_.push_back({transform_grid(kinds_[k].grid, e), static_cast<std::uint16_t>(k),
+                               static_cast<std::uint8_t>(e)});
     }
     canonical_transform_.push_back(canon);
     std::array<std::uint8_t, kPlateTransforms * kPlateTransforms> after{};
@@ -117,87 +154,144 @@ void PlateAssembly::build_tables() {
   for (int d = 0; d < s.face_count(); ++d) depth_of[order[d]] = d;
 
   for (int d = 0; d < s.face_count(); ++d) {
-    DepthTable t;
-    t.face = order[d];
+    const int face = order[d];
     // Cells of this face whose every other face is already placed: the new
     // plate must cover exactly the ones they left open.
-    for (int r = 0; r < kPlateSide; ++r)
-      for (int c = 0; c < kPlateSide; ++c) {
-        const int cell = s.cell_of(t.face, {r, c});
-        const auto& faces = s.faces_of(cell);
-        if (faces.size() < 2) continue;
-        if (std::all_of(faces.begin(), faces.end(),
-                        [&](int g) { return g == t.face || depth_of[g] < d; }))
-          t.decided_cells.push_back(cell);
-      }
-    std::sort(t.decided_cells.begin(), t.decided_cells.end());
-    for (const int cell : t.decided_cells)
-      (cell < 64 ? t.decided_lo : t.decided_hi) |= std::uint64_t{1} << (cell % 64);
-    t.lo_bits = std::popcount(t.decided_lo);
-
-    std::vector<std::pair<std::uint32_t, Candidate>> keyed;
-    for (std::size_t k = 0; k < kinds_.size(); ++k)
-      for (int e = 0; e < kPlateTransforms; ++e) {
-        if (canonical_transform_[k][e] != e) continue;
-        const PlateGrid grid = transform_grid(kinds_[k].grid, e);
-        CellMask cells = 0;
-        for (int r = 0; r < kPlateSide; ++r)
-          for (int c = 0; c < kPlateSide; ++c)
-            if (grid & plate_bit(r, c)) cells |= cell_bit(s.cell_of(t.face, {r, c}));
-        const Candidate cand{cells, static_cast<std::uint16_t>(k), static_cast<std::uint8_t>(e)};
-        keyed.emplace_back(bucket_of(t, ~cells), cand);
-      }
-    std::stable_sort(keyed.begin(), keyed.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    const std::uint32_t buckets = 1U << t.decided_cells.size();
-    t.bucket_start.assign(buckets + 1, 0);
-    for (const auto& [key, cand] : keyed) {
-      ++t.bucket_start[key + 1];
-      t.candidates.push_back(cand);
+    PlateGrid decided = 0;
+    for (int i = 0; i < kPlateCells; ++i) {
+      const auto& faces = s.faces_of(s.cell_of(face, {i / kPlateSide, i % kPlateSide}));
+      if (faces.size() >= 2 && std::all_of(faces.begin(), faces.end(),
+                                           [&](int g) { return g == face || depth_of[g] < d; }))
+        decided |= PlateGrid{1} << i;
     }
-    for (std::uint32_t b = 0; b < buckets; ++b) t.bucket_start[b + 1] += t.bucket_start[b];
-    depths_.push_back(std::move(t));
+    depths_.push_back({face, bucket_table(decided), 0, 0});
   }
+  build_links(depth_of);
 
   // Symmetry s maps face src to face f with a frame transform; the image of
   // a solution at face f is the source face's plate, transformed.
   for (const auto& sym : s.symmetries()) {
-    std::array<std::uint8_t, kMaxAssemblyFaces> source{}, frame{};
+    std::vector<std::uint32_t> source(s.face_count());
+    std::vector<std::uint8_t> frame(s.face_count());
     for (int f = 0; f < s.face_count(); ++f) {
-      source[sym.face_image[f]] = static_cast<std::uint8_t>(f);
+      source[sym.face_image[f]] = static_cast<std::uint32_t>(f);
       frame[sym.face_image[f]] = static_cast<std::uint8_t>(sym.frame_transform[f]);
     }
-    sym_source_.push_back(source);
-    sym_frame_.push_back(frame);
+    sym_source_.push_back(std::move(source));
+    sym_frame_.push_back(std::move(frame));
   }
   std::vector<bool> reached(s.face_count(), false);
   for (int r = 0; r < s.rotation_count(); ++r) reached[sym_source_[r][0]] = true;
   rotations_reach_all_faces_ = std::find(reached.begin(), reached.end(), false) == reached.end();
 }
 
-// The bucket key: bit i set when decided cell i is open (not covered).
-std::uint32_t PlateAssembly::bucket_of(const DepthTable& t, CellMask covered) const {
-  const CellMask open = ~covered;
-  const std::uint64_t lo = extract_bits(static_cast<std::uint64_t>(open), t.decided_lo);
-  const std::uint64_t hi = extract_bits(static_cast<std::uint64_t>(open >> 64), t.decided_hi);
-  return static_cast<std::uint32_t>(lo | (hi << t.lo_bits));
+void PlateAssembly::add_links(int f, const std::vector<bool>& to, std::vector<Link>& out) const {
+  const PlateSurface& s = *surface_;
+  const std::size_t begin = out.size();
+  for (int i = 0; i < kPlateCells; ++i) {
+    const int cell = s.cell_of(f, {i / kPlateSide, i % kPlateSide});
+    for (const int g : s.faces_of(cell)) {
+      if (g == f || !to[g]) continue;
+      auto it = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(begin), out.end(),
+                             [&](const Link& l) { return static_cast<int>(l.face) == g; });
+      if (it == out.end()) it = out.insert(out.end(), Link{0, static_cast<std::uint32_t>(g), {}});
+      it->cells |= PlateGrid{1} << i;
+    }
+  }
+  for (std::size_t l = begin; l != out.size(); ++l) {
+    Link& link = out[l];
+    std::vector<PlateGrid> on_g;  // the shared cells on g, in order of f's bits
+    for (int i = 0; i < kPlateCells; ++i)
+      if (link.cells >> i & 1)
+        on_g.push_back(PlateGrid{1}
+                       << local_bit(s, link.face, s.cell_of(f, {i / kPlateSide, i % kPlateSide})));
+    if (on_g.size() > 5) throw std::logic_error("PlateAssembly: two faces share more than an edge");
+    for (std::size_t pattern = 0; pattern < (std::size_t{1} << on_g.size()); ++pattern)
+      for (std::size_t j = 0; j < on_g.size(); ++j)
+        if (pattern >> j & 1) link.image[pattern] |= on_g[j];
+  }
 }
 
-bool PlateAssembly::place(State& st, int depth, const Candidate& c) const {
-  if (c.cells & st.covered) return false;
+// The cells each face shares with each face filled after it (only those
+// read what a placement covers), with the image of each pattern; and for
+// the first-solution search, with every face.
+void PlateAssembly::build_links(const std::vector<int>& depth_of) {
+  const PlateSurface& s = *surface_;
+  const int n = s.face_count();
+  for (DepthTable& depth : depths_) {
+    std::vector<bool> later(n);
+    for (int g = 0; g < n; ++g) later[g] = depth_of[g] > depth_of[depth.face];
+    depth.link_begin = static_cast<std::uint32_t>(links_.size());
+    add_links(depth.face, later, links_);
+    depth.link_end = static_cast<std::uint32_t>(links_.size());
+  }
+  const std::vector<bool> every(n, true);
+  shared_cells_.resize(n);
+  for (int f = 0; f < n; ++f) {
+    const auto begin = static_cast<std::uint32_t>(all_links_.size());
+    add_links(f, every, all_links_);
+    all_link_range_.emplace_back(begin, static_cast<std::uint32_t>(all_links_.size()));
+    for (int i = 0; i < kPlateCells; ++i)
+      for (const int g : s.faces_of(s.cell_of(f, {i / kPlateSide, i % kPlateSide})))
+        if (g != f) shared_cells_[f].emplace_back(i, g);
+  }
+}
+
+// The table of candidates bucketed on `decided`, made once per distinct set.
+int PlateAssembly::bucket_table(PlateGrid decided) {
+  for (std::size_t t = 0; t < tables_.size(); ++t)
+    if (tables_[t].decided == decided) return static_cast<int>(t);
+  tables_.push_back(make_bucket_table(decided));
+  return static_cast<int>(tables_.size()) - 1;
+}
+
+PlateAssembly::BucketTable PlateAssembly::make_bucket_table(PlateGrid decided) const {
+  BucketTable t;
+  t.decided = decided;
+  std::vector<std::pair<std::uint32_t, Candidate>> keyed;
+  for (const Candidate& c : placements_) keyed.emplace_back(bucket_of(decided, ~c.grid), c);
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  const std::uint32_t buckets = 1U << std::popcount(decided);
+  t.bucket_start.assign(buckets + 1, 0);
+  for (const auto& [key, cand] : keyed) {
+    ++t.bucket_start[key + 1];
+    t.candidates.push_back(cand);
+  }
+  for (std::uint32_t b = 0; b < buckets; ++b) t.bucket_start[b + 1] += t.bucket_start[b];
+  return t;
+}
+
+// The bucket key: bit i set when decided cell i is open (not covered).
+std::uint32_t PlateAssembly::bucket_of(PlateGrid decided, PlateGrid covered) {
+  return extract_bits(~covered, decided);
+}
+
+inline bool PlateAssembly::fits(const State& st, int depth, const Candidate& c) const {
+  if (c.grid & st.covered[depths_[depth].face]) return false;
   if (st.remaining[c.kind] == 0) return false;
   if (st.reduced && depth > 0 && c.kind < st.chosen[0]->kind) return false;
   const int group = kinds_[c.kind].group;
-  if (group >= 0 && st.group_used[group] >= group_capacity_[group]) return false;
-  st.covered |= c.cells;
+  return group < 0 || st.group_used[group] < group_capacity_[group];
+}
+
+inline bool PlateAssembly::place(State& st, int depth, const Candidate& c) const {
+  if (!fits(st, depth, c)) return false;
+  const DepthTable& d = depths_[depth];
+  for (const Link* link = links_.data() + d.link_begin; link != links_.data() + d.link_end; ++link)
+    st.covered[link->face] |= link->image[extract_bits(c.grid, link->cells)];
   --st.remaining[c.kind];
+  const int group = kinds_[c.kind].group;
   if (group >= 0) ++st.group_used[group];
   st.chosen[depth] = &c;
   return true;
 }
 
-void PlateAssembly::unplace(State& st, int /*depth*/, const Candidate& c) const {
-  st.covered &= ~c.cells;
+inline void PlateAssembly::unplace(State& st, int depth, const Candidate& c) const {
+  // An exact cover: no other placed plate covers these cells.
+  const DepthTable& d = depths_[depth];
+  for (const Link* link = links_.data() + d.link_begin; link != links_.data() + d.link_end; ++link)
+    st.covered[link->face] &= ~link->image[extract_bits(c.grid, link->cells)];
   ++st.remaining[c.kind];
   const int group = kinds_[c.kind].group;
   if (group >= 0) --st.group_used[group];
@@ -208,17 +302,20 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
     record(st, tally);
     return;
   }
-  const DepthTable& t = depths_[depth];
-  const std::uint32_t bucket = bucket_of(t, st.covered);
+  if (st.options->stop && ++st.until_check == 4096) {
+    st.until_check = 0;
+    if (st.options->stop()) st.stopped = true;
+  }
+  if (st.stopped) return;
+  const DepthTable& d = depths_[depth];
+  const BucketTable& t = tables_[d.table];
+  const std::uint32_t bucket = bucket_of(t.decided, st.covered[d.face]);
   const Candidate* begin = t.candidates.data() + t.bucket_start[bucket];
   const Candidate* end = t.candidates.data() + t.bucket_start[bucket + 1];
   if (depth + 1 == static_cast<int>(depths_.size())) {
-    // The last face: its bucket fixes every cell, so only the piece must be free.
+    // The last face: its bucket fixes every shared cell, so only the piece must be free.
     for (const Candidate* c = begin; c != end; ++c) {
-      const int group = kinds_[c->kind].group;
-      if (st.remaining[c->kind] == 0 || (st.reduced && c->kind < st.chosen[0]->kind) ||
-          (group >= 0 && st.group_used[group] >= group_capacity_[group]) || (c->cells & st.covered))
-        continue;
+      if (!fits(st, depth, *c)) continue;
       st.chosen[depth] = c;
       record(st, tally);
     }
@@ -232,7 +329,7 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
 }
 
 AssemblyKey PlateAssembly::image(const AssemblyKey& key, int s) const {
-  AssemblyKey out{};
+  AssemblyKey out(surface_->face_count());
   for (int f = 0; f < surface_->face_count(); ++f) {
     const FacePlacement p = key[sym_source_[s][f]];
     out[f] = {p.kind, canonical_after_[p.kind][sym_frame_[s][f] * kPlateTransforms + p.transform]};
@@ -284,9 +381,9 @@ std::uint64_t PlateAssembly::piece_choices(const AssemblyTally& tally, bool labe
   return total;
 }
 
-void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
+void PlateAssembly::record(State& st, AssemblyTally& tally) const {
   const int faces = surface_->face_count();
-  AssemblyKey key{};
+  AssemblyKey& key = st.key;
   for (int d = 0; d < faces; ++d)
     key[depths_[d].face] = {st.chosen[d]->kind, st.chosen[d]->transform};
 
@@ -327,12 +424,9 @@ void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
   if (least_overall) tally.symmetries += labels == 1 ? 1 : exact_quotient(labels, fixing_all);
 
   if (least_overall && st.options->count_selections) {
-    SelectionKey selection{};
+    SelectionKey& selection = st.selection;
     for (int f = 0; f < faces; ++f) selection[f] = key[f].kind;
-    // Insertion sort: six entries (std::sort trips GCC 12's -Warray-bounds).
-    for (int i = 1; i < faces; ++i)
-      for (int j = i; j > 0 && selection[j - 1] > selection[j]; --j)
-        std::swap(selection[j - 1], selection[j]);
+    std::sort(selection.begin(), selection.end());
     tally.selections.insert(selection);
   }
   if (st.options->list_limit > 0) {
@@ -346,29 +440,39 @@ void PlateAssembly::record(const State& st, AssemblyTally& tally) const {
   }
 }
 
-void PlateAssembly::collect_prefixes(State& st, int depth, int split,
+void PlateAssembly::collect_prefixes(State& st, int depth, int split, Prefix& current,
                                      std::vector<Prefix>& out) const {
-  static thread_local Prefix current{};
   if (depth == split) {
     out.push_back(current);
     return;
   }
-  const DepthTable& t = depths_[depth];
-  const std::uint32_t bucket = bucket_of(t, st.covered);
+  const DepthTable& d = depths_[depth];
+  const BucketTable& t = tables_[d.table];
+  const std::uint32_t bucket = bucket_of(t.decided, st.covered[d.face]);
   for (std::uint32_t i = t.bucket_start[bucket]; i != t.bucket_start[bucket + 1]; ++i) {
     if (!place(st, depth, t.candidates[i])) continue;
     current[depth] = i;
-    collect_prefixes(st, depth + 1, split, out);
+    collect_prefixes(st, depth + 1, split, current, out);
     unplace(st, depth, t.candidates[i]);
   }
 }
 
-AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
+PlateAssembly::State PlateAssembly::start_state(const AssemblyOptions& options) const {
   State start;
+  const int faces = surface_->face_count();
+  start.covered.assign(faces, 0);
   start.remaining.reserve(kinds_.size());
   for (const PlateKind& k : kinds_) start.remaining.push_back(k.multiplicity);
   start.group_used.assign(group_capacity_.size(), 0);
+  start.chosen.assign(faces, nullptr);
+  start.key.assign(faces, {});
+  start.selection.assign(faces, 0);
   start.options = &options;
+  return start;
+}
+
+AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
+  State start = start_state(options);
   const bool list_raw = options.list_limit > 0 && options.list_up_to == SymmetryGroup::None;
   start.reduced = rotations_reach_all_faces_ && !options.every_solution && !list_raw;
 
@@ -380,7 +484,8 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   std::vector<Prefix> prefixes;
   for (;; ++split) {
     prefixes.clear();
-    collect_prefixes(start, 0, split, prefixes);
+    Prefix current(split);
+    collect_prefixes(start, 0, split, current, prefixes);
     if (prefixes.size() >= kWantedSubtrees || split == deepest) break;
   }
 
@@ -388,15 +493,142 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
       prefixes,
       [&](const Prefix& prefix, AssemblyTally& tally) {
         tally.list_limit = options.list_limit;
+        if (options.stop && options.stop()) {
+          tally.complete = false;
+          return;
+        }
         State st = start;
-        for (int d = 0; d < split; ++d) place(st, d, depths_[d].candidates[prefix[d]]);
+        for (int d = 0; d < split; ++d) {
+          const BucketTable& t = tables_[depths_[d].table];
+          place(st, d, t.candidates[prefix[d]]);
+        }
         search(st, split, tally);
+        if (st.stopped)
+          tally.complete = false;
+        else
+          ++tally.subtrees_done;
       },
       options.progress);
   total.list_limit = options.list_limit;
+  total.subtrees_total = prefixes.size();
   total.keep_smallest();
   total.piece_choices = piece_choices(total, options.label_copies);
   return total;
+}
+
+const PlateAssembly::BucketTable& PlateAssembly::table_for(PlateGrid decided, Restart& r) const {
+  auto it = r.tables.find(decided);
+  if (it == r.tables.end()) it = r.tables.emplace(decided, make_bucket_table(decided)).first;
+  return it->second;
+}
+
+// The open face with the fewest candidates in its bucket (fail first);
+// -1 when some face has none.
+int PlateAssembly::most_constrained_face(const State& st, Restart& r) const {
+  int best = -1;
+  std::uint32_t best_size = UINT32_MAX;
+  for (int f = 0; f < surface_->face_count(); ++f) {
+    if (r.placed[f]) continue;
+    PlateGrid decided = 0, undecided = 0;
+    bool touches = false;
+    for (const auto& [bit, g] : shared_cells_[f]) {
+      (r.placed[g] ? decided : undecided) |= PlateGrid{1} << bit;
+      touches |= r.placed[g];
+    }
+    if (!touches && best >= 0) continue;
+    decided &= ~undecided;
+    const BucketTable& t = table_for(decided, r);
+    const std::uint32_t bucket = bucket_of(decided, st.covered[f]);
+    const std::uint32_t size = t.bucket_start[bucket + 1] - t.bucket_start[bucket];
+    if (size == 0) return -1;
+    if (size < best_size) best = f, best_size = size;
+  }
+  return best;
+}
+
+// Depth-first, each time on the most constrained open face; true when the
+// restart is over (enough solutions, out of budget, or stopped).
+bool PlateAssembly::probe(State& st, int depth, Restart& r) const {
+  if (depth == surface_->face_count()) {
+    if (r.seen->insert(st.key).second) r.found->push_back(st.key);
+    return r.found->size() >= r.wanted;
+  }
+  const int f = most_constrained_face(st, r);
+  if (f < 0) return false;
+  PlateGrid decided = 0, undecided = 0;
+  for (const auto& [bit, g] : shared_cells_[f])
+    (r.placed[g] ? decided : undecided) |= PlateGrid{1} << bit;
+  decided &= ~undecided;
+  const BucketTable& t = table_for(decided, r);
+  const std::uint32_t bucket = bucket_of(decided, st.covered[f]);
+  const std::uint32_t begin = t.bucket_start[bucket], size = t.bucket_start[bucket + 1] - begin;
+  const auto [link_begin, link_end] = all_link_range_[f];
+  for (std::uint32_t i = 0; i < size; ++i) {
+    const Candidate& c = t.candidates[begin + (r.offset[depth] + i) % size];
+    const int group = kinds_[c.kind].group;
+    if ((c.grid & st.covered[f]) || st.remaining[c.kind] == 0 ||
+        (group >= 0 && st.group_used[group] >= group_capacity_[group]))
+      continue;
+    for (std::uint32_t l = link_begin; l != link_end; ++l)
+      st.covered[all_links_[l].face] |=
+          all_links_[l].image[extract_bits(c.grid, all_links_[l].cells)];
+    --st.remaining[c.kind];
+    if (group >= 0) ++st.group_used[group];
+    r.placed[f] = true;
+    st.key[f] = {c.kind, c.transform};
+    ++r.placements;
+    const bool over = r.placements > r.budget ||
+                      ((r.placements & 1023) == 0 && *r.stop && (*r.stop)()) ||
+                      probe(st, depth + 1, r);
+    if (r.placements > r.budget) r.out_of_budget = true;
+    r.placed[f] = false;
+    ++st.remaining[c.kind];
+    if (group >= 0) --st.group_used[group];
+    for (std::uint32_t l = link_begin; l != link_end; ++l)
+      st.covered[all_links_[l].face] &=
+          ~all_links_[l].image[extract_bits(c.grid, all_links_[l].cells)];
+    if (over) return true;
+  }
+  return false;
+}
+
+FirstResult PlateAssembly::first(const FirstOptions& options) const {
+  FirstResult result;
+  // Fewer pieces than faces: nothing to search.
+  std::uint64_t pieces = 0;
+  for (const PlateKind& k : kinds_) pieces += static_cast<std::uint64_t>(k.multiplicity);
+  if (pieces < static_cast<std::uint64_t>(surface_->face_count())) {
+    result.exhausted = true;
+    return result;
+  }
+  const AssemblyOptions plain;
+  std::set<AssemblyKey> seen;
+  std::mt19937_64 random(options.seed);
+  Restart r;
+  r.wanted = options.wanted;
+  r.stop = &options.stop;
+  r.found = &result.solutions;
+  r.seen = &seen;
+  r.offset.resize(depths_.size());
+  for (std::uint64_t budget = std::max<std::uint64_t>(options.node_budget, 1);;
+       budget = budget > UINT64_MAX / 2 ? UINT64_MAX : 2 * budget) {
+    State st = start_state(plain);
+    r.placed.assign(surface_->face_count(), false);
+    for (auto& o : r.offset) o = static_cast<std::uint32_t>(random());
+    r.budget = budget;
+    r.out_of_budget = false;
+    ++result.restarts;
+    const bool over = probe(st, 0, r);
+    result.placements += std::min(r.placements, budget);
+    r.placements = 0;
+    if (result.solutions.size() >= options.wanted) break;
+    if (!over && !r.out_of_budget) {
+      result.exhausted = true;
+      break;
+    }
+    if (options.stop && options.stop()) break;
+  }
+  return result;
 }
 
 }  // namespace cubenum::search

@@ -1,6 +1,7 @@
 #include "cubenum/search/plate_surface.hpp"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace cubenum::search {
@@ -60,13 +61,14 @@ PlateGrid transform_grid(PlateGrid grid, int e) {
 
 PlateSurface::PlateSurface(std::vector<PlateFace> faces) : faces_(std::move(faces)) {
   face_cells_.resize(faces_.size());
+  std::map<Vec3, int> cell_at;
   for (int f = 0; f < face_count(); ++f)
     for (int r = 0; r < kPlateSide; ++r)
       for (int c = 0; c < kPlateSide; ++c) {
         const Vec3 v = point(faces_[f], {r, c});
-        int cell = find_cell(v);
-        if (cell < 0) {
-          cell = cell_count();
+        const auto [it, fresh] = cell_at.try_emplace(v, cell_count());
+        const int cell = it->second;
+        if (fresh) {
           cells_.push_back(v);
           cell_faces_.emplace_back();
         }
@@ -78,11 +80,6 @@ PlateSurface::PlateSurface(std::vector<PlateFace> faces) : faces_(std::move(face
 
 Vec3 PlateSurface::point(const PlateFace& face, PlateCell p) const {
   return add(add(face.centre, face.right, p.col - 2), face.down, p.row - 2);
-}
-
-int PlateSurface::find_cell(const Vec3& v) const {
-  const auto it = std::find(cells_.begin(), cells_.end(), v);
-  return it == cells_.end() ? -1 : static_cast<int>(it - cells_.begin());
 }
 
 bool PlateSurface::adjacent(int f, int g) const {
@@ -97,14 +94,20 @@ bool PlateSurface::adjacent(int f, int g) const {
 // A cube symmetry maps the surface onto itself when every face's grid lands
 // exactly on some face's grid; the plate transform is read off the cells.
 void PlateSurface::find_symmetries() {
+  std::map<Vec3, std::vector<int>> faces_at;
+  for (int f = 0; f < face_count(); ++f) faces_at[faces_[f].centre].push_back(f);
   for (int s = 0; s < kSymmetryCount; ++s) {
     const CubeSymmetry& g = kCubeSymmetries[s];
     Symmetry sym{s, std::vector<int>(faces_.size(), -1), std::vector<int>(faces_.size(), -1)};
     bool maps = true;
     for (int f = 0; f < face_count() && maps; ++f) {
-      const Vec3 centre = g.apply(faces_[f].centre);
-      for (int h = 0; h < face_count() && sym.face_image[f] < 0; ++h) {
-        if (faces_[h].centre != centre) continue;
+      const auto at = faces_at.find(g.apply(faces_[f].centre));
+      if (at == faces_at.end()) {
+        maps = false;
+        break;
+      }
+      for (const int h : at->second) {
+        if (sym.face_image[f] >= 0) break;
         for (int e = 0; e < kPlateTransforms && sym.face_image[f] < 0; ++e) {
           bool all = true;
           for (int r = 0; r < kPlateSide && all; ++r)

@@ -90,4 +90,11 @@ struct FoamNet {
 };
 std::string foam_nets_svg(const std::vector<FoamNet>& nets);
 
+// The pieces of a kind ("set colour index", congruent ones joined by " = ").
+std::string foam_piece_label(const FoamProblem& problem, int kind);
+// How a plate transform lays a piece ("turned over, rotated 90 deg clockwise").
+std::string foam_transform_words(int transform);
+// An SVG fill for a piece colour (a fallback palette entry for unknown ones).
+std::string foam_svg_colour(const std::string& colour, int fallback);
+
 }  // namespace cubenum::puzzles

@@ -3,10 +3,13 @@
 // face takes one piece in one of its distinct placements so that every cell
 // is covered exactly once. Pieces come as kinds (a shape with a number of
 // interchangeable copies, and optionally a group with a capacity, such as
-// "one piece per colour"). Each placement is precompiled into a 128-bit cell
-// mask; the faces are filled in a fixed order, and for each face the
-// candidates are bucketed by the cells its placed neighbours leave open, so
-// choosing a candidate is a table lookup plus an AND and a compare.
+// "one piece per colour"). The surface may be any size: each face keeps a
+// 25-bit mask of its own cells already covered, so a placement is checked
+// with one AND on the face's mask and recorded with a few ORs into the
+// masks of the faces sharing its border (a table per shared edge or
+// corner). The faces are filled in a fixed order, and for each face the
+// candidates are bucketed by the cells its placed neighbours decide, so
+// choosing a candidate is a table lookup plus an AND.
 // Solutions are counted raw and up to the surface's rotations and
 // symmetries by canonical forms (a solution counts when it is the smallest
 // of its images).
@@ -22,11 +25,8 @@
 
 namespace cubenum::search {
 
+// A mask over the 98 cells of one cube (the encoding benchmark's baseline).
 __extension__ typedef unsigned __int128 CellMask;
-
-// 128-bit masks hold the 98 cells of one cube; larger shapes need wider masks.
-inline constexpr int kMaxMaskCells = 128;
-inline constexpr int kMaxAssemblyFaces = 6;
 
 struct PlateKind {
   PlateGrid grid = 0;    // the cells of the plate as given
@@ -40,12 +40,15 @@ struct FacePlacement {
   std::uint8_t transform = 0;
   friend auto operator<=>(const FacePlacement&, const FacePlacement&) = default;
 };
-using AssemblyKey = std::array<FacePlacement, kMaxAssemblyFaces>;
+// A solution: the content of each face, in face order.
+using AssemblyKey = std::vector<FacePlacement>;
 // The kinds of a solution, sorted: the pieces it uses.
-using SelectionKey = std::array<std::uint16_t, kMaxAssemblyFaces>;
+using SelectionKey = std::vector<std::uint16_t>;
 
 struct SelectionHash {
-  std::size_t operator()(const SelectionKey& k) const { return hash_bytes(k.data(), sizeof k); }
+  std::size_t operator()(const SelectionKey& k) const {
+    return hash_bytes(k.data(), k.size() * sizeof(std::uint16_t));
+  }
 };
 
 enum class SymmetryGroup { None, Rotations, Symmetries };
@@ -64,6 +67,9 @@ struct AssemblyOptions {
   // pick its copies, and classes split by the stabiliser's free action.
   bool label_copies = false;
   std::function<void(const SplitProgress&)> progress;
+  // Stop when this returns true (asked between subtrees and every few
+  // thousand placements); the tally then holds the subtrees finished.
+  std::function<bool()> stop;
 };
 
 struct AssemblyTally {
@@ -72,9 +78,30 @@ struct AssemblyTally {
   std::uint64_t piece_choices = 0;  // set by count(): distinct piece selections
   std::vector<AssemblyKey> listed;  // canonical solutions, smallest first after finish()
   std::size_t list_limit = 0;
+  std::size_t subtrees_done = 0, subtrees_total = 0;  // how far the count got
+  bool complete = true;                               // false when stopped early
 
   AssemblyTally& operator+=(const AssemblyTally& other);
   void keep_smallest();
+};
+
+// A search for the first solutions only, for surfaces too large to count:
+// depth-first, always on the open face with the fewest candidates (fail
+// first), with the candidates of its bucket tried from a random
+// offset, restarted with a fresh random order after `node_budget`
+// placements, the budget doubling each restart (so the search is complete
+// in the end). Reproducible: one thread, the order comes from `seed`.
+struct FirstOptions {
+  std::size_t wanted = 1;
+  std::uint64_t seed = 1;
+  std::uint64_t node_budget = 4096;
+  std::function<bool()> stop;
+};
+
+struct FirstResult {
+  std::vector<AssemblyKey> solutions;  // distinct, in the order found
+  std::uint64_t restarts = 0, placements = 0;
+  bool exhausted = false;  // the whole tree was searched (no more solutions)
 };
 
 class PlateAssembly {
@@ -83,6 +110,7 @@ class PlateAssembly {
                 std::vector<int> group_capacity = {});
 
   AssemblyTally count(const AssemblyOptions& options = {}) const;
+  FirstResult first(const FirstOptions& options) const;
 
   const PlateSurface& surface() const { return *surface_; }
   const std::vector<PlateKind>& kinds() const { return kinds_; }
@@ -96,36 +124,61 @@ class PlateAssembly {
   AssemblyKey image(const AssemblyKey& key, int s) const;
 
  private:
+  // A placement: the plate's cells on the face (its own frame).
   struct Candidate {
-    CellMask cells;
+    PlateGrid grid;
     std::uint16_t kind;
     std::uint8_t transform;
   };
-  // Candidates of the face filled at one depth, bucketed by their pattern on
-  // the face's cells that the faces placed before it decide.
-  struct DepthTable {
-    int face = 0;
-    std::vector<int> decided_cells;                // cell indices, bit i of the bucket key
-    std::uint64_t decided_lo = 0, decided_hi = 0;  // the same as masks of cells 0-63, 64-127
-    int lo_bits = 0;
+  // Candidates bucketed by their pattern on a set of decided cells (bit i of
+  // the bucket key: decided cell i left open); shared by every face whose
+  // placed neighbours decide the same cells.
+  struct BucketTable {
+    PlateGrid decided = 0;
     std::vector<std::uint32_t> bucket_start;
     std::vector<Candidate> candidates;
   };
+  // Cells a face shares with another face (an edge of 5 cells or a
+  // corner): `cells` on this face, and for each pattern of them (packed to
+  // the low bits) the same cells on `face`.
+  struct Link {
+    PlateGrid cells = 0;
+    std::uint32_t face = 0;
+    std::array<PlateGrid, 32> image{};
+  };
+  struct DepthTable {
+    int face = 0;
+    int table = 0;  // index into tables_
+    // The links to faces filled later: links_[link_begin, link_end).
+    std::uint32_t link_begin = 0, link_end = 0;
+  };
   struct State;
-  using Prefix = std::array<std::uint32_t, kMaxAssemblyFaces>;
+  using Prefix = std::vector<std::uint32_t>;
 
   void build_tables();
-  std::uint32_t bucket_of(const DepthTable& t, CellMask covered) const;
+  void build_links(const std::vector<int>& depth_of);
+  // The links of face f to the faces in `to` (-1: every face), appended to `out`.
+  void add_links(int f, const std::vector<bool>& to, std::vector<Link>& out) const;
+  BucketTable make_bucket_table(PlateGrid decided) const;
+  int bucket_table(PlateGrid decided);
+  static std::uint32_t bucket_of(PlateGrid decided, PlateGrid covered);
   void search(State& state, int depth, AssemblyTally& tally) const;
-  void record(const State& state, AssemblyTally& tally) const;
+  void record(State& state, AssemblyTally& tally) const;
   std::uint64_t labellings(const AssemblyKey& key) const;
   static std::uint64_t exact_quotient(std::uint64_t n, int d);
   std::uint64_t piece_choices(const AssemblyTally& tally, bool label_copies) const;
   // How the image of `key` under symmetry s compares with `key` (-1, 0, 1).
   int image_order(const AssemblyKey& key, int s) const;
-  void collect_prefixes(State& state, int depth, int split, std::vector<Prefix>& out) const;
+  void collect_prefixes(State& state, int depth, int split, Prefix& current,
+                        std::vector<Prefix>& out) const;
+  bool fits(const State& state, int depth, const Candidate& c) const;
   bool place(State& state, int depth, const Candidate& c) const;
   void unplace(State& state, int depth, const Candidate& c) const;
+  State start_state(const AssemblyOptions& options) const;
+  struct Restart;
+  bool probe(State& state, int depth, Restart& restart) const;
+  int most_constrained_face(const State& state, Restart& restart) const;
+  const BucketTable& table_for(PlateGrid decided, Restart& restart) const;
 
   const PlateSurface* surface_;
   std::vector<PlateKind> kinds_;
@@ -134,9 +187,18 @@ class PlateAssembly {
   // canonical_after_[kind][8*frame + t]: the canonical transform of `kind`
   // laid with t and then moved by the frame transform `frame`.
   std::vector<std::array<std::uint8_t, kPlateTransforms * kPlateTransforms>> canonical_after_;
+  std::vector<Candidate> placements_;  // every distinct placement of every kind
+  std::vector<BucketTable> tables_;
   std::vector<DepthTable> depths_;
+  std::vector<Link> links_;
+  // For the first-solution search, which fills faces in any order: every
+  // face's links to all faces, and its shared cells with the other faces.
+  std::vector<Link> all_links_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> all_link_range_;
+  std::vector<std::vector<std::pair<std::uint8_t, std::uint32_t>>> shared_cells_;
   // symmetry s: source face of face f, and the plate transform it applies.
-  std::vector<std::array<std::uint8_t, kMaxAssemblyFaces>> sym_source_, sym_frame_;
+  std::vector<std::vector<std::uint32_t>> sym_source_;
+  std::vector<std::vector<std::uint8_t>> sym_frame_;
   bool rotations_reach_all_faces_ = false;  // true on the cube
 };
 

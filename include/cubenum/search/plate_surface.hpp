@@ -80,7 +80,6 @@ class PlateSurface {
 
  private:
   Vec3 point(const PlateFace& face, PlateCell p) const;
-  int find_cell(const Vec3& v) const;
   void find_symmetries();
 
   std::vector<PlateFace> faces_;

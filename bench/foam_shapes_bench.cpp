@@ -1,0 +1,54 @@
+// Foam pieces on shapes of unit cubes: an exhaustive count on the 2x1x1
+// cuboid and first solutions of the star (30 faces) and the 3x3x3 cube.
+#include <benchmark/benchmark.h>
+#include <tbb/global_control.h>
+
+#include "cubenum/puzzles/foam_shape.hpp"
+
+namespace {
+
+using namespace cubenum;
+
+const std::string kData = std::string(CUBENUM_DATA_DIR);
+
+puzzles::FoamSet set_of(const std::string& name) {
+  return puzzles::load_foam_set(kData + "/foam/" + name + ".txt");
+}
+
+void BM_FoamShapeCountCuboidOriginalBlueGreen(benchmark::State& state) {
+  tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+  const auto shape = puzzles::load_foam_shape("cuboid:2x1x1");
+  const auto pool = puzzles::foam_shape_pool({set_of("happy-cube-original")},
+                                             puzzles::FoamBy::Identity, {"blue", "green"});
+  for (auto _ : state) benchmark::DoNotOptimize(puzzles::count_foam_shape(shape, pool).raw);
+}
+
+void first_solution(benchmark::State& state, const std::string& shape_file,
+                    const std::vector<std::string>& sets) {
+  const auto shape = puzzles::load_foam_shape(kData + "/shapes/" + shape_file);
+  std::vector<puzzles::FoamSet> loaded;
+  for (const auto& s : sets) loaded.push_back(set_of(s));
+  const auto pool = puzzles::foam_shape_pool(loaded, puzzles::FoamBy::Identity);
+  search::FirstOptions options;
+  for (auto _ : state) {
+    const auto found = puzzles::first_foam_shape(shape, pool, options);
+    if (found.solutions.empty()) state.SkipWithError("no solution");
+    ++options.seed;
+  }
+}
+
+void BM_FoamShapeFirstStarOriginal(benchmark::State& state) {
+  first_solution(state, "star.slv.cubes.txt", {"happy-cube-original"});
+}
+
+void BM_FoamShapeFirstCube3AllSeries(benchmark::State& state) {
+  first_solution(state, "cube3x3x3.slv.cubes.txt",
+                 {"happy-cube-little-genius", "happy-cube-marble", "happy-cube-micro",
+                  "happy-cube-original", "happy-cube-profi"});
+}
+
+}  // namespace
+
+BENCHMARK(BM_FoamShapeCountCuboidOriginalBlueGreen)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FoamShapeFirstStarOriginal)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FoamShapeFirstCube3AllSeries)->Unit(benchmark::kMillisecond);

@@ -1,0 +1,294 @@
+// GCC 12 warns falsely (-Wrestrict, GCC bug 105329) on std::string's
+// operator+ inlined from InputError here.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+#include "cubenum/puzzles/foam_shape.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cubenum/core/error.hpp"
+
+namespace cubenum::puzzles {
+namespace {
+
+[[noreturn]] void fail(const std::string& source, int line, const std::string& problem) {
+  throw InputError(source, line, problem);
+}
+
+std::string point_text(const Vec3& v) {
+  return fmt::format("({},{},{})", v[0], v[1], v[2]);
+}
+
+Vec3 plus(Vec3 a, const Vec3& b, int k = 1) {
+  for (int i = 0; i < 3; ++i) a[i] += k * b[i];
+  return a;
+}
+
+// Exposed faces: (cube index, direction in Face order U R F D L B).
+std::vector<std::pair<int, int>> exposed_faces(const std::vector<Vec3>& cubes) {
+  const std::set<Vec3> filled(cubes.begin(), cubes.end());
+  std::vector<std::pair<int, int>> faces;
+  for (int dir = 0; dir < kFaceCount; ++dir)
+    for (std::size_t c = 0; c < cubes.size(); ++c)
+      if (!filled.count(plus(cubes[c], face_normal(static_cast<Face>(dir)))))
+        faces.emplace_back(static_cast<int>(c), dir);
+  // Direction first, then position: a single cube gives U R F D L B.
+  std::sort(faces.begin(), faces.end(), [&](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second < b.second : cubes[a.first] < cubes[b.first];
+  });
+  return faces;
+}
+
+// A unit edge of the shape shared by more than two faces (cubes touching
+// only along it) cannot be built: reject it.
+void check_edges(const std::vector<Vec3>& cubes, const std::vector<std::pair<int, int>>& faces,
+                 const std::vector<int>& lines, const std::string& source) {
+  std::map<std::pair<Vec3, Vec3>, std::vector<int>> edge_faces;  // corners in units of cubes
+  for (std::size_t i = 0; i < faces.size(); ++i) {
+    const auto [c, dir] = faces[i];
+    const Vec3 n = face_normal(static_cast<Face>(dir));
+    const int axis = n[0] != 0 ? 0 : n[1] != 0 ? 1 : 2;
+    Vec3 corner = cubes[c];
+    if (n[axis] > 0) corner[axis] += 1;
+    const int a = (axis + 1) % 3, b = (axis + 2) % 3;
+    Vec3 p[4] = {corner, corner, corner, corner};
+    p[1][a] += 1, p[2][a] += 1, p[2][b] += 1, p[3][b] += 1;
+    for (int e = 0; e < 4; ++e) {
+      const auto edge = std::minmax(p[e], p[(e + 1) % 4]);
+      edge_faces[{edge.first, edge.second}].push_back(static_cast<int>(i));
+    }
+  }
+  for (const auto& [edge, on] : edge_faces)
+    if (on.size() > 2) {
+      const int cube = faces[on.front()].first;
+      fail(source, lines.empty() ? 0 : lines[cube],
+           fmt::format("cubes touch only along the edge {}-{}: a surface edge shared by {} "
+                       "faces cannot be built",
+                       point_text(edge.first), point_text(edge.second), on.size()));
+    }
+}
+
+// Faces in lattice units (pitch 4), centred on the bounding box's centre
+// (which every symmetry of the shape fixes), with the frames of the foam
+// cube's faces (make_cube_surface).
+search::PlateSurface surface_of(const std::vector<Vec3>& cubes,
+                                const std::vector<std::pair<int, int>>& faces) {
+  Vec3 low = cubes[0], high = cubes[0];
+  for (const Vec3& c : cubes)
+    for (int i = 0; i < 3; ++i) low[i] = std::min(low[i], c[i]), high[i] = std::max(high[i], c[i]);
+  const search::PlateSurface cube = search::make_cube_surface();
+  std::vector<search::PlateFace> plates;
+  for (const auto& [c, dir] : faces) {
+    Vec3 centre{};
+    const Vec3 n = face_normal(static_cast<Face>(dir));
+    for (int i = 0; i < 3; ++i)
+      centre[i] = 4 * cubes[c][i] + 2 - 2 * (low[i] + high[i] + 1) + 2 * n[i];
+    const auto& frame = cube.face(dir);
+    const std::string name = cubes.size() == 1 ? frame.name
+                                               : fmt::format("{} {},{},{}", frame.name, cubes[c][0],
+                                                             cubes[c][1], cubes[c][2]);
+    plates.push_back({name, centre, frame.right, frame.down});
+  }
+  return search::PlateSurface(std::move(plates));
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+int parse_coordinate(const std::string& word, const std::string& source, int line) {
+  std::size_t used = 0;
+  long value = 0;
+  try {
+    value = std::stol(word, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != word.size() || word.empty() || value < -100000 || value > 100000)
+    fail(source, line, fmt::format("coordinate '{}' is not an integer", word));
+  return static_cast<int>(value);
+}
+
+std::string file_stem(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  for (const char* ext : {".cubes.txt", ".txt"})
+    if (name.size() > std::string(ext).size() && name.ends_with(ext))
+      return name.substr(0, name.size() - std::string(ext).size());
+  return name;
+}
+
+}  // namespace
+
+FoamShape make_foam_shape(const std::string& name, std::vector<Vec3> cubes, std::vector<int> lines,
+                          const std::string& source) {
+  if (cubes.empty()) fail(source.empty() ? name : source, 0, "no cubes in the shape");
+  const auto faces = exposed_faces(cubes);
+  check_edges(cubes, faces, lines, source.empty() ? name : source);
+  search::PlateSurface surface = surface_of(cubes, faces);
+  return {name, std::move(cubes), std::move(lines), std::move(surface)};
+}
+
+FoamShape parse_foam_shape(std::istream& in, const std::string& source, const std::string& name) {
+  std::vector<Vec3> cubes;
+  std::vector<int> lines;
+  std::map<Vec3, int> first_line;
+  std::string text;
+  for (int line = 1; std::getline(in, text); ++line) {
+    text = trim(text.substr(0, text.find('#')));
+    if (text.empty()) continue;
+    std::istringstream words(text);
+    std::string keyword, x, y, z, extra;
+    words >> keyword >> x >> y >> z;
+    if (keyword != "cube" || z.empty() || (words >> extra))
+      fail(source, line, "expected 'cube <x> <y> <z>', got '" + text + "'");
+    const Vec3 cube{parse_coordinate(x, source, line), parse_coordinate(y, source, line),
+                    parse_coordinate(z, source, line)};
+    const auto [it, fresh] = first_line.try_emplace(cube, line);
+    if (!fresh)
+      fail(source, line,
+           fmt::format("cube {} given twice (first on line {})", point_text(cube), it->second));
+    cubes.push_back(cube);
+    lines.push_back(line);
+  }
+  if (cubes.empty()) fail(source, 0, "no cubes in the file");
+  return make_foam_shape(name, std::move(cubes), std::move(lines), source);
+}
+
+FoamShape load_foam_shape(const std::string& spec) {
+  if (spec.starts_with("cuboid:")) {
+    int size[3] = {0, 0, 0};
+    char x1 = 0, x2 = 0, rest = 0;
+    std::istringstream words(spec.substr(7));
+    if (!(words >> size[0] >> x1 >> size[1] >> x2 >> size[2]) || x1 != 'x' || x2 != 'x' ||
+        (words >> rest) || size[0] < 1 || size[1] < 1 || size[2] < 1 ||
+        size[0] * size[1] * size[2] > 100000)
+      fail("--shape", 0, "expected cuboid:AxBxC with positive integers, got '" + spec + "'");
+    std::vector<Vec3> cubes;
+    for (int x = 0; x < size[0]; ++x)
+      for (int y = 0; y < size[1]; ++y)
+        for (int z = 0; z < size[2]; ++z) cubes.push_back({x, y, z});
+    return make_foam_shape(spec, std::move(cubes));
+  }
+  std::ifstream in(spec);
+  if (!in) fail(spec, 0, "cannot open the file");
+  return parse_foam_shape(in, spec, file_stem(spec));
+}
+
+FoamProblem foam_shape_pool(const std::vector<FoamSet>& sets, FoamBy by,
+                            const std::vector<std::string>& colours, bool via_shapes) {
+  std::vector<FoamSet> chosen = sets;
+  for (FoamSet& set : chosen)
+    if (!colours.empty())
+      std::erase_if(set.pieces, [&](const FoamPiece& p) {
+        return std::find(colours.begin(), colours.end(), p.colour) == colours.end();
+      });
+  for (const std::string& colour : colours)
+    if (std::none_of(chosen.begin(), chosen.end(), [&](const FoamSet& set) {
+          return !set.pieces.empty() &&
+                 std::any_of(set.pieces.begin(), set.pieces.end(),
+                             [&](const FoamPiece& p) { return p.colour == colour; });
+        }))
+      fail("--colours", 0, "no piece has the colour '" + colour + "'");
+  FoamProblem pool = foam_problems(FoamChallenge::Pool, by, chosen, via_shapes).front();
+  pool.counts_choices = true;
+  if (pool.pieces.empty()) fail("--colours", 0, "no pieces in the pool");
+  return pool;
+}
+
+FoamShapeCount count_foam_shape(const FoamShape& shape, const FoamProblem& pool,
+                                const search::AssemblyOptions& options) {
+  const search::PlateAssembly engine(shape.surface, pool.kinds, pool.group_capacity);
+  search::AssemblyOptions with_labels = options;
+  with_labels.label_copies = pool.label_copies;
+  search::AssemblyTally t = engine.count(with_labels);
+  return {t.raw,           t.rotations,      t.symmetries, t.piece_choices, std::move(t.listed),
+          t.subtrees_done, t.subtrees_total, t.complete};
+}
+
+search::FirstResult first_foam_shape(const FoamShape& shape, const FoamProblem& pool,
+                                     const search::FirstOptions& options) {
+  const search::PlateAssembly engine(shape.surface, pool.kinds, pool.group_capacity);
+  return engine.first(options);
+}
+
+std::string foam_assembly_text(const FoamShape& shape, const FoamProblem& pool,
+                               const search::AssemblyKey& key) {
+  std::string out;
+  for (int f = 0; f < shape.surface.face_count(); ++f) {
+    const search::PlateGrid grid =
+        search::transform_grid(pool.kinds[key[f].kind].grid, key[f].transform);
+    out += fmt::format("{}: {} ({}), as placed {}\n", shape.surface.face(f).name,
+                       foam_piece_label(pool, key[f].kind), foam_transform_words(key[f].transform),
+                       foam_code(grid));
+  }
+  return out;
+}
+
+std::string foam_shape_svg(const FoamShape& shape, const FoamProblem& pool,
+                           const search::AssemblyKey& key) {
+  // Isometric view from (1,1,1): only faces facing +x, +y or +z show; far
+  // ones first (painter's order by the centre's depth x+y+z).
+  constexpr double kScale = 7.0, kCos30 = 0.8660254037844386;
+  const search::PlateSurface& s = shape.surface;
+  const auto project = [&](double x, double y, double z) {
+    return std::pair<double, double>{(x - z) * kCos30 * kScale, (-y + (x + z) * 0.5) * kScale};
+  };
+  std::vector<int> shown;
+  for (int f = 0; f < s.face_count(); ++f) {
+    const Vec3& r = s.face(f).right;
+    const Vec3& d = s.face(f).down;
+    const Vec3 normal{r[1] * d[2] - r[2] * d[1], r[2] * d[0] - r[0] * d[2],
+                      r[0] * d[1] - r[1] * d[0]};  // right x down points inward
+    if (normal[0] + normal[1] + normal[2] < 0) shown.push_back(f);
+  }
+  std::stable_sort(shown.begin(), shown.end(), [&](int a, int b) {
+    const Vec3 &p = s.face(a).centre, &q = s.face(b).centre;
+    return p[0] + p[1] + p[2] < q[0] + q[1] + q[2];
+  });
+  double min_x = 1e9, min_y = 1e9, max_x = -1e9, max_y = -1e9;
+  std::string body;
+  for (const int f : shown) {
+    const search::PlateFace& face = s.face(f);
+    const int kind = key[f].kind;
+    const FoamPiece& piece = pool.pieces[pool.kind_pieces[kind].front()];
+    const std::string fill = foam_svg_colour(piece.colour, kind);
+    const search::PlateGrid grid = search::transform_grid(pool.kinds[kind].grid, key[f].transform);
+    body += fmt::format("<g><title>{}: {} {}</title>\n", face.name, piece.set, piece.name());
+    for (int row = 0; row < search::kPlateSide; ++row)
+      for (int col = 0; col < search::kPlateSide; ++col) {
+        if (!(grid & search::plate_bit(row, col))) continue;
+        std::string points;
+        for (const auto& [dr, dc] : {std::pair{-0.5, -0.5}, {-0.5, 0.5}, {0.5, 0.5}, {0.5, -0.5}}) {
+          double v[3];
+          for (int i = 0; i < 3; ++i)
+            v[i] = face.centre[i] + (col - 2 + dc) * face.right[i] + (row - 2 + dr) * face.down[i];
+          const auto [x, y] = project(v[0], v[1], v[2]);
+          min_x = std::min(min_x, x), max_x = std::max(max_x, x);
+          min_y = std::min(min_y, y), max_y = std::max(max_y, y);
+          points += fmt::format("{:.1f},{:.1f} ", x, y);
+        }
+        body += fmt::format(
+            "<polygon points=\"{}\" fill=\"{}\" stroke=\"#333\" stroke-width=\"0.4\"/>\n", points,
+            fill);
+      }
+    body += "</g>\n";
+  }
+  const double margin = 10;
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{:.1f} {:.1f} {:.1f} {:.1f}\" "
+      "width=\"{:.0f}\" height=\"{:.0f}\">\n<title>{}</title>\n{}</svg>\n",
+      min_x - margin, min_y - margin, max_x - min_x + 2 * margin, max_y - min_y + 2 * margin,
+      max_x - min_x + 2 * margin, max_y - min_y + 2 * margin, shape.name, body);
+}
+
+}  // namespace cubenum::puzzles

@@ -1,0 +1,35 @@
+// Counts on a shape do not depend on the number of threads.
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include "cubenum/puzzles/foam_shape.hpp"
+
+namespace cubenum::puzzles {
+namespace {
+
+TEST(FoamShapeThreads, CountsIndependentOfThreadCount) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  const FoamProblem pool =
+      foam_shape_pool({load_foam_set(std::string(CUBENUM_DATA_DIR) + "/foam/happy-cube-marble.txt"),
+                       load_foam_set(std::string(CUBENUM_DATA_DIR) + "/foam/happy-cube-micro.txt")},
+                      FoamBy::Identity, {"blue"});
+  const auto count_with = [&](int threads) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    search::AssemblyOptions options;
+    options.list_limit = 5;
+    return count_foam_shape(two, pool, options);
+  };
+  const FoamShapeCount one = count_with(1);
+  EXPECT_GT(one.raw, 0U);
+  for (const int threads : {2, 4}) {
+    const FoamShapeCount many = count_with(threads);
+    EXPECT_EQ(many.raw, one.raw);
+    EXPECT_EQ(many.rotations, one.rotations);
+    EXPECT_EQ(many.symmetries, one.symmetries);
+    EXPECT_EQ(many.piece_choices, one.piece_choices);
+    EXPECT_EQ(many.listed, one.listed);
+  }
+}
+
+}  // namespace
+}  // namespace cubenum::puzzles

@@ -1,0 +1,432 @@
+// Foam pieces on shapes of unit cubes (issue 7): shape input and its errors,
+// the surface geometry, and the engine's counts against a deliberately
+// naive voxel exact cover written here, Burnside's lemma, the first-solution
+// search and the program.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/puzzles/foam_shape.hpp"
+#include "cubenum/report/json.hpp"
+
+namespace cubenum::puzzles {
+namespace {
+
+const std::string kData = std::string(CUBENUM_DATA_DIR) + "/";
+
+FoamSet set_of(const std::string& name) {
+  return load_foam_set(kData + "foam/" + name + ".txt");
+}
+
+std::string shape_error(const std::string& text) {
+  std::istringstream in(text);
+  try {
+    parse_foam_shape(in, "shape.txt", "shape");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// ---------------------------------------------------------------- input
+
+TEST(FoamShapeInput, ReadsCubesAndCuboids) {
+  std::istringstream in("# two cubes\ncube 0 0 0\n\ncube 0 1 0  # on top\n");
+  const FoamShape s = parse_foam_shape(in, "s.txt", "s");
+  EXPECT_EQ(s.cubes.size(), 2U);
+  EXPECT_EQ(s.lines, (std::vector<int>{2, 4}));
+  EXPECT_EQ(s.surface.face_count(), 10);
+  EXPECT_EQ(load_foam_shape("cuboid:2x2x2").surface.face_count(), 24);
+  EXPECT_EQ(load_foam_shape(kData + "shapes/singleColor1x2x1.slv.cubes.txt").surface.face_count(),
+            10);
+}
+
+TEST(FoamShapeInput, RejectsBadShapesNamingFileAndLine) {
+  EXPECT_EQ(shape_error("# nothing\n"), "shape.txt: no cubes in the file");
+  EXPECT_EQ(shape_error("cube 0 0 0\ncube 1 0.5 0\n"),
+            "shape.txt:2: coordinate '0.5' is not an integer");
+  EXPECT_EQ(shape_error("cube 0 x 0\n"), "shape.txt:1: coordinate 'x' is not an integer");
+  EXPECT_EQ(shape_error("cube 0 0\n"), "shape.txt:1: expected 'cube <x> <y> <z>', got 'cube 0 0'");
+  EXPECT_EQ(shape_error("face 0 0 0 y\n"),
+            "shape.txt:1: expected 'cube <x> <y> <z>', got 'face 0 0 0 y'");
+  EXPECT_EQ(shape_error("cube 0 0 0\ncube 0 0 0\n"),
+            "shape.txt:2: cube (0,0,0) given twice (first on line 1)");
+  // Two cubes touching only along an edge: four faces meet there.
+  EXPECT_EQ(shape_error("cube 0 0 0\ncube 1 1 0\n"),
+            "shape.txt:1: cubes touch only along the edge (1,1,0)-(1,1,1): a surface edge "
+            "shared by 4 faces cannot be built");
+  // Touching at a corner only is buildable (six faces meet at one point).
+  EXPECT_EQ(shape_error("cube 0 0 0\ncube 1 1 1\n"), "no error");
+  EXPECT_THROW(load_foam_shape("cuboid:2x0x1"), InputError);
+  EXPECT_THROW(load_foam_shape("cuboid:2x1"), InputError);
+  EXPECT_THROW(load_foam_shape("/nonexistent/shape.txt"), InputError);
+  EXPECT_THROW(foam_shape_pool({set_of("happy-cube-original")}, FoamBy::Identity, {"teal"}),
+               InputError);
+}
+
+TEST(FoamShapeInput, EveryShippedShapeLoadsButTheOpenSheet) {
+  // Face counts from the files' own headers ("faces (pieces needed): N").
+  const std::map<std::string, int> faces = {{"singleColor1x2x1.slv", 10},
+                                            {"cube3x3x3.slv", 54},
+                                            {"chair3x3x3.slv", 48},
+                                            {"table.slv", 64}};
+  for (const auto& [name, n] : faces)
+    EXPECT_EQ(load_foam_shape(kData + "shapes/" + name + ".cubes.txt").surface.face_count(), n)
+        << name;
+}
+
+// ---------------------------------------------------------------- geometry
+
+TEST(FoamShapeGeometry, SingleCubeIsTheFoamCubeShell) {
+  const FoamShape one = load_foam_shape("cuboid:1x1x1");
+  const auto& cube = foam_cube_surface();
+  ASSERT_EQ(one.surface.cell_count(), 98);
+  ASSERT_EQ(one.surface.face_count(), 6);
+  for (int f = 0; f < 6; ++f) {
+    EXPECT_EQ(one.surface.face(f).centre, cube.face(f).centre);
+    for (int i = 0; i < 25; ++i)
+      EXPECT_EQ(one.surface.cell_point(one.surface.cell_of(f, {i / 5, i % 5})),
+                cube.cell_point(cube.cell_of(f, {i / 5, i % 5})));
+  }
+  EXPECT_EQ(one.surface.symmetries().size(), 48U);
+  EXPECT_EQ(one.surface.rotation_count(), 24);
+}
+
+TEST(FoamShapeGeometry, CuboidCellsAndSymmetryOrders) {
+  // 2x1x1: the surface points of a 9x5x5 block of lattice points,
+  // 225 - 7*3*3 = 162; the symmetry group of a square prism has order 16.
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  EXPECT_EQ(two.surface.cell_count(), 162);
+  EXPECT_EQ(two.surface.symmetries().size(), 16U);
+  EXPECT_EQ(two.surface.rotation_count(), 8);
+  // 3x2x1: a box, order 8; 2x2x2: a cube, 48 (96 faces' worth of 13x... cells).
+  EXPECT_EQ(load_foam_shape("cuboid:3x2x1").surface.symmetries().size(), 8U);
+  const FoamShape cube2 = load_foam_shape("cuboid:2x2x2");
+  EXPECT_EQ(cube2.surface.symmetries().size(), 48U);
+  EXPECT_EQ(cube2.surface.cell_count(), 9 * 9 * 9 - 7 * 7 * 7);
+  // An L of three cubes in a plane: only the mirror in its diagonal and the
+  // mirror in its own plane, and the half turn about the diagonal: order 4.
+  std::istringstream in("cube 0 0 0\ncube 1 0 0\ncube 0 1 0\n");
+  EXPECT_EQ(parse_foam_shape(in, "l", "l").surface.symmetries().size(), 4U);
+}
+
+// ------------------------------------------------- the naive voxel counter
+
+// Every shape face's 5x5 lattice points by plain coordinates (4 per unit
+// cube), each piece laid in all 8 ways, faces filled one by one in the
+// order the cubes are given, and each assembly kept as the exact list of
+// (piece, voxels) per face. No masks, no buckets, no symmetry, no surface
+// code of the engine.
+struct NaiveShapeCover {
+  std::vector<FoamPiece> pieces;
+  std::vector<std::vector<std::vector<std::vector<int>>>> placements;  // [face][piece][way]
+  std::vector<std::vector<int>> face_voxels;
+  std::map<std::array<int, 3>, int> voxel_index;
+  std::vector<int> last_face, cover;
+  std::vector<std::pair<int, std::vector<int>>> chosen;
+  std::vector<bool> used;
+  std::set<std::vector<std::pair<int, std::vector<int>>>> assemblies;
+  std::set<std::vector<int>> choices;
+
+  int voxel(const std::array<int, 3>& v) {
+    const auto [it, fresh] = voxel_index.try_emplace(v, static_cast<int>(voxel_index.size()));
+    if (fresh) last_face.push_back(-1), cover.push_back(0);
+    return it->second;
+  }
+
+  NaiveShapeCover(const std::vector<std::array<int, 3>>& cubes, std::vector<FoamPiece> p)
+      : pieces(std::move(p)) {
+    const std::set<std::array<int, 3>> filled(cubes.begin(), cubes.end());
+    for (const auto& c : cubes)
+      for (int axis = 0; axis < 3; ++axis)
+        for (const int side : {0, 1}) {
+          auto next = c;
+          next[axis] += side ? 1 : -1;
+          if (filled.count(next)) continue;
+          const int a = (axis + 1) % 3, b = (axis + 2) % 3;
+          const auto at = [&](int r, int col) {
+            std::array<int, 3> v{};
+            v[axis] = 4 * c[axis] + 4 * side, v[a] = 4 * c[a] + r, v[b] = 4 * c[b] + col;
+            return voxel(v);
+          };
+          const int face = static_cast<int>(face_voxels.size());
+          face_voxels.emplace_back();
+          for (int r = 0; r < 5; ++r)
+            for (int col = 0; col < 5; ++col) {
+              face_voxels[face].push_back(at(r, col));
+              last_face[at(r, col)] = face;
+            }
+          placements.emplace_back();
+          for (const FoamPiece& piece : pieces) {
+            placements[face].emplace_back();
+            for (int way = 0; way < 8; ++way) {
+              std::vector<int> voxels;
+              for (int r = 0; r < 5; ++r)
+                for (int col = 0; col < 5; ++col) {
+                  int rr = r, cc = col;
+                  for (int t = 0; t < way % 4; ++t) std::tie(rr, cc) = std::pair(cc, 4 - rr);
+                  if (way >= 4) cc = 4 - cc;
+                  if (piece.grid >> (r * 5 + col) & 1) voxels.push_back(at(rr, cc));
+                }
+              std::sort(voxels.begin(), voxels.end());
+              placements[face].back().push_back(voxels);
+            }
+          }
+        }
+    used.assign(pieces.size(), false);
+  }
+
+  bool settled(int face) const {
+    for (int v : face_voxels[face])
+      if (last_face[v] == face && cover[v] != 1) return false;
+    return true;
+  }
+
+  void fill(std::size_t face) {
+    if (face == face_voxels.size()) {
+      assemblies.insert(chosen);
+      std::vector<int> choice;
+      for (const auto& c : chosen) choice.push_back(c.first);
+      std::sort(choice.begin(), choice.end());
+      choices.insert(choice);
+      return;
+    }
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+      if (used[p]) continue;
+      for (const auto& voxels : placements[face][p]) {
+        if (std::any_of(voxels.begin(), voxels.end(), [&](int v) { return cover[v] > 0; }))
+          continue;
+        for (int v : voxels) ++cover[v];
+        used[p] = true;
+        chosen.emplace_back(static_cast<int>(p), voxels);
+        if (settled(static_cast<int>(face))) fill(face + 1);
+        chosen.pop_back();
+        used[p] = false;
+        for (int v : voxels) --cover[v];
+      }
+    }
+  }
+};
+
+void expect_naive_agrees(const std::string& spec, const FoamProblem& pool) {
+  const FoamShape shape = load_foam_shape(spec);
+  NaiveShapeCover naive(shape.cubes, pool.pieces);
+  naive.fill(0);
+  const FoamShapeCount c = count_foam_shape(shape, pool);
+  EXPECT_EQ(c.raw, naive.assemblies.size()) << spec << " " << pool.name;
+  EXPECT_EQ(c.piece_choices, naive.choices.size()) << spec << " " << pool.name;
+}
+
+TEST(FoamShapeEngine, SingleCubeAgreesWithTheFoamCubeAndNaiveCover) {
+  std::vector<FoamSet> sets;
+  for (const char* name :
+       {"construct", "happy-cube-little-genius", "happy-cube-marble", "happy-cube-micro",
+        "happy-cube-original", "happy-cube-profi", "smart-cube"})
+    sets.push_back(set_of(name));
+  const FoamShape one = load_foam_shape("cuboid:1x1x1");
+  for (const FoamBy by : {FoamBy::Identity, FoamBy::Shape})
+    for (const FoamProblem& p : foam_problems(FoamChallenge::Own, by, sets)) {
+      const FoamCount cube = count_foam(p);
+      const FoamShapeCount shape = count_foam_shape(one, p);
+      EXPECT_EQ(shape.raw, cube.raw) << p.name;
+      EXPECT_EQ(shape.rotations, cube.rotations) << p.name;
+      EXPECT_EQ(shape.symmetries, cube.symmetries) << p.name;
+    }
+  // The pool of a series on one cube is the cube's pool challenge.
+  const FoamProblem pool = foam_shape_pool({sets[4]}, FoamBy::Identity);
+  const FoamCount cube =
+      count_foam(foam_problems(FoamChallenge::Pool, FoamBy::Identity, {sets[4]})[0]);
+  const FoamShapeCount shape = count_foam_shape(one, pool);
+  EXPECT_EQ(shape.raw, cube.raw);
+  EXPECT_EQ(shape.symmetries, cube.symmetries);
+  EXPECT_EQ(shape.piece_choices, cube.piece_choices);
+  expect_naive_agrees("cuboid:1x1x1", foam_shape_pool({sets[4]}, FoamBy::Identity, {"blue"}));
+  expect_naive_agrees("cuboid:1x1x1", foam_shape_pool({sets[6]}, FoamBy::Identity));
+}
+
+TEST(FoamShapeEngine, CuboidAgreesWithNaiveVoxelCover) {
+  // One set: Marble's blue and green (12 pieces); two sets: the red pieces
+  // of Marble and of Micro.
+  expect_naive_agrees("cuboid:2x1x1", foam_shape_pool({set_of("happy-cube-marble")},
+                                                      FoamBy::Identity, {"blue", "green"}));
+  for (const char* colour : {"red"})
+    expect_naive_agrees("cuboid:2x1x1",
+                        foam_shape_pool({set_of("happy-cube-marble"), set_of("happy-cube-micro")},
+                                        FoamBy::Identity, {colour}));
+}
+
+// By identity through a search over shapes (each solution standing for the
+// ways to pick its congruent copies) agrees with the direct search.
+TEST(FoamShapeEngine, IdentityViaShapesAgreesWithDirectSearch) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  const FoamSet micro = set_of("happy-cube-micro");
+  const FoamShapeCount direct =
+      count_foam_shape(two, foam_shape_pool({micro}, FoamBy::Identity, {"blue", "green"}));
+  const FoamShapeCount via =
+      count_foam_shape(two, foam_shape_pool({micro}, FoamBy::Identity, {"blue", "green"}, true));
+  EXPECT_EQ(via.raw, direct.raw);
+  EXPECT_EQ(via.rotations, direct.rotations);
+  EXPECT_EQ(via.symmetries, direct.symmetries);
+  EXPECT_EQ(via.piece_choices, direct.piece_choices);
+}
+
+// Burnside: orbits = (1/|G|) * sum over g of the solutions g fixes.
+void expect_burnside(const FoamShape& shape, const FoamProblem& p) {
+  const search::PlateAssembly engine(shape.surface, p.kinds, p.group_capacity);
+  search::AssemblyOptions all;
+  all.list_limit = 1U << 22;
+  all.list_up_to = search::SymmetryGroup::None;
+  const auto tally = engine.count(all);
+  ASSERT_EQ(tally.listed.size(), tally.raw);
+  ASSERT_GT(tally.raw, 0U);
+  const std::set<search::AssemblyKey> solutions(tally.listed.begin(), tally.listed.end());
+  const int order = static_cast<int>(shape.surface.symmetries().size());
+  const int rotations = shape.surface.rotation_count();
+  std::uint64_t fixed_by_rotations = 0, fixed_by_all = 0;
+  for (const auto& key : tally.listed)
+    for (int s = 0; s < order; ++s) {
+      const auto image = engine.image(key, s);
+      ASSERT_TRUE(solutions.count(image)) << "an image is not a solution";
+      if (image == key) (s < rotations ? fixed_by_rotations : fixed_by_all) += 1;
+    }
+  fixed_by_all += fixed_by_rotations;
+  EXPECT_EQ(fixed_by_rotations % rotations, 0U);
+  EXPECT_EQ(fixed_by_all % order, 0U);
+  EXPECT_EQ(tally.rotations, fixed_by_rotations / rotations);
+  EXPECT_EQ(tally.symmetries, fixed_by_all / order);
+}
+
+TEST(FoamShapeSymmetry, CanonicalCountsAgreeWithBurnside) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  // Congruent pieces by shape (Little Genius) make symmetric assemblies.
+  expect_burnside(two, foam_shape_pool({set_of("happy-cube-little-genius")}, FoamBy::Shape,
+                                       {"nature", "fruits"}));
+  expect_burnside(
+      two, foam_shape_pool({set_of("happy-cube-marble")}, FoamBy::Identity, {"blue", "green"}));
+}
+
+// ---------------------------------------------------- first solutions
+
+TEST(FoamShapeFirst, FindsEverySolutionWhenAskedForMore) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  const FoamProblem pool =
+      foam_shape_pool({set_of("happy-cube-marble")}, FoamBy::Identity, {"blue", "green"});
+  const FoamShapeCount count = count_foam_shape(two, pool);
+  search::FirstOptions options;
+  options.wanted = count.raw + 1;
+  options.node_budget = 16;  // many restarts before the search is complete
+  const auto found = first_foam_shape(two, pool, options);
+  EXPECT_TRUE(found.exhausted);
+  EXPECT_GT(found.restarts, 1U);
+  EXPECT_EQ(found.solutions.size(), count.raw);
+  // Each is an exact cover of the 162 cells.
+  const search::PlateAssembly engine(two.surface, pool.kinds);
+  for (const auto& key : found.solutions) {
+    std::vector<int> cover(two.surface.cell_count(), 0);
+    for (int f = 0; f < two.surface.face_count(); ++f) {
+      const auto grid = engine.placed_grid(key[f].kind, key[f].transform);
+      for (int i = 0; i < 25; ++i)
+        if (grid >> i & 1) ++cover[two.surface.cell_of(f, {i / 5, i % 5})];
+    }
+    EXPECT_EQ(std::count(cover.begin(), cover.end(), 1), two.surface.cell_count());
+  }
+}
+
+TEST(FoamShapeFirst, SameSeedSameSolutions) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  const FoamProblem pool = foam_shape_pool({set_of("happy-cube-original")}, FoamBy::Identity);
+  search::FirstOptions options;
+  options.wanted = 3;
+  options.seed = 7;
+  const auto a = first_foam_shape(two, pool, options), b = first_foam_shape(two, pool, options);
+  ASSERT_EQ(a.solutions.size(), 3U);
+  EXPECT_EQ(a.solutions, b.solutions);
+}
+
+TEST(FoamShapeCount, StopReportsAnIncompleteCount) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  const FoamProblem pool = foam_shape_pool({set_of("happy-cube-original")}, FoamBy::Identity);
+  search::AssemblyOptions options;
+  options.stop = [] { return true; };
+  const FoamShapeCount c = count_foam_shape(two, pool, options);
+  EXPECT_FALSE(c.complete);
+  EXPECT_EQ(c.subtrees_done, 0U);
+  EXPECT_GT(c.subtrees_total, 0U);
+}
+
+// ---------------------------------------------------------------- the CLI
+
+std::string run(const std::string& args, int* status) {
+  const std::string command = std::string(CUBENUM_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
+  *status = pclose(pipe);
+  return out;
+}
+
+TEST(FoamShapeCli, CountAndSolveWriteTheirJsonFields) {
+  int status = 0;
+  std::string out = run("foam count --shape cuboid:2x1x1 --colours blue,green --json - " + kData +
+                            "foam/happy-cube-marble.txt",
+                        &status);
+  ASSERT_EQ(status, 0) << out;
+  Json j = Json::parse(out);
+  EXPECT_EQ(j["shape"], "cuboid:2x1x1");
+  EXPECT_EQ(j["faces"], 10);
+  EXPECT_EQ(j["symmetry_order"], 16);
+  EXPECT_EQ(j["complete"], true);
+  EXPECT_EQ(j["raw"].get<std::uint64_t>(), 8 * j["rotations"].get<std::uint64_t>());
+  const std::string svg = testing::TempDir() + "foam_shape.svg";
+  out =
+      run("foam solve --shape " + kData + "shapes/singleColor1x2x1.slv.cubes.txt --first 2 --svg " +
+              svg + " --json - " + kData + "foam/happy-cube-original.txt",
+          &status);
+  ASSERT_EQ(status, 0) << out;
+  j = Json::parse(out);
+  EXPECT_EQ(j["found"], 2);
+  EXPECT_EQ(j["solutions"][0].size(), 10U);
+  std::ifstream in(svg);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("<polygon"), std::string::npos);
+}
+
+TEST(FoamShapeCli, SolveWithoutFirstListsCanonicalAssemblies) {
+  int status = 0;
+  const std::string out =
+      run("foam solve --shape cuboid:2x1x1 --colours blue,green --list 3 "
+          "--json - " +
+              kData + "foam/happy-cube-marble.txt",
+          &status);
+  ASSERT_EQ(status, 0) << out;
+  const Json j = Json::parse(out);
+  // 80 raw assemblies, 5 up to the 16 symmetries (the naive cover and
+  // Burnside tests above check these counts).
+  EXPECT_EQ(j["raw"], 80);
+  EXPECT_EQ(j["symmetries"], 5);
+  EXPECT_EQ(j["solutions"].size(), 3U);
+  EXPECT_EQ(j["solutions"][0].size(), 10U);
+}
+
+TEST(FoamShapeCli, BadShapeIsAnErrorWithFileAndLine) {
+  const std::string bad = testing::TempDir() + "bad_shape.txt";
+  std::ofstream(bad) << "# a shape\ncube 0 0 0\ncube 1 1 zero\n";
+  int status = 0;
+  const std::string out =
+      run("foam count --shape " + bad + " " + kData + "foam/smart-cube.txt", &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("bad_shape.txt:3: coordinate 'zero' is not an integer"), std::string::npos)
+      << out;
+}
+
+}  // namespace
+}  // namespace cubenum::puzzles
