@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <algorithm>
 #include <memory>
 #include <sstream>
 
@@ -78,8 +79,12 @@ std::vector<puzzles::FoamSet> load_sets(const FoamOptions& o) {
 
 search::AssemblyOptions progress_options(ProgressLine& line, const std::string& name) {
   search::AssemblyOptions options;
-  options.progress = [&line, name](const search::SplitProgress& p) {
-    line.show(fmt::format("{}: {}/{} subtrees", name, p.done, p.total));
+  // The estimate assumes the subtrees left are like those done.
+  options.progress = [&line, name,
+                      clock = std::make_shared<Stopwatch>()](const search::SplitProgress& p) {
+    const double left = clock->seconds() * static_cast<double>(p.total - p.done) /
+                        static_cast<double>(std::max<std::size_t>(p.done, 1));
+    line.show(fmt::format("{}: {}/{} subtrees, about {:.0f} s left", name, p.done, p.total, left));
   };
   return options;
 }

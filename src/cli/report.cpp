@@ -162,7 +162,7 @@ void run_report(const std::string& out, int threads) {
   for (const Section& section : sections()) body += run_section(section, threads, machine, out_dir);
   const std::string md = fmt::format(
       "# cubenum report\n\nMade by `cubenum report --out {} --threads {}` in {:.2f} s.\n\n"
-      "Machine: {}.\n\nWhat each count means: PUZZLES.md. Every count here is the project's "
+      "Machine: {}.\n\nWhat each count means: docs/PUZZLES.md. Every count here is the project's "
       "signature: a change meant only to make cubenum faster leaves all of them identical.\n\n{}",
       out, threads, clock.seconds(), report::describe(machine), body);
   write_file(out_dir / "REPORT.md", md);
