@@ -1,27 +1,14 @@
 // The program itself: errors are clear and exit non-zero.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
-#include <memory>
 #include <string>
+
+#include "run_cubenum.hpp"
 
 namespace {
 
-struct Outcome {
-  int status;
-  std::string output;  // stdout and stderr together
-};
-
-Outcome run_cubenum(const std::string& args) {
-  const std::string command = std::string(CUBENUM_BINARY) + " " + args + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe.get()) != nullptr) output += buffer.data();
-  const int status = pclose(pipe.release());
-  return {WEXITSTATUS(status), output};
-}
+using cubenum::testing::run_cubenum;
+using Outcome = cubenum::testing::ProgramRun;
 
 TEST(Cli, UnknownPuzzleIsNamed) {
   const Outcome r = run_cubenum("no-such-puzzle bfs");

@@ -15,6 +15,7 @@
 #include "cubenum/core/error.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/report/json.hpp"
+#include "run_cubenum.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -364,13 +365,9 @@ TEST(FoamShapeCount, StopReportsAnIncompleteCount) {
 // ---------------------------------------------------------------- the CLI
 
 std::string run(const std::string& args, int* status) {
-  const std::string command = std::string(CUBENUM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string out;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
-  *status = pclose(pipe);
-  return out;
+  auto program = testing::run_cubenum(args);
+  *status = program.status;
+  return program.output;
 }
 
 TEST(FoamShapeCli, CountAndSolveWriteTheirJsonFields) {
@@ -385,7 +382,7 @@ TEST(FoamShapeCli, CountAndSolveWriteTheirJsonFields) {
   EXPECT_EQ(j["symmetry_order"], 16);
   EXPECT_EQ(j["complete"], true);
   EXPECT_EQ(j["raw"].get<std::uint64_t>(), 8 * j["rotations"].get<std::uint64_t>());
-  const std::string svg = testing::TempDir() + "foam_shape.svg";
+  const std::string svg = ::testing::TempDir() + "foam_shape.svg";
   out =
       run("foam solve --shape " + kData + "shapes/singleColor1x2x1.slv.cubes.txt --first 2 --svg " +
               svg + " --json - " + kData + "foam/happy-cube-original.txt",
@@ -418,7 +415,7 @@ TEST(FoamShapeCli, SolveWithoutFirstListsCanonicalAssemblies) {
 }
 
 TEST(FoamShapeCli, BadShapeIsAnErrorWithFileAndLine) {
-  const std::string bad = testing::TempDir() + "bad_shape.txt";
+  const std::string bad = ::testing::TempDir() + "bad_shape.txt";
   std::ofstream(bad) << "# a shape\ncube 0 0 0\ncube 1 1 zero\n";
   int status = 0;
   const std::string out =

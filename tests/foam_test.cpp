@@ -15,6 +15,7 @@
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/report/json.hpp"
+#include "run_cubenum.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -370,13 +371,9 @@ TEST(FoamSymmetry, ByShapeMergesCongruentPieces) {
 // ---------------------------------------------------------------- the CLI
 
 std::string run(const std::string& args, int* status) {
-  const std::string command = std::string(CUBENUM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string out;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
-  *status = pclose(pipe);
-  return out;
+  auto program = testing::run_cubenum(args);
+  *status = program.status;
+  return program.output;
 }
 
 TEST(FoamCli, CountWritesThePuzzlesJsonFields) {
@@ -398,7 +395,7 @@ TEST(FoamCli, CountWritesThePuzzlesJsonFields) {
 }
 
 TEST(FoamCli, SolvePrintsNetsAndSvg) {
-  const std::string svg = testing::TempDir() + "foam_net.svg";
+  const std::string svg = ::testing::TempDir() + "foam_net.svg";
   int status = 0;
   const std::string out =
       run("foam solve --list 2 --svg " + svg + " " + kData + "smart-cube.txt", &status);
@@ -413,7 +410,7 @@ TEST(FoamCli, SolvePrintsNetsAndSvg) {
 }
 
 TEST(FoamCli, BadFileIsAnErrorWithFileAndLine) {
-  const std::string bad = testing::TempDir() + "bad_set.txt";
+  const std::string bad = ::testing::TempDir() + "bad_set.txt";
   std::ofstream(bad) << "# a set\nred 1 01010\n";
   int status = 0;
   const std::string out = run("foam count " + bad, &status);

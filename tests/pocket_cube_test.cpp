@@ -17,6 +17,7 @@
 #include "cubenum/core/error.hpp"
 #include "cubenum/puzzles/pocket_cube_packed.hpp"
 #include "cubenum/report/json.hpp"
+#include "run_cubenum.hpp"
 
 namespace cubenum::pocket_cube {
 namespace {
@@ -381,21 +382,8 @@ TEST(PocketCube, BadScramblesAndMetricsAreRejected) {
 }
 
 // ---------------------------------------------------------- the program
-struct ProgramRun {
-  int status;
-  std::string output;
-};
-
-ProgramRun run_cubenum(const std::string& args) {
-  const std::string command = std::string(CUBENUM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  ProgramRun run{-1, ""};
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) run.output += buffer;
-  run.status = pclose(pipe);
-  return run;
-}
+using testing::ProgramRun;
+using testing::run_cubenum;
 
 TEST(PocketCubeProgram, BfsWritesThePublishedTableAsJson) {
   const ProgramRun run = run_cubenum("pocket-cube bfs --metric htm --threads 2 --json -");

@@ -19,6 +19,7 @@
 #include "cubenum/bfs/hashed_bfs.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/report/json.hpp"
+#include "run_cubenum.hpp"
 
 namespace cubenum::rolling {
 namespace {
@@ -372,13 +373,8 @@ struct CliRun {
 };
 
 CliRun run_cli(const std::string& args) {
-  const std::string command = std::string(CUBENUM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) output += buffer.data();
-  const int status = pclose(pipe);
-  return {WEXITSTATUS(status), output};
+  auto program = testing::run_cubenum(args);
+  return {program.status, program.output};
 }
 
 TEST(RollingCubesCli, BfsReportsEveryField) {

@@ -15,6 +15,7 @@
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/report/json.hpp"
+#include "run_cubenum.hpp"
 
 namespace cubenum::sudoku_cube {
 namespace {
@@ -442,13 +443,8 @@ TEST(SudokuCube, MalformedInstancesNameTheLine) {
 }
 
 std::pair<int, std::string> run_command(const std::string& arguments) {
-  const std::string command = std::string(CUBENUM_BINARY) + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string text;
-  char buffer[4096];
-  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) text.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WEXITSTATUS(status), text};
+  auto program = testing::run_cubenum(arguments);
+  return {program.status, program.output};
 }
 
 TEST(SudokuCube, CommandLineReportsTheSeedsSolution) {
@@ -467,7 +463,7 @@ TEST(SudokuCube, CommandLineReportsTheSeedsSolution) {
 }
 
 TEST(SudokuCube, CommandLineRejectsABadInstance) {
-  const std::string path = testing::TempDir() + "/bad_sudoku_cube.txt";
+  const std::string path = ::testing::TempDir() + "/bad_sudoku_cube.txt";
   std::ofstream(path) << replaced(seed_text(), "corner 3: 5/2 9/2", "corner 3: 5/2 0/2");
   const auto [status, text] = run_command("sudoku-cube count " + path);
   EXPECT_EQ(status, 2);

@@ -2,7 +2,6 @@
 // Every `cubenum <puzzle> <action>` is made by add_action: it gets --threads
 // and --json, runs under a thread limit, is timed, and writes its JSON.
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <memory>
 #include <ostream>

@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
-#include <algorithm>
 #include <memory>
 #include <sstream>
 
