@@ -274,6 +274,20 @@ void write_shape_svg(const FoamOptions& o, const ShapeJob& job,
   if (!keys.empty()) svg << puzzles::foam_shape_svg(job.shape, job.pool, keys.front());
 }
 
+// Prints the solutions as text, draws them if --svg asks, and returns them
+// as JSON.
+Json show_shape_solutions(const FoamOptions& o, const ActionContext& ctx, const ShapeJob& job,
+                          const std::vector<search::AssemblyKey>& keys) {
+  Json listed = Json::array();
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    ctx.out << fmt::format("#{}\n{}\n", i + 1,
+                           puzzles::foam_assembly_text(job.shape, job.pool, keys[i]));
+    listed.push_back(shape_solution_json(job, keys[i]));
+  }
+  write_shape_svg(o, job, keys);
+  return listed;
+}
+
 // Without --first: count, and list the first canonical assemblies.
 Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJob& job) {
   ProgressLine line;
@@ -288,13 +302,7 @@ Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJ
                          c.raw, c.rotations, c.symmetries,
                          c.complete ? "" : " (stopped by --time-limit: lower bounds)",
                          c.listed.size(), o.up_to);
-  Json listed = Json::array();
-  for (std::size_t i = 0; i < c.listed.size(); ++i) {
-    ctx.out << fmt::format("#{}\n{}\n", i + 1,
-                           puzzles::foam_assembly_text(job.shape, job.pool, c.listed[i]));
-    listed.push_back(shape_solution_json(job, c.listed[i]));
-  }
-  write_shape_svg(o, job, c.listed);
+  const Json listed = show_shape_solutions(o, ctx, job, c.listed);
   Json r = shape_fields(job, o);
   r["raw"] = c.raw;
   r["rotations"] = c.rotations;
@@ -309,11 +317,8 @@ Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJ
 
 Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
   const ShapeJob job = load_shape_job(o);
-  if (o.first == 0) {
-    print_shape_header(ctx.out, job);
-    return run_shape_list(o, ctx, job);
-  }
   print_shape_header(ctx.out, job);
+  if (o.first == 0) return run_shape_list(o, ctx, job);
   search::FirstOptions options;
   options.wanted = o.first;
   options.seed = o.seed;
@@ -324,13 +329,7 @@ Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
   ctx.out << fmt::format("{} solution(s) in {:.3f} s ({} restarts, {} placements){}\n\n",
                          found.solutions.size(), seconds, found.restarts, found.placements,
                          found.exhausted ? "; the search is exhausted: there are no more" : "");
-  Json listed = Json::array();
-  for (std::size_t i = 0; i < found.solutions.size(); ++i) {
-    ctx.out << fmt::format("#{}\n{}\n", i + 1,
-                           puzzles::foam_assembly_text(job.shape, job.pool, found.solutions[i]));
-    listed.push_back(shape_solution_json(job, found.solutions[i]));
-  }
-  write_shape_svg(o, job, found.solutions);
+  const Json listed = show_shape_solutions(o, ctx, job, found.solutions);
   Json r = shape_fields(job, o);
   r["first"] = o.first;
   r["seed"] = o.seed;
