@@ -217,6 +217,18 @@ Json shape_fields(const ShapeJob& job, const FoamOptions& o) {
           {"pieces", job.pool.pieces.size()}};
 }
 
+// The counts of a shape, with the shape's own fields first.
+template <class Count>
+Json shape_count_fields(const ShapeJob& job, const FoamOptions& o, const Count& c) {
+  Json r = shape_fields(job, o);
+  r["raw"] = c.raw;
+  r["rotations"] = c.rotations;
+  r["symmetries"] = c.symmetries;
+  r["piece_choices"] = c.piece_choices;
+  r["complete"] = c.complete;
+  return r;
+}
+
 void print_shape_header(std::ostream& out, const ShapeJob& job) {
   const auto& s = job.shape.surface;
   out << fmt::format(
@@ -243,12 +255,7 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
     ctx.out << fmt::format(
         "stopped by --time-limit after {}/{} subtrees: the counts are lower bounds\n",
         c.subtrees_done, c.subtrees_total);
-  Json r = shape_fields(job, o);
-  r["raw"] = c.raw;
-  r["rotations"] = c.rotations;
-  r["symmetries"] = c.symmetries;
-  r["piece_choices"] = c.piece_choices;
-  r["complete"] = c.complete;
+  Json r = shape_count_fields(job, o, c);
   r["subtrees_done"] = c.subtrees_done;
   r["subtrees_total"] = c.subtrees_total;
   r["count_seconds"] = seconds;
@@ -303,12 +310,7 @@ Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJ
                          c.complete ? "" : " (stopped by --time-limit: lower bounds)",
                          c.listed.size(), o.up_to);
   const Json listed = show_shape_solutions(o, ctx, job, c.listed);
-  Json r = shape_fields(job, o);
-  r["raw"] = c.raw;
-  r["rotations"] = c.rotations;
-  r["symmetries"] = c.symmetries;
-  r["piece_choices"] = c.piece_choices;
-  r["complete"] = c.complete;
+  Json r = shape_count_fields(job, o, c);
   r["up_to"] = o.up_to;
   r["count_seconds"] = seconds;
   r["solutions"] = listed;
