@@ -1,10 +1,14 @@
-// The core building blocks: ranking and the lock-free structures.
+// The core building blocks: ranking, the lock-free structures, bit permutations.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <array>
 #include <numeric>
+#include <random>
+#include <vector>
 
 #include "cubenum/core/atomic_bitmap.hpp"
+#include "cubenum/core/bit_permutation.hpp"
 #include "cubenum/core/concurrent_hash_set.hpp"
 #include "cubenum/core/ranking.hpp"
 
@@ -43,5 +47,32 @@ void BM_ConcurrentHashSetInsert(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ConcurrentHashSetInsert);
+
+// A random permutation of N bits (padded to a power of two) applied to a
+// bitset of N bits, a quarter of them set: the product BFS's whole-row move.
+void BM_BitPermutationApply(benchmark::State& state) {
+  const auto n = static_cast<std::uint32_t>(state.range(0));
+  std::vector<std::uint32_t> to(n);
+  std::iota(to.begin(), to.end(), 0U);
+  std::mt19937_64 random(1);
+  std::shuffle(to.begin(), to.end(), random);
+  const cubenum::BitPermutation permutation(to);
+  std::vector<std::uint64_t> bits(permutation.words());
+  for (auto& word : bits) word = random() & random();
+  for (auto _ : state) {
+    permutation.apply(bits.data());
+    benchmark::DoNotOptimize(bits.data());
+  }
+}
+BENCHMARK(BM_BitPermutationApply)->Arg(64)->Arg(256)->Arg(729)->Arg(2187);
+
+void BM_BitPermutationBuild729(benchmark::State& state) {
+  std::vector<std::uint32_t> to(729);
+  std::iota(to.begin(), to.end(), 0U);
+  std::mt19937_64 random(1);
+  std::shuffle(to.begin(), to.end(), random);
+  for (auto _ : state) benchmark::DoNotOptimize(cubenum::BitPermutation(to));
+}
+BENCHMARK(BM_BitPermutationBuild729)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
