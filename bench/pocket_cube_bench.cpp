@@ -6,7 +6,10 @@
 //   PackedHashed   8 corners packed in 64 bits (Kociemba's cubie moves) in
 //                  the lock-free XXH3 set: the whole QTM BFS.
 //   CoordBitmap    corner coordinates, move tables, bitmaps: the frontier
-//                  engine's whole QTM / HTM BFS.
+//                  engine's whole QTM / HTM BFS (one rank per state);
+//   CoordRows      the same coordinates in the product engine: a row of 729
+//                  twist bits per permutation, moved whole (pocket_cube::
+//                  enumerate, what `cubenum pocket-cube bfs` runs).
 // The argument is the thread count; rates use wall-clock time.
 #include <benchmark/benchmark.h>
 #include <tbb/global_control.h>
@@ -15,6 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/bfs/hashed_bfs.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
 #include "cubenum/puzzles/pocket_cube_packed.hpp"
@@ -70,12 +74,31 @@ BENCHMARK(BM_PackedHashedBfsQtm)
 void CoordBitmapBfs(benchmark::State& state, pc::Metric metric) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, state.range(0));
   std::uint64_t reached = 0;
+  const std::uint64_t solved = 0;
+  for (auto _ : state) {
+    reached = cubenum::bfs::frontier_bfs(pc::PocketCubeSpace(metric), {&solved, 1}).reached;
+    benchmark::DoNotOptimize(reached);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(reached));
+}
+
+void CoordRowsBfs(benchmark::State& state, pc::Metric metric) {
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, state.range(0));
+  std::uint64_t reached = 0;
   for (auto _ : state) {
     reached = pc::enumerate(metric, false).states();
     benchmark::DoNotOptimize(reached);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(reached));
 }
+void BM_CoordRowsBfsQtm(benchmark::State& state) {
+  CoordRowsBfs(state, pc::Metric::Quarter);
+}
+void BM_CoordRowsBfsHtm(benchmark::State& state) {
+  CoordRowsBfs(state, pc::Metric::Half);
+}
+BENCHMARK(BM_CoordRowsBfsQtm)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CoordRowsBfsHtm)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 void BM_CoordBitmapBfsQtm(benchmark::State& state) {
   CoordBitmapBfs(state, pc::Metric::Quarter);
 }

@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "cubenum/bfs/hashed_bfs.hpp"
+#include "cubenum/bfs/product_bfs.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/puzzles/pocket_cube_packed.hpp"
 #include "cubenum/report/json.hpp"
@@ -100,6 +101,43 @@ TEST(PocketCube, QuarterTurnTableIsThePublishedOne) {
 
 TEST(PocketCube, HalfTurnTableIsThePublishedOne) {
   EXPECT_EQ(enumerate(Metric::Half, false).distribution, kHalfTurnTable);
+}
+
+// `enumerate` runs the product engine (rows of twists); `solve` runs the
+// generic frontier engine over ranks. Both give the published tables.
+TEST(PocketCube, FrontierEngineGivesThePublishedTablesToo) {
+  const std::uint64_t solved = 0;
+  EXPECT_EQ(bfs::frontier_bfs(PocketCubeSpace(Metric::Quarter), {&solved, 1}).distribution(),
+            kQuarterTurnTable);
+  EXPECT_EQ(bfs::frontier_bfs(PocketCubeSpace(Metric::Half), {&solved, 1}).distribution(),
+            kHalfTurnTable);
+}
+
+// With half turns each face's three turns are the powers of one: the
+// product engine finds those move cycles (4 permutations to a cycle, 5040 /
+// 4 cycles). With quarter turns alone there are none.
+TEST(PocketCube, HalfTurnsFormMoveCyclesOfEachFace) {
+  const bfs::detail::ProductTables half(PocketCubeSpace{Metric::Half});
+  ASSERT_EQ(half.families.size(), 3U);
+  for (const auto& family : half.families) {
+    EXPECT_EQ(family.order(), 4U);
+    EXPECT_EQ(family.cycles(), kPermutationCount / 4);
+  }
+  EXPECT_TRUE(bfs::detail::ProductTables(PocketCubeSpace{Metric::Quarter}).families.empty());
+}
+
+TEST(PocketCube, ProductCoordinatesMatchTheRankedNeighbours) {
+  for (Metric metric : {Metric::Quarter, Metric::Half}) {
+    const PocketCubeSpace space(metric);
+    for (std::uint64_t r = 0; r < kPositionCount; r += 997)
+      for (int m = 0; m < space.moves(); ++m) {
+        const auto perm = static_cast<std::uint32_t>(r / kTwistCount);
+        const auto twist = static_cast<std::uint32_t>(r % kTwistCount);
+        EXPECT_EQ(std::uint64_t{space.row_step(perm, m)} * kTwistCount + space.column_step(twist, m),
+                  space.neighbour(r, m));
+        EXPECT_EQ(space.neighbour(space.neighbour(r, m), space.inverse(m)), r);
+      }
+  }
 }
 
 TEST(PocketCube, SymmetryClassesArePublishedAndThreadIndependent) {

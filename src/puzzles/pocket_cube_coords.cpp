@@ -1,6 +1,8 @@
 // The pocket cube's coordinates, move tables and symmetries.
 #include <span>
 
+#include "cubenum/core/parallel.hpp"
+
 #include "cubenum/core/ranking.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
 #include "pocket_cube_geometry.hpp"
@@ -127,13 +129,20 @@ PocketCubeSpace::PocketCubeSpace(Metric metric)
   moves_ = static_cast<int>(turns.size());
   std::array<Corners, kMaxMoves> cubies{};
   for (int m = 0; m < moves_; ++m) turns_[m] = turns[m], cubies[m] = detail::turn_cubie(turns[m]);
+  for (int m = 0; m < moves_; ++m)
+    for (int n = 0; n < moves_; ++n)
+      if (turns_[n].face == turns_[m].face && turns_[n].quarters == 4 - turns_[m].quarters)
+        inverse_[m] = n;
   // A turn's effect on the permutation ignores twists, and on the twists
   // ignores the permutation: one table each.
-  for (std::uint32_t p = 0; p < kPermutationCount; ++p) {
-    const Corners c = unrank(std::uint64_t{p} * kTwistCount);
-    for (int m = 0; m < moves_; ++m)
-      perm_step_[p][m] = permutation_coordinate(detail::multiply(c, cubies[m])) * kTwistCount;
-  }
+  // (In parallel: this is a good part of a whole run's start.)
+  parallel_for_chunks(kPermutationCount, 512, [&](std::size_t begin, std::size_t end) {
+    for (auto p = static_cast<std::uint32_t>(begin); p != end; ++p) {
+      const Corners c = unrank(std::uint64_t{p} * kTwistCount);
+      for (int m = 0; m < moves_; ++m)
+        perm_step_[p][m] = permutation_coordinate(detail::multiply(c, cubies[m])) * kTwistCount;
+    }
+  });
   for (std::uint32_t t = 0; t < kTwistCount; ++t) {
     const Corners c = unrank(t);
     for (int m = 0; m < moves_; ++m)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cubenum/bfs/frontier_bfs.hpp"
+#include "cubenum/bfs/product_bfs.hpp"
 #include "cubenum/core/cube_symmetry.hpp"
 
 namespace cubenum::pocket_cube {
@@ -103,9 +104,10 @@ inline std::uint64_t position_rank(const Corners& corners) {
 // The generators with D-L-B fixed: QTM U U' R R' F F'; HTM adds U2 R2 F2.
 std::vector<Turn> generators(Metric metric);
 
-// The position graph for the frontier BFS: move tables over coordinates.
-// A neighbour's rank is perm_step[perm][m] + twist_step[twist][m], with the
-// permutation's factor 729 folded into the table.
+// The position graph: move tables over coordinates. For the frontier BFS a
+// neighbour's rank is perm_step[perm][m] + twist_step[twist][m], with the
+// permutation's factor 729 folded into the table; for the product BFS a
+// permutation is a row and a twist a column.
 class PocketCubeSpace {
  public:
   static constexpr int kMaxMoves = 9;
@@ -116,6 +118,14 @@ class PocketCubeSpace {
   std::uint64_t size() const { return kPositionCount; }
   int moves() const { return moves_; }
   Turn turn(int move) const { return turns_[move]; }
+  int inverse(int move) const { return inverse_[move]; }
+
+  std::uint32_t rows() const { return kPermutationCount; }
+  std::uint32_t columns() const { return kTwistCount; }
+  std::uint32_t row_step(std::uint32_t perm, int move) const {
+    return perm_step_[perm][move] / kTwistCount;
+  }
+  std::uint32_t column_step(std::uint32_t twist, int move) const { return twist_step_[twist][move]; }
 
   std::uint64_t neighbour(std::uint64_t rank, int move) const {
     const auto perm = static_cast<std::uint32_t>(rank / kTwistCount);
@@ -138,6 +148,7 @@ class PocketCubeSpace {
   Metric metric_;
   int moves_;
   std::array<Turn, kMaxMoves> turns_{};
+  std::array<int, kMaxMoves> inverse_{};
   std::vector<std::array<std::uint32_t, kMaxMoves>> perm_step_;   // [perm][move]: perm' * 729
   std::vector<std::array<std::uint16_t, kMaxMoves>> twist_step_;  // [twist][move]: twist'
 };
@@ -157,6 +168,7 @@ struct Enumeration {
   std::vector<std::uint64_t> distribution;           // positions per distance
   std::vector<std::uint64_t> symmetry_distribution;  // classes per distance
   std::vector<bfs::LevelStats> levels;
+  std::vector<bfs::RowWork> work;  // how each level was found (product_bfs)
   std::uint64_t states() const;
   std::uint64_t symmetry_classes() const;
 };
