@@ -45,6 +45,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include <sys/mman.h>
+
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/core/bit_permutation.hpp"
 #include "cubenum/core/parallel.hpp"
@@ -69,12 +71,17 @@ class RowBitmap {
  public:
   using Word = std::uint64_t;
   RowBitmap() = default;
-  // All clear. The memory comes zeroed from the system, page by page as
-  // rows are first touched (by the threads that own them).
+  // All clear. The pages are mapped up front (MAP_POPULATE): a BFS reads
+  // a row before it writes it, and untouched zero pages would fault twice,
+  // once mapping the shared zero page and once copying it, from every
+  // thread in turn (pocket cube, 2 threads: 4.7 -> 3.1 ms of system time).
   RowBitmap(std::uint32_t rows, std::uint32_t columns)
-      : rows_(rows), columns_(columns), row_words_((columns + 63) / 64),
-        words_(static_cast<Word*>(std::calloc(std::size_t{rows} * row_words_ + 1, sizeof(Word)))) {
-    if (!words_) throw std::bad_alloc();
+      : rows_(rows), columns_(columns), row_words_((columns + 63) / 64) {
+    const std::size_t bytes = (std::size_t{rows} * row_words_ + 1) * sizeof(Word);
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+                   -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    words_ = std::unique_ptr<Word[], Unmap>(static_cast<Word*>(p), Unmap{bytes});
   }
 
   std::uint32_t rows() const { return rows_; }
@@ -86,11 +93,12 @@ class RowBitmap {
   void set(std::uint32_t r, std::uint32_t c) { row(r)[c / 64] |= Word{1} << (c % 64); }
 
  private:
-  struct Free {
-    void operator()(Word* p) const { std::free(p); }
+  struct Unmap {
+    std::size_t bytes;  // (no default initializer: unique_ptr must see it default-constructible)
+    void operator()(Word* p) const { munmap(p, bytes); }
   };
   std::uint32_t rows_ = 0, columns_ = 0, row_words_ = 0;
-  std::unique_ptr<Word[], Free> words_;
+  std::unique_ptr<Word[], Unmap> words_;
 };
 
 struct ProductBfsOptions {
