@@ -8,10 +8,12 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/stopwatch.hpp"
+#include "cubenum/core/thread_placement.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -58,6 +60,10 @@ CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::strin
 
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(options->threads));
+    std::optional<SpreadWorkers> spread;
+#ifndef CUBENUM_PLAIN_THREADS
+    if (options->threads > 1) spread.emplace();
+#endif
     Stopwatch clock;
     Json fields = run(ActionContext{options->threads, out});
     const double seconds = clock.seconds();
