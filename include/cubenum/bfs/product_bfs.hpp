@@ -40,6 +40,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <span>
 #include <stdexcept>
@@ -154,7 +155,6 @@ struct ProductTables {
   std::vector<std::uint32_t> source_row;  // [row * moves + m]: the row move m carries into row
   std::vector<std::uint16_t> forward;     // [m * columns + c]: column_step(c, m)
   std::vector<std::uint16_t> backward;    // [m * columns + c]: column_step(c, inverse(m))
-  std::vector<BitPermutation> permute;    // [m]: a whole row's columns moved by m
   std::vector<MoveCycles> families;       // when every move is in one; else empty
 
   template <ProductSpace S>
@@ -162,45 +162,63 @@ struct ProductTables {
       : moves(space.moves()), rows(space.rows()), columns(space.columns()) {
     if (columns > 65536) throw std::length_error("product_bfs: more than 65536 columns");
     const auto n_moves = static_cast<std::size_t>(moves);
-    source_row.resize(std::size_t{rows} * n_moves);
-    forward.resize(std::size_t{columns} * n_moves);
-    backward.resize(std::size_t{columns} * n_moves);
+    // The moves' row tables, [r * moves + m]: row_step(r, m), read once.
+    std::vector<std::uint32_t> next_row(std::size_t{rows} * n_moves);
     for (std::uint32_t r = 0; r < rows; ++r)
       for (std::size_t m = 0; m < n_moves; ++m)
-        source_row[r * n_moves + m] = space.row_step(r, space.inverse(static_cast<int>(m)));
+        next_row[r * n_moves + m] = space.row_step(r, static_cast<int>(m));
+    source_row.resize(next_row.size());
+    for (std::uint32_t r = 0; r < rows; ++r)
+      for (std::size_t m = 0; m < n_moves; ++m)
+        source_row[r * n_moves + m] =
+            next_row[r * n_moves + static_cast<std::size_t>(space.inverse(static_cast<int>(m)))];
+    forward.resize(std::size_t{columns} * n_moves);
+    backward.resize(std::size_t{columns} * n_moves);
     for (std::size_t m = 0; m < n_moves; ++m)
-      for (std::uint32_t c = 0; c < columns; ++c) {
+      for (std::uint32_t c = 0; c < columns; ++c)
         forward[m * columns + c] = static_cast<std::uint16_t>(space.column_step(c, static_cast<int>(m)));
+    for (std::size_t m = 0; m < n_moves; ++m)
+      for (std::uint32_t c = 0; c < columns; ++c)
         backward[m * columns + c] =
-            static_cast<std::uint16_t>(space.column_step(c, space.inverse(static_cast<int>(m))));
-      }
-    // Routing a network takes a while (the looping algorithm): a move per task.
-    permute.resize(n_moves);
-    parallel_for_chunks(n_moves, 1, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t m = begin; m != end; ++m) {
-        const std::vector<std::uint32_t> to(forward.begin() + static_cast<std::ptrdiff_t>(m * columns),
-                                            forward.begin() + static_cast<std::ptrdiff_t>((m + 1) * columns));
-        permute[m] = BitPermutation(to);
-      }
+            forward[static_cast<std::size_t>(space.inverse(static_cast<int>(m))) * columns + c];
+    permute_ = std::vector<BitPermutation>(n_moves);
+    routed_ = std::make_unique<std::once_flag[]>(n_moves);
+    find_families(next_row);
+    // The networks that dense levels use, routed now, in parallel: every
+    // move's, or with move cycles only the generators'.
+    std::vector<int> wanted;
+    for (const MoveCycles& family : families) wanted.push_back(family.powers[0]);
+    if (families.empty())
+      for (int m = 0; m < moves; ++m) wanted.push_back(m);
+    parallel_for_chunks(wanted.size(), 1, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i != end; ++i) permute(wanted[i]);
     });
-    find_families(space);
+  }
+
+  // The network that moves a whole row's columns by m. Routing one takes
+  // about 45 us (the looping algorithm); those not routed up front are
+  // routed when first asked for.
+  const BitPermutation& permute(int m) const {
+    const auto i = static_cast<std::size_t>(m);
+    std::call_once(routed_[i], [&] {
+      const std::vector<std::uint32_t> to(forward.begin() + static_cast<std::ptrdiff_t>(i * columns),
+                                          forward.begin() + static_cast<std::ptrdiff_t>((i + 1) * columns));
+      permute_[i] = BitPermutation(to);
+    });
+    return permute_[i];
   }
 
  private:
   // Groups the moves into cycle families (see the top of the file), or
   // leaves `families` empty if some move is in none.
-  template <ProductSpace S>
-  void find_families(const S& space) {
+  void find_families(const std::vector<std::uint32_t>& next_row) {
     std::vector<bool> covered(static_cast<std::size_t>(moves), false);
     for (int g = 0; g < moves; ++g) {
       if (covered[static_cast<std::size_t>(g)]) continue;
       MoveCycles family;
-      if (!powers_of(space, g, covered, family.powers) || family.powers.size() < 2 ||
-          family.order() > ProductLevelsLimits::kMaxCycleOrder) {
-        families.clear();
-        return;
-      }
-      if (!cycles_of(space, g, family)) {
+      if (!powers_of(next_row, g, covered, family.powers) || family.powers.size() < 2 ||
+          family.order() > ProductLevelsLimits::kMaxCycleOrder ||
+          !cycles_of(next_row, g, family)) {
         families.clear();
         return;
       }
@@ -209,17 +227,23 @@ struct ProductTables {
     }
   }
 
+  std::uint32_t row_after(const std::vector<std::uint32_t>& next_row, std::uint32_t r, int m) const {
+    return next_row[std::size_t{r} * static_cast<std::size_t>(moves) + static_cast<std::size_t>(m)];
+  }
+  std::uint32_t column_after(std::uint32_t c, int m) const {
+    return forward[static_cast<std::size_t>(m) * columns + c];
+  }
+
   // The moves g, g^2, ..., g^(n-1) up to g's order n, if all are moves not
   // yet covered (compared as row and column tables).
-  template <ProductSpace S>
-  bool powers_of(const S& space, int g, const std::vector<bool>& covered,
+  bool powers_of(const std::vector<std::uint32_t>& next_row, int g, const std::vector<bool>& covered,
                  std::vector<int>& powers) const {
     std::vector<std::uint32_t> row_power(rows), column_power(columns);
     for (std::uint32_t r = 0; r < rows; ++r) row_power[r] = r;
     for (std::uint32_t c = 0; c < columns; ++c) column_power[c] = c;
     for (int j = 1; j <= moves + 1; ++j) {
-      for (auto& r : row_power) r = space.row_step(r, g);
-      for (auto& c : column_power) c = space.column_step(c, g);
+      for (auto& r : row_power) r = row_after(next_row, r, g);
+      for (auto& c : column_power) c = column_after(c, g);
       bool identity = true;
       for (std::uint32_t r = 0; r < rows && identity; ++r) identity = row_power[r] == r;
       for (std::uint32_t c = 0; c < columns && identity; ++c) identity = column_power[c] == c;
@@ -228,9 +252,8 @@ struct ProductTables {
       for (int m = 0; m < moves && match < 0; ++m) {
         if (covered[static_cast<std::size_t>(m)]) continue;
         bool same = true;
-        for (std::uint32_t r = 0; r < rows && same; ++r) same = space.row_step(r, m) == row_power[r];
-        for (std::uint32_t c = 0; c < columns && same; ++c)
-          same = space.column_step(c, m) == column_power[c];
+        for (std::uint32_t r = 0; r < rows && same; ++r) same = row_after(next_row, r, m) == row_power[r];
+        for (std::uint32_t c = 0; c < columns && same; ++c) same = column_after(c, m) == column_power[c];
         if (same) match = m;
       }
       if (match < 0) return false;
@@ -240,8 +263,7 @@ struct ProductTables {
   }
 
   // The cycles of g on the rows; false unless every one has length n.
-  template <ProductSpace S>
-  bool cycles_of(const S& space, int g, MoveCycles& family) const {
+  bool cycles_of(const std::vector<std::uint32_t>& next_row, int g, MoveCycles& family) const {
     std::vector<bool> seen(rows, false);
     for (std::uint32_t start = 0; start < rows; ++start) {
       if (seen[start]) continue;
@@ -249,13 +271,16 @@ struct ProductTables {
       do {
         seen[r] = true;
         family.rows.push_back(r);
-        r = space.row_step(r, g);
+        r = row_after(next_row, r, g);
         ++length;
       } while (r != start && length <= family.order());
       if (r != start || length != family.order()) return false;
     }
     return true;
   }
+
+  mutable std::vector<BitPermutation> permute_;        // [m], see permute()
+  std::unique_ptr<std::once_flag[]> routed_;
 };
 
 // The BFS's state: the visited states, the frontier and the next frontier,
@@ -314,7 +339,9 @@ class ProductLevels {
         for (std::uint32_t k = 0; k < n; ++k) clear_next(rows[k]);
       return;
     }
-    if (std::min(sources, targets) > 2 * kBitsPerPermute) {
+    // The model says a cycle pays from 2 kBitsPerPermute states on either
+    // side; 1 measured faster (pocket cube HTM, level 7: 2.75 -> 2.45 ms).
+    if (std::min(sources, targets) > kBitsPerPermute) {
       cycle_through(family, rows, open);
       work.cycled += n * (n - 1);
     } else {
@@ -442,7 +469,7 @@ class ProductLevels {
   void cycle_through(const MoveCycles& family, const std::uint32_t* rows,
                      std::array<std::array<std::uint64_t, kMaxRowWords>, kMaxOrder>& open) const {
     const std::uint32_t n = family.order(), words = row_words();
-    const BitPermutation& sigma = tables_.permute[static_cast<std::size_t>(family.powers[0])];
+    const BitPermutation& sigma = tables_.permute(family.powers[0]);
     std::array<std::uint64_t, kMaxRowWords> reach;
     sigma.apply(frontier_.row(rows[1]), words, reach.data());  // sigma(F_1)
     for (std::uint32_t j = 2; j <= n; ++j) {
@@ -495,7 +522,7 @@ class ProductLevels {
   // Frontier row q moved as a whole by m; its columns leave `open`.
   std::uint32_t permute_row(std::uint32_t q, int m, std::uint64_t* open) const {
     std::array<std::uint64_t, kMaxRowWords> moved;
-    tables_.permute[static_cast<std::size_t>(m)].apply(frontier_.row(q), row_words(), moved.data());
+    tables_.permute(m).apply(frontier_.row(q), row_words(), moved.data());
     std::uint32_t found = 0;
     for (std::uint32_t w = 0; w < row_words(); ++w) {
       found += static_cast<std::uint32_t>(std::popcount(moved[w] & open[w]));
