@@ -134,20 +134,40 @@ PocketCubeSpace::PocketCubeSpace(Metric metric)
       if (turns_[n].face == turns_[m].face && turns_[n].quarters == 4 - turns_[m].quarters)
         inverse_[m] = n;
   // A turn's effect on the permutation ignores twists, and on the twists
-  // ignores the permutation: one table each.
-  // (In parallel: this is a good part of a whole run's start.)
+  // ignores the permutation: one table each. Quarter turns are computed on
+  // corners; half and inverse turns are a quarter turn's table applied 2 or
+  // 3 times (a third of the start-up's unranking work).
+  std::array<int, kMaxMoves> quarter{};
+  for (int m = 0; m < moves_; ++m)
+    for (int n = 0; n < moves_; ++n)
+      if (turns_[n].face == turns_[m].face && turns_[n].quarters == 1) quarter[m] = n;
   parallel_for_chunks(kPermutationCount, 512, [&](std::size_t begin, std::size_t end) {
     for (auto p = static_cast<std::uint32_t>(begin); p != end; ++p) {
       const Corners c = unrank(std::uint64_t{p} * kTwistCount);
       for (int m = 0; m < moves_; ++m)
-        perm_step_[p][m] = permutation_coordinate(detail::multiply(c, cubies[m])) * kTwistCount;
+        if (quarter[m] == m)
+          perm_step_[p][m] = permutation_coordinate(detail::multiply(c, cubies[m])) * kTwistCount;
     }
   });
   for (std::uint32_t t = 0; t < kTwistCount; ++t) {
     const Corners c = unrank(t);
     for (int m = 0; m < moves_; ++m)
-      twist_step_[t][m] =
-          static_cast<std::uint16_t>(twist_coordinate(detail::multiply(c, cubies[m])));
+      if (quarter[m] == m)
+        twist_step_[t][m] = static_cast<std::uint16_t>(twist_coordinate(detail::multiply(c, cubies[m])));
+  }
+  for (int m = 0; m < moves_; ++m) {
+    if (quarter[m] == m) continue;
+    const int q = quarter[m];
+    for (std::uint32_t p = 0; p < kPermutationCount; ++p) {
+      std::uint32_t x = p;
+      for (int k = 0; k < turns_[m].quarters; ++k) x = perm_step_[x][q] / kTwistCount;
+      perm_step_[p][m] = x * kTwistCount;
+    }
+    for (std::uint32_t t = 0; t < kTwistCount; ++t) {
+      std::uint16_t x = static_cast<std::uint16_t>(t);
+      for (int k = 0; k < turns_[m].quarters; ++k) x = twist_step_[x][q];
+      twist_step_[t][m] = x;
+    }
   }
 }
 

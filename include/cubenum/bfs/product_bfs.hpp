@@ -288,10 +288,14 @@ struct ProductTables {
 class ProductLevels {
  public:
   explicit ProductLevels(const ProductTables& tables)
-      : tables_(tables), visited_(tables.rows, tables.columns),
-        frontier_(tables.rows, tables.columns), next_(tables.rows, tables.columns),
-        frontier_count_(tables.rows, 0), next_count_(tables.rows, 0),
-        unvisited_(tables.rows, tables.columns) {}
+      : tables_(tables), frontier_count_(tables.rows, 0), next_count_(tables.rows, 0),
+        unvisited_(tables.rows, tables.columns) {
+    // Mapping the planes' pages takes a while: one plane per task.
+    RowBitmap* planes[] = {&visited_, &frontier_, &next_};
+    parallel_for_chunks(3, 1, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i != end; ++i) *planes[i] = RowBitmap(tables.rows, tables.columns);
+    });
+  }
 
   const RowBitmap& frontier() const { return frontier_; }
 
@@ -318,11 +322,14 @@ class ProductLevels {
     return fresh;
   }
 
-  // ---- cycle by cycle: one family of moves at a time, then finish_row
+  // ---- cycle by cycle: one family of moves at a time
 
   // Adds to the next frontier's rows of cycle `index` of `family` the states
   // its moves reach; the family given first overwrites what the rows held.
-  void expand_cycle(const MoveCycles& family, std::size_t index, bool first, RowWork& work) {
+  // The family given last also counts the rows' new states, marks them
+  // visited and returns how many (else 0).
+  std::uint64_t expand_cycle(const MoveCycles& family, std::size_t index, bool first, bool last,
+                             RowWork& work) {
     const std::uint32_t n = family.order();
     const std::uint32_t* rows = family.rows.data() + index * n;
     std::uint64_t sources = 0, unvisited = 0;
@@ -337,7 +344,7 @@ class ProductLevels {
     if (targets == 0) {  // nothing to find
       if (first)
         for (std::uint32_t k = 0; k < n; ++k) clear_next(rows[k]);
-      return;
+      return last ? finish_rows(rows, n) : 0;
     }
     // The model says a cycle pays from 2 kBitsPerPermute states on either
     // side; 1 measured faster (pocket cube HTM, level 7: 2.75 -> 2.45 ms).
@@ -359,6 +366,20 @@ class ProductLevels {
         }
     }
     for (std::uint32_t k = 0; k < n; ++k) record_found(rows[k], first, open[k].data());
+    return last ? finish_rows(rows, n) : 0;
+  }
+
+  // The next frontier becomes the frontier.
+  void advance() {
+    std::swap(frontier_, next_);
+    frontier_count_.swap(next_count_);
+  }
+
+ private:
+  std::uint64_t finish_rows(const std::uint32_t* rows, std::uint32_t n) {
+    std::uint64_t fresh = 0;
+    for (std::uint32_t k = 0; k < n; ++k) fresh += finish_row(rows[k]);
+    return fresh;
   }
 
   // After every family: counts row p's new states and marks them visited.
@@ -375,13 +396,6 @@ class ProductLevels {
     return fresh;
   }
 
-  // The next frontier becomes the frontier.
-  void advance() {
-    std::swap(frontier_, next_);
-    frontier_count_.swap(next_count_);
-  }
-
- private:
   static constexpr std::uint32_t kMaxRowWords = 16;  // 1024 columns: the networks' registers
   static constexpr std::uint32_t kMaxOrder = ProductLevelsLimits::kMaxCycleOrder;
 
@@ -578,19 +592,17 @@ inline std::uint64_t expand_level(const ProductTables& tables, ProductLevels& st
       return sum;
     });
   } else {
-    bool first = true;
-    for (const MoveCycles& family : tables.families) {
-      parallel_for_chunks(family.cycles(), kGrainCycles, [&](std::size_t b, std::size_t e) {
+    const std::size_t families = tables.families.size();
+    for (std::size_t f = 0; f < families; ++f) {
+      const MoveCycles& family = tables.families[f];
+      const bool first = f == 0, last = f + 1 == families;
+      fresh = parallel_sum<std::uint64_t>(family.cycles(), kGrainCycles, [&](std::size_t b, std::size_t e) {
+        std::uint64_t sum = 0;
         RowWork& local = work.local();
-        for (std::size_t i = b; i != e; ++i) state.expand_cycle(family, i, first, local);
+        for (std::size_t i = b; i != e; ++i) sum += state.expand_cycle(family, i, first, last, local);
+        return sum;
       });
-      first = false;
     }
-    fresh = parallel_sum<std::uint64_t>(tables.rows, kGrainRows, [&](std::size_t b, std::size_t e) {
-      std::uint64_t sum = 0;
-      for (auto p = static_cast<std::uint32_t>(b); p != e; ++p) sum += state.finish_row(p);
-      return sum;
-    });
   }
   work.for_each([&](const RowWork& w) { total += w; });
   state.advance();
