@@ -53,7 +53,7 @@ TEST(BitPermutation, AgreesWithNaivePermutationOnRandomCases) {
 
 TEST(BitPermutation, StagesRunOutToInAndBack) {
   // 1024 bits: 19 stages.
-  const std::vector<unsigned> expected = {512, 256, 128, 64, 32, 16, 8, 4, 2, 1,
+  const std::vector<unsigned> expected = {512, 256, 128, 64, 32, 16, 8,   4,   2,  1,
                                           2,   4,   8,   16, 32, 64, 128, 256, 512};
   for (unsigned s = 0; s < expected.size(); ++s)
     EXPECT_EQ(BitPermutation::distance(10, s), expected[s]);

@@ -133,8 +133,9 @@ TEST(PocketCube, ProductCoordinatesMatchTheRankedNeighbours) {
       for (int m = 0; m < space.moves(); ++m) {
         const auto perm = static_cast<std::uint32_t>(r / kTwistCount);
         const auto twist = static_cast<std::uint32_t>(r % kTwistCount);
-        EXPECT_EQ(std::uint64_t{space.row_step(perm, m)} * kTwistCount + space.column_step(twist, m),
-                  space.neighbour(r, m));
+        EXPECT_EQ(
+            std::uint64_t{space.row_step(perm, m)} * kTwistCount + space.column_step(twist, m),
+            space.neighbour(r, m));
         EXPECT_EQ(space.neighbour(space.neighbour(r, m), space.inverse(m)), r);
       }
   }

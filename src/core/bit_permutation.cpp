@@ -30,7 +30,7 @@ void split(Routing& r, std::uint32_t d, std::vector<std::uint64_t>& in,
   std::vector<std::uint8_t> half(n, 2);
   for (std::uint32_t start = 0; start < n; ++start)
     for (std::uint32_t i = start; half[i] == 2; i = r.from[r.to[i ^ d] ^ d]) {
-      half[i] = 0;  // so its input partner takes half 1, and so must the
+      half[i] = 0;      // so its input partner takes half 1, and so must the
       half[i ^ d] = 1;  // bit bound for the partner of that one's target
     }
   Routing middle{std::vector<std::uint32_t>(n), std::vector<std::uint32_t>(n)};

@@ -2,7 +2,6 @@
 #include <span>
 
 #include "cubenum/core/parallel.hpp"
-
 #include "cubenum/core/ranking.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
 #include "pocket_cube_geometry.hpp"
@@ -153,7 +152,8 @@ PocketCubeSpace::PocketCubeSpace(Metric metric)
     const Corners c = unrank(t);
     for (int m = 0; m < moves_; ++m)
       if (quarter[m] == m)
-        twist_step_[t][m] = static_cast<std::uint16_t>(twist_coordinate(detail::multiply(c, cubies[m])));
+        twist_step_[t][m] =
+            static_cast<std::uint16_t>(twist_coordinate(detail::multiply(c, cubies[m])));
   }
   for (int m = 0; m < moves_; ++m) {
     if (quarter[m] == m) continue;

@@ -21,9 +21,8 @@ constexpr bool kUnderThreadSanitizer = false;
 TEST(PocketCubeBfs, SameLevelsInEveryDirectionAndAtAnyThreadCount) {
   // Published tables (Scherphuis, jaapsch.net/puzzles/cube2.htm; OEIS A079762
   // for the quarter turns, A079761 for the half turns).
-  const std::vector<std::uint64_t> quarter = {1,      6,       27,      120,    534,
-                                              2256,   8969,    33058,   114149, 360508,
-                                              930588, 1350852, 782536,  90280,  276};
+  const std::vector<std::uint64_t> quarter = {
+      1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276};
   const std::vector<std::uint64_t> half = {1,     9,      54,     321,     1847,   9992,
                                            50136, 227536, 870072, 1887748, 623800, 2644};
   std::vector<bfs::DirectionPolicy> policies = {bfs::DirectionPolicy::Auto};

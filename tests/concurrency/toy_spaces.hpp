@@ -62,7 +62,9 @@ struct ProductToy {
   std::uint32_t rows() const { return row_count; }
   std::uint32_t columns() const { return column_count; }
   int moves() const { return static_cast<int>(row_moves.size()); }
-  std::uint32_t row_step(std::uint32_t r, int m) const { return row_moves[static_cast<std::size_t>(m)][r]; }
+  std::uint32_t row_step(std::uint32_t r, int m) const {
+    return row_moves[static_cast<std::size_t>(m)][r];
+  }
   std::uint32_t column_step(std::uint32_t c, int m) const {
     return column_moves[static_cast<std::size_t>(m)][c];
   }
@@ -153,8 +155,11 @@ ProductToy swap_pairs() {
     }
     return maps;
   };
-  ProductToy toy{static_cast<std::uint32_t>(factorial(N)), static_cast<std::uint32_t>(factorial(K)),
-                 {}, {}, {}};
+  ProductToy toy{static_cast<std::uint32_t>(factorial(N)),
+                 static_cast<std::uint32_t>(factorial(K)),
+                 {},
+                 {},
+                 {}};
   for (auto& rows_to : swaps(std::integral_constant<unsigned, N>{}))
     toy.add_move(rows_to, identity_map(toy.column_count));
   for (auto& columns_to : swaps(std::integral_constant<unsigned, K>{}))

@@ -32,6 +32,8 @@
 //
 // Every way finds the same states; the choice depends only on counts, so
 // counts never depend on it or on the thread count.
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -45,8 +47,6 @@
 #include <span>
 #include <stdexcept>
 #include <vector>
-
-#include <sys/mman.h>
 
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/core/bit_permutation.hpp"
@@ -79,8 +79,8 @@ class RowBitmap {
   RowBitmap(std::uint32_t rows, std::uint32_t columns)
       : rows_(rows), columns_(columns), row_words_((columns + 63) / 64) {
     const std::size_t bytes = (std::size_t{rows} * row_words_ + 1) * sizeof(Word);
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-                   -1, 0);
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     words_ = std::unique_ptr<Word[], Unmap>(static_cast<Word*>(p), Unmap{bytes});
   }
@@ -134,7 +134,7 @@ namespace detail {
 
 // A move g of order n whose powers g^2 .. g^(n-1) are moves too.
 struct MoveCycles {
-  std::vector<int> powers;         // powers[j - 1]: the move g^j, j = 1 .. n-1
+  std::vector<int> powers;          // powers[j - 1]: the move g^j, j = 1 .. n-1
   std::vector<std::uint32_t> rows;  // the cycles of g on the rows, n rows each: r, r g, ...
   std::uint32_t order() const { return static_cast<std::uint32_t>(powers.size()) + 1; }
   std::size_t cycles() const { return rows.size() / order(); }
@@ -176,7 +176,8 @@ struct ProductTables {
     backward.resize(std::size_t{columns} * n_moves);
     for (std::size_t m = 0; m < n_moves; ++m)
       for (std::uint32_t c = 0; c < columns; ++c)
-        forward[m * columns + c] = static_cast<std::uint16_t>(space.column_step(c, static_cast<int>(m)));
+        forward[m * columns + c] =
+            static_cast<std::uint16_t>(space.column_step(c, static_cast<int>(m)));
     for (std::size_t m = 0; m < n_moves; ++m)
       for (std::uint32_t c = 0; c < columns; ++c)
         backward[m * columns + c] =
@@ -201,8 +202,9 @@ struct ProductTables {
   const BitPermutation& permute(int m) const {
     const auto i = static_cast<std::size_t>(m);
     std::call_once(routed_[i], [&] {
-      const std::vector<std::uint32_t> to(forward.begin() + static_cast<std::ptrdiff_t>(i * columns),
-                                          forward.begin() + static_cast<std::ptrdiff_t>((i + 1) * columns));
+      const std::vector<std::uint32_t> to(
+          forward.begin() + static_cast<std::ptrdiff_t>(i * columns),
+          forward.begin() + static_cast<std::ptrdiff_t>((i + 1) * columns));
       permute_[i] = BitPermutation(to);
     });
     return permute_[i];
@@ -217,8 +219,7 @@ struct ProductTables {
       if (covered[static_cast<std::size_t>(g)]) continue;
       MoveCycles family;
       if (!powers_of(next_row, g, covered, family.powers) || family.powers.size() < 2 ||
-          family.order() > ProductLevelsLimits::kMaxCycleOrder ||
-          !cycles_of(next_row, g, family)) {
+          family.order() > ProductLevelsLimits::kMaxCycleOrder || !cycles_of(next_row, g, family)) {
         families.clear();
         return;
       }
@@ -227,7 +228,8 @@ struct ProductTables {
     }
   }
 
-  std::uint32_t row_after(const std::vector<std::uint32_t>& next_row, std::uint32_t r, int m) const {
+  std::uint32_t row_after(const std::vector<std::uint32_t>& next_row, std::uint32_t r,
+                          int m) const {
     return next_row[std::size_t{r} * static_cast<std::size_t>(moves) + static_cast<std::size_t>(m)];
   }
   std::uint32_t column_after(std::uint32_t c, int m) const {
@@ -236,8 +238,8 @@ struct ProductTables {
 
   // The moves g, g^2, ..., g^(n-1) up to g's order n, if all are moves not
   // yet covered (compared as row and column tables).
-  bool powers_of(const std::vector<std::uint32_t>& next_row, int g, const std::vector<bool>& covered,
-                 std::vector<int>& powers) const {
+  bool powers_of(const std::vector<std::uint32_t>& next_row, int g,
+                 const std::vector<bool>& covered, std::vector<int>& powers) const {
     std::vector<std::uint32_t> row_power(rows), column_power(columns);
     for (std::uint32_t r = 0; r < rows; ++r) row_power[r] = r;
     for (std::uint32_t c = 0; c < columns; ++c) column_power[c] = c;
@@ -252,8 +254,10 @@ struct ProductTables {
       for (int m = 0; m < moves && match < 0; ++m) {
         if (covered[static_cast<std::size_t>(m)]) continue;
         bool same = true;
-        for (std::uint32_t r = 0; r < rows && same; ++r) same = row_after(next_row, r, m) == row_power[r];
-        for (std::uint32_t c = 0; c < columns && same; ++c) same = column_after(c, m) == column_power[c];
+        for (std::uint32_t r = 0; r < rows && same; ++r)
+          same = row_after(next_row, r, m) == row_power[r];
+        for (std::uint32_t c = 0; c < columns && same; ++c)
+          same = column_after(c, m) == column_power[c];
         if (same) match = m;
       }
       if (match < 0) return false;
@@ -279,7 +283,7 @@ struct ProductTables {
     return true;
   }
 
-  mutable std::vector<BitPermutation> permute_;        // [m], see permute()
+  mutable std::vector<BitPermutation> permute_;  // [m], see permute()
   std::unique_ptr<std::once_flag[]> routed_;
 };
 
@@ -288,12 +292,15 @@ struct ProductTables {
 class ProductLevels {
  public:
   explicit ProductLevels(const ProductTables& tables)
-      : tables_(tables), frontier_count_(tables.rows, 0), next_count_(tables.rows, 0),
+      : tables_(tables),
+        frontier_count_(tables.rows, 0),
+        next_count_(tables.rows, 0),
         unvisited_(tables.rows, tables.columns) {
     // Mapping the planes' pages takes a while: one plane per task.
     RowBitmap* planes[] = {&visited_, &frontier_, &next_};
     parallel_for_chunks(3, 1, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i != end; ++i) *planes[i] = RowBitmap(tables.rows, tables.columns);
+      for (std::size_t i = begin; i != end; ++i)
+        *planes[i] = RowBitmap(tables.rows, tables.columns);
     });
   }
 
@@ -501,7 +508,8 @@ class ProductLevels {
   // The columns of frontier row q, moved by m, leave `open`; returns how
   // many of them were open.
   std::uint32_t push_row(std::uint32_t q, int m, std::uint64_t* open) const {
-    const std::uint16_t* step = tables_.forward.data() + static_cast<std::size_t>(m) * tables_.columns;
+    const std::uint16_t* step =
+        tables_.forward.data() + static_cast<std::size_t>(m) * tables_.columns;
     const std::uint64_t* from = frontier_.row(q);
     std::uint32_t found = 0;
     for (std::uint32_t w = 0; w < row_words(); ++w)
@@ -517,7 +525,8 @@ class ProductLevels {
   // The open columns whose image under m's inverse is in frontier row q
   // leave `open`; returns how many.
   std::uint32_t pull_row(std::uint32_t q, int m, std::uint64_t* open) const {
-    const std::uint16_t* step = tables_.backward.data() + static_cast<std::size_t>(m) * tables_.columns;
+    const std::uint16_t* step =
+        tables_.backward.data() + static_cast<std::size_t>(m) * tables_.columns;
     const std::uint64_t* from = frontier_.row(q);
     std::uint32_t found = 0;
     for (std::uint32_t w = 0; w < row_words(); ++w) {
@@ -596,12 +605,14 @@ inline std::uint64_t expand_level(const ProductTables& tables, ProductLevels& st
     for (std::size_t f = 0; f < families; ++f) {
       const MoveCycles& family = tables.families[f];
       const bool first = f == 0, last = f + 1 == families;
-      fresh = parallel_sum<std::uint64_t>(family.cycles(), kGrainCycles, [&](std::size_t b, std::size_t e) {
-        std::uint64_t sum = 0;
-        RowWork& local = work.local();
-        for (std::size_t i = b; i != e; ++i) sum += state.expand_cycle(family, i, first, last, local);
-        return sum;
-      });
+      fresh = parallel_sum<std::uint64_t>(
+          family.cycles(), kGrainCycles, [&](std::size_t b, std::size_t e) {
+            std::uint64_t sum = 0;
+            RowWork& local = work.local();
+            for (std::size_t i = b; i != e; ++i)
+              sum += state.expand_cycle(family, i, first, last, local);
+            return sum;
+          });
     }
   }
   work.for_each([&](const RowWork& w) { total += w; });

@@ -34,11 +34,16 @@ class BitPermutation {
   // `in_words` words (at most words()), the rest taken as zero.
   void apply(const std::uint64_t* in, std::size_t in_words, std::uint64_t* out) const {
     switch (words_) {
-      case 4: return apply_vectors<1>(in, in_words, out);
-      case 8: return apply_vectors<2>(in, in_words, out);
-      case 16: return apply_vectors<4>(in, in_words, out);
-      case 32: return apply_vectors<8>(in, in_words, out);
-      default: return apply_words(in, in_words, out);
+      case 4:
+        return apply_vectors<1>(in, in_words, out);
+      case 8:
+        return apply_vectors<2>(in, in_words, out);
+      case 16:
+        return apply_vectors<4>(in, in_words, out);
+      case 32:
+        return apply_vectors<8>(in, in_words, out);
+      default:
+        return apply_words(in, in_words, out);
     }
   }
 
@@ -49,10 +54,14 @@ class BitPermutation {
                          const BitPermutation& b, const std::uint64_t* in_b, std::uint64_t* out_b,
                          std::size_t in_words) {
     switch (a.words_ == b.words_ ? a.words_ : 0) {
-      case 4: return apply_vector_pair<1>(a, in_a, out_a, b, in_b, out_b, in_words);
-      case 8: return apply_vector_pair<2>(a, in_a, out_a, b, in_b, out_b, in_words);
-      case 16: return apply_vector_pair<4>(a, in_a, out_a, b, in_b, out_b, in_words);
-      case 32: return apply_vector_pair<8>(a, in_a, out_a, b, in_b, out_b, in_words);
+      case 4:
+        return apply_vector_pair<1>(a, in_a, out_a, b, in_b, out_b, in_words);
+      case 8:
+        return apply_vector_pair<2>(a, in_a, out_a, b, in_b, out_b, in_words);
+      case 16:
+        return apply_vector_pair<4>(a, in_a, out_a, b, in_b, out_b, in_words);
+      case 32:
+        return apply_vector_pair<8>(a, in_a, out_a, b, in_b, out_b, in_words);
       default:
         a.apply(in_a, in_words, out_a);
         b.apply(in_b, in_words, out_b);
@@ -119,7 +128,8 @@ class BitPermutation {
     load(x, in, in_words);
     [&]<std::size_t... S>(std::index_sequence<S...>) {
       (stage<distance(kLogBits, S)>(x, masks_.data() + S * Vectors * 4), ...);
-    }(std::make_index_sequence<2 * kLogBits - 1>{});
+    }
+    (std::make_index_sequence<2 * kLogBits - 1>{});
     __builtin_memcpy(out, x, sizeof x);
   }
 
@@ -136,7 +146,8 @@ class BitPermutation {
       ((stage<distance(kLogBits, S)>(x, a.masks_.data() + S * Vectors * 4),
         stage<distance(kLogBits, S)>(y, b.masks_.data() + S * Vectors * 4)),
        ...);
-    }(std::make_index_sequence<2 * kLogBits - 1>{});
+    }
+    (std::make_index_sequence<2 * kLogBits - 1>{});
     __builtin_memcpy(out_a, x, sizeof x);
     __builtin_memcpy(out_b, y, sizeof y);
   }

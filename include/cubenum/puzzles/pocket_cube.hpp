@@ -125,7 +125,9 @@ class PocketCubeSpace {
   std::uint32_t row_step(std::uint32_t perm, int move) const {
     return perm_step_[perm][move] / kTwistCount;
   }
-  std::uint32_t column_step(std::uint32_t twist, int move) const { return twist_step_[twist][move]; }
+  std::uint32_t column_step(std::uint32_t twist, int move) const {
+    return twist_step_[twist][move];
+  }
 
   std::uint64_t neighbour(std::uint64_t rank, int move) const {
     const auto perm = static_cast<std::uint32_t>(rank / kTwistCount);
