@@ -7,6 +7,7 @@
 #include <tbb/global_control.h>
 
 #include <bit>
+#include <stdexcept>
 
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "toy_spaces.hpp"
@@ -84,6 +85,11 @@ TEST(ProductBfs, FindsMoveCyclesOnlyWhereEveryPowerIsAMove) {
   }
   // Steps of one (and their inverses) have no half steps among the moves.
   EXPECT_TRUE(bfs::detail::ProductTables(testing::torus(8, 8)).families.empty());
+}
+
+TEST(ProductBfs, RowsOfMoreThan1024ColumnsAreRefused) {
+  EXPECT_THROW(run(testing::torus(2, 1025), bfs::DirectionPolicy::Auto, 1), std::length_error);
+  EXPECT_EQ(run(testing::torus(2, 1024), bfs::DirectionPolicy::Auto, 1).reached, 2048U);
 }
 
 TEST(ProductBfs, OnLevelSeesEachLevelsStates) {

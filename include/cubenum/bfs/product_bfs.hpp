@@ -144,9 +144,8 @@ struct MoveCycles {
 // pulled one by one (measured on the pocket cube).
 inline constexpr std::uint32_t kBitsPerPermute = 16;
 
-struct ProductLevelsLimits {
-  static constexpr std::uint32_t kMaxCycleOrder = 8;  // rows in a move cycle
-};
+inline constexpr std::uint32_t kMaxCycleOrder = 8;  // rows in a move cycle
+inline constexpr std::uint32_t kMaxRowWords = 16;   // 1024 columns: the networks' registers
 
 // The space's moves copied into flat tables laid out for the inner loops.
 struct ProductTables {
@@ -160,7 +159,7 @@ struct ProductTables {
   template <ProductSpace S>
   explicit ProductTables(const S& space)
       : moves(space.moves()), rows(space.rows()), columns(space.columns()) {
-    if (columns > 65536) throw std::length_error("product_bfs: more than 65536 columns");
+    if (columns > kMaxRowWords * 64) throw std::length_error("product_bfs: more than 1024 columns");
     const auto n_moves = static_cast<std::size_t>(moves);
     // The moves' row tables, [r * moves + m]: row_step(r, m), read once.
     std::vector<std::uint32_t> next_row(std::size_t{rows} * n_moves);
@@ -219,7 +218,7 @@ struct ProductTables {
       if (covered[static_cast<std::size_t>(g)]) continue;
       MoveCycles family;
       if (!powers_of(next_row, g, covered, family.powers) || family.powers.size() < 2 ||
-          family.order() > ProductLevelsLimits::kMaxCycleOrder || !cycles_of(next_row, g, family)) {
+          family.order() > kMaxCycleOrder || !cycles_of(next_row, g, family)) {
         families.clear();
         return;
       }
@@ -344,7 +343,7 @@ class ProductLevels {
       sources += frontier_count_[rows[k]];
       unvisited += unvisited_[rows[k]];
     }
-    std::array<std::array<std::uint64_t, kMaxRowWords>, kMaxOrder> open;
+    std::array<std::array<std::uint64_t, kMaxRowWords>, kMaxCycleOrder> open;
     std::uint64_t targets = 0;
     if (sources != 0 && unvisited != 0)
       for (std::uint32_t k = 0; k < n; ++k) targets += open_columns(rows[k], first, open[k].data());
@@ -403,13 +402,6 @@ class ProductLevels {
     return fresh;
   }
 
-  static constexpr std::uint32_t kMaxRowWords = 16;  // 1024 columns: the networks' registers
-  static constexpr std::uint32_t kMaxOrder = ProductLevelsLimits::kMaxCycleOrder;
-
- public:
-  static constexpr std::uint32_t kMaxColumns = kMaxRowWords * 64;
-
- private:
   std::uint32_t row_words() const { return visited_.row_words(); }
 
   // Whether some predecessor row of p has frontier states: in the sparse
@@ -487,8 +479,9 @@ class ProductLevels {
   }
 
   // The whole family at once: W_0 by Horner's rule, then W_k = sigma(W_{k-1}).
-  void cycle_through(const MoveCycles& family, const std::uint32_t* rows,
-                     std::array<std::array<std::uint64_t, kMaxRowWords>, kMaxOrder>& open) const {
+  void cycle_through(
+      const MoveCycles& family, const std::uint32_t* rows,
+      std::array<std::array<std::uint64_t, kMaxRowWords>, kMaxCycleOrder>& open) const {
     const std::uint32_t n = family.order(), words = row_words();
     const BitPermutation& sigma = tables_.permute(family.powers[0]);
     std::array<std::uint64_t, kMaxRowWords> reach;
@@ -628,8 +621,6 @@ template <ProductSpace S>
 ProductBfsResult product_bfs(const S& space, std::span<const std::uint64_t> sources,
                              const ProductBfsOptions& options = {}) {
   Stopwatch clock;
-  if (space.columns() > detail::ProductLevels::kMaxColumns)
-    throw std::length_error("product_bfs: more than 1024 columns");
   const detail::ProductTables tables(space);
   detail::ProductLevels state(tables);
   std::uint64_t fresh = 0;
