@@ -25,10 +25,10 @@
 // sigma^j(F_{k-j}) from each r_{k-j} (sigma: g on the columns, F: the
 // frontier). Then W_k = F_k + sigma(F_{k-1}) + ... + sigma^(n-1)(F_{k-n+1})
 // satisfies W_{k+1} = sigma(W_k), because sigma^n is the identity: 2(n-1)
-// row permutations serve the cycle's n(n-1) (row, move) pairs instead of
-// n(n-1). (F_k is already visited, so it adds nothing new.) When every move
-// belongs to such a cycle family, levels are built family by family, each
-// thread owning whole cycles.
+// row permutations serve the cycle's n(n-1) (row, move) pairs, instead of
+// one permutation a pair. (F_k is already visited, so it adds nothing new.)
+// When every move belongs to such a cycle family, dense levels are built
+// family by family, each thread owning whole cycles.
 //
 // Every way finds the same states; the choice depends only on counts, so
 // counts never depend on it or on the thread count.
