@@ -52,13 +52,12 @@ Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy)
   bfs::ProductBfsOptions options;
   options.policy = policy;
   if (symmetry)
-    options.on_level = [&](const bfs::LevelStats&, const bfs::RowBitmap& level) {
+    options.on_level = [&](const bfs::ProductLevel&, const bfs::RowBitmap& level) {
       e.symmetry_distribution.push_back(count_canonical(level));
     };
   const bfs::ProductBfsResult result = bfs::product_bfs(space, {&kSolved, 1}, options);
   e.distribution = result.distribution();
   e.levels = result.levels;
-  e.work = result.work;
   return e;
 }
 

@@ -43,7 +43,7 @@ TEST(PocketCubeBfs, SameLevelsInEveryDirectionAndAtAnyThreadCount) {
         // Auto pushes the sparse levels and permutes whole rows or, with
         // half turns (every power of a face turn is a move), move cycles.
         bfs::RowWork work;
-        for (const auto& level : e.work) work += level;
+        for (const auto& level : e.levels) work += level.work;
         EXPECT_GT(work.pushed, 0U);
         EXPECT_GT(work.permuted + work.cycled, 0U);
         EXPECT_EQ(work.cycled != 0, metric == Metric::Half);

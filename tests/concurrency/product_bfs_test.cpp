@@ -28,14 +28,6 @@ bfs::ProductBfsResult run(const ProductToy& toy, bfs::DirectionPolicy policy, in
   return bfs::product_bfs(toy, {&source, 1}, options);
 }
 
-std::vector<std::uint64_t> convolve(const std::vector<std::uint64_t>& x,
-                                    const std::vector<std::uint64_t>& y) {
-  std::vector<std::uint64_t> out(x.size() + y.size() - 1, 0);
-  for (std::size_t i = 0; i < x.size(); ++i)
-    for (std::size_t j = 0; j < y.size(); ++j) out[i + j] += x[i] * y[j];
-  return out;
-}
-
 TEST(ProductBfs, TorusLayersAreSumsOfCyclicDistances) {
   // 201 columns: four words a row, the last one partly padding.
   for (auto [a, b] : {std::pair{9U, 201U}, std::pair{1U, 64U}, std::pair{6U, 7U}}) {
@@ -50,7 +42,7 @@ TEST(ProductBfs, TorusLayersAreSumsOfCyclicDistances) {
 TEST(ProductBfs, SwapPairsGiveConvolvedMahonianRows) {
   // 120 rows x 720 columns (12 words a row, like the pocket cube's twists).
   const ProductToy toy = testing::swap_pairs<5, 6>();
-  const auto expected = convolve(testing::mahonian(5), testing::mahonian(6));
+  const auto expected = testing::convolve(testing::mahonian(5), testing::mahonian(6));
   for (auto policy : kPolicies)
     for (int threads : {1, 2, 3}) {
       const auto result = run(toy, policy, threads);
@@ -69,7 +61,7 @@ TEST(ProductBfs, MoveCyclesGiveTheSameLevelsAsFrontierBfs) {
       for (int threads : {1, 2, 3}) {
         const auto result = run(toy, policy, threads);
         EXPECT_EQ(result.distribution(), expected) << static_cast<int>(policy) << " " << threads;
-        for (const auto& work : result.work) cycled |= work.cycled != 0;
+        for (const auto& level : result.levels) cycled |= level.work.cycled != 0;
       }
     EXPECT_TRUE(cycled) << "seed " << seed << ": no level went by move cycles";
   }
@@ -96,7 +88,7 @@ TEST(ProductBfs, OnLevelSeesEachLevelsStates) {
   const ProductToy toy = testing::torus(5, 130);
   std::vector<std::uint64_t> seen;
   bfs::ProductBfsOptions options;
-  options.on_level = [&](const bfs::LevelStats& level, const bfs::RowBitmap& states) {
+  options.on_level = [&](const bfs::ProductLevel& level, const bfs::RowBitmap& states) {
     EXPECT_EQ(level.depth, seen.size());
     std::uint64_t count = 0;
     for (std::uint32_t r = 0; r < states.rows(); ++r)

@@ -122,6 +122,16 @@ inline ProductToy torus(std::uint32_t a, std::uint32_t b) {
   return toy;
 }
 
+// The layers of a product of two spaces whose moves act on one factor at a
+// time: distances add, so layer counts convolve.
+inline std::vector<std::uint64_t> convolve(const std::vector<std::uint64_t>& x,
+                                           const std::vector<std::uint64_t>& y) {
+  std::vector<std::uint64_t> out(x.size() + y.size() - 1, 0);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    for (std::size_t j = 0; j < y.size(); ++j) out[i + j] += x[i] * y[j];
+  return out;
+}
+
 // Layers of the torus by convolving the layers of the two cycles.
 inline std::vector<std::uint64_t> torus_layers(std::uint32_t a, std::uint32_t b) {
   auto cycle = [](std::uint32_t n) {
@@ -129,11 +139,7 @@ inline std::vector<std::uint64_t> torus_layers(std::uint32_t a, std::uint32_t b)
     for (std::uint32_t i = 0; i < n; ++i) ++layers[std::min(i, n - i)];
     return layers;
   };
-  const auto x = cycle(a), y = cycle(b);
-  std::vector<std::uint64_t> layers(x.size() + y.size() - 1, 0);
-  for (std::size_t i = 0; i < x.size(); ++i)
-    for (std::size_t j = 0; j < y.size(); ++j) layers[i + j] += x[i] * y[j];
-  return layers;
+  return convolve(cycle(a), cycle(b));
 }
 
 // Permutations of n points (rows) and of k points (columns), each with

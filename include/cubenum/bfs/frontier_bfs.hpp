@@ -52,8 +52,7 @@ concept RankedSpace = requires(const S& space, std::uint64_t rank) {
 // Most neighbours a state may have: bounds the per-word gather buffer.
 inline constexpr unsigned kMaxNeighbours = 32;
 
-// Mixed: product_bfs went some rows one way and some the other.
-enum class Direction : std::uint8_t { TopDown, BottomUp, Mixed };
+enum class Direction : std::uint8_t { TopDown, BottomUp };
 enum class DirectionPolicy : std::uint8_t { Auto, TopDown, BottomUp };
 
 struct LevelStats {

@@ -39,7 +39,6 @@
 #include <bit>
 #include <concepts>
 #include <cstdint>
-#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -102,14 +101,6 @@ class RowBitmap {
   std::unique_ptr<Word[], Unmap> words_;
 };
 
-struct ProductBfsOptions {
-  // TopDown: push only; BottomUp: pull only (both without move cycles);
-  // Auto: the cheapest way for each row and move, or each cycle.
-  DirectionPolicy policy = DirectionPolicy::Auto;
-  // Called after each level with the level's states.
-  std::function<void(const LevelStats&, const RowBitmap& level)> on_level;
-};
-
 // How a level was built: the (row, move) pairs served each way.
 struct RowWork {
   std::uint64_t pushed = 0, pulled = 0, permuted = 0, cycled = 0;
@@ -119,9 +110,23 @@ struct RowWork {
   }
 };
 
+struct ProductLevel {
+  unsigned depth = 0;
+  std::uint64_t states = 0;  // states first reached at this depth
+  double seconds = 0;        // building this level from the one before
+  RowWork work;              // how it was built (nothing for depth 0)
+};
+
+struct ProductBfsOptions {
+  // TopDown: push only; BottomUp: pull only (both without move cycles);
+  // Auto: the cheapest way for each row and move, or each cycle.
+  DirectionPolicy policy = DirectionPolicy::Auto;
+  // Called after each level with the level's states.
+  std::function<void(const ProductLevel&, const RowBitmap& level)> on_level;
+};
+
 struct ProductBfsResult {
-  std::vector<LevelStats> levels;  // levels[d]: states at distance d
-  std::vector<RowWork> work;       // work[d]: how level d was found (work[0] empty)
+  std::vector<ProductLevel> levels;  // levels[d]: states at distance d
   std::uint64_t reached = 0;
   std::vector<std::uint64_t> distribution() const {
     std::vector<std::uint64_t> d;
@@ -560,12 +565,6 @@ class ProductLevels {
   std::vector<std::uint32_t> unvisited_;
 };
 
-inline Direction direction_of(const RowWork& work) {
-  if (work.pulled == 0 && work.permuted == 0 && work.cycled == 0) return Direction::TopDown;
-  if (work.pushed == 0 && work.permuted == 0 && work.cycled == 0) return Direction::BottomUp;
-  return Direction::Mixed;
-}
-
 inline constexpr std::size_t kGrainRows = 64;
 inline constexpr std::size_t kGrainCycles = 16;
 
@@ -628,20 +627,18 @@ ProductBfsResult product_bfs(const S& space, std::span<const std::uint64_t> sour
     fresh += state.add_source(static_cast<std::uint32_t>(s / tables.columns),
                               static_cast<std::uint32_t>(s % tables.columns));
   ProductBfsResult result;
-  LevelStats level{0, fresh, clock.seconds(), Direction::TopDown};
-  RowWork work;
+  ProductLevel level{0, fresh, clock.seconds(), {}};
   while (fresh != 0) {
     result.levels.push_back(level);
-    result.work.push_back(work);
     result.reached += fresh;
     if (options.on_level) options.on_level(level, state.frontier());
 
     clock.restart();
-    work = RowWork{};
+    RowWork work;
     const std::uint64_t unvisited = std::uint64_t{tables.rows} * tables.columns - result.reached;
     const bool cycles = detail::by_cycles(tables, options.policy, fresh, unvisited);
     fresh = detail::expand_level(tables, state, options.policy, cycles, work);
-    level = LevelStats{level.depth + 1, fresh, clock.seconds(), detail::direction_of(work)};
+    level = ProductLevel{level.depth + 1, fresh, clock.seconds(), work};
   }
   return result;
 }

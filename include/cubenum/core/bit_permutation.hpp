@@ -47,27 +47,6 @@ class BitPermutation {
     }
   }
 
-  // Two permutations of the same size at once, each as apply(). A network's
-  // stages form one chain of dependent steps, so a lone network waits on
-  // latency; two interleaved keep the pipeline busy.
-  static void apply_pair(const BitPermutation& a, const std::uint64_t* in_a, std::uint64_t* out_a,
-                         const BitPermutation& b, const std::uint64_t* in_b, std::uint64_t* out_b,
-                         std::size_t in_words) {
-    switch (a.words_ == b.words_ ? a.words_ : 0) {
-      case 4:
-        return apply_vector_pair<1>(a, in_a, out_a, b, in_b, out_b, in_words);
-      case 8:
-        return apply_vector_pair<2>(a, in_a, out_a, b, in_b, out_b, in_words);
-      case 16:
-        return apply_vector_pair<4>(a, in_a, out_a, b, in_b, out_b, in_words);
-      case 32:
-        return apply_vector_pair<8>(a, in_a, out_a, b, in_b, out_b, in_words);
-      default:
-        a.apply(in_a, in_words, out_a);
-        b.apply(in_b, in_words, out_b);
-    }
-  }
-
   // The stages of a network on 2^k bits, s = 0 .. 2k - 2, have the
   // distances 2^(k-1), ..., 2, 1, 2, ..., 2^(k-1).
   static constexpr unsigned distance(unsigned log_bits, unsigned stage) {
@@ -131,25 +110,6 @@ class BitPermutation {
     }
     (std::make_index_sequence<2 * kLogBits - 1>{});
     __builtin_memcpy(out, x, sizeof x);
-  }
-
-  template <std::size_t Vectors>
-  static void apply_vector_pair(const BitPermutation& a, const std::uint64_t* in_a,
-                                std::uint64_t* out_a, const BitPermutation& b,
-                                const std::uint64_t* in_b, std::uint64_t* out_b,
-                                std::size_t in_words) {
-    constexpr unsigned kLogBits = std::countr_zero(Vectors * 256);
-    Vector x[Vectors], y[Vectors];
-    load(x, in_a, in_words);
-    load(y, in_b, in_words);
-    [&]<std::size_t... S>(std::index_sequence<S...>) {
-      ((stage<distance(kLogBits, S)>(x, a.masks_.data() + S * Vectors * 4),
-        stage<distance(kLogBits, S)>(y, b.masks_.data() + S * Vectors * 4)),
-       ...);
-    }
-    (std::make_index_sequence<2 * kLogBits - 1>{});
-    __builtin_memcpy(out_a, x, sizeof x);
-    __builtin_memcpy(out_b, y, sizeof y);
   }
 
   void apply_words(const std::uint64_t* in, std::size_t in_words, std::uint64_t* x) const {

@@ -169,8 +169,7 @@ struct Enumeration {
   Metric metric = Metric::Quarter;
   std::vector<std::uint64_t> distribution;           // positions per distance
   std::vector<std::uint64_t> symmetry_distribution;  // classes per distance
-  std::vector<bfs::LevelStats> levels;
-  std::vector<bfs::RowWork> work;  // how each level was found (product_bfs)
+  std::vector<bfs::ProductLevel> levels;
   std::uint64_t states() const;
   std::uint64_t symmetry_classes() const;
 };
