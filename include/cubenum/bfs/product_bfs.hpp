@@ -33,6 +33,7 @@
 // Every way finds the same states; the choice depends only on counts, so
 // counts never depend on it or on the thread count.
 #include <sys/mman.h>
+#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <array>
@@ -295,18 +296,15 @@ struct ProductTables {
 // and per row the frontier's count and the number of unvisited columns.
 class ProductLevels {
  public:
-  explicit ProductLevels(const ProductTables& tables)
+  // `planes`: visited, frontier and next, all clear.
+  ProductLevels(const ProductTables& tables, std::array<RowBitmap, 3> planes)
       : tables_(tables),
+        visited_(std::move(planes[0])),
+        frontier_(std::move(planes[1])),
+        next_(std::move(planes[2])),
         frontier_count_(tables.rows, 0),
         next_count_(tables.rows, 0),
-        unvisited_(tables.rows, tables.columns) {
-    // Mapping the planes' pages takes a while: one plane per task.
-    RowBitmap* planes[] = {&visited_, &frontier_, &next_};
-    parallel_for_chunks(3, 1, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i != end; ++i)
-        *planes[i] = RowBitmap(tables.rows, tables.columns);
-    });
-  }
+        unvisited_(tables.rows, tables.columns) {}
 
   const RowBitmap& frontier() const { return frontier_; }
 
@@ -625,8 +623,16 @@ template <ProductSpace S>
 ProductBfsResult product_bfs(const S& space, std::span<const std::uint64_t> sources,
                              const ProductBfsOptions& options = {}) {
   Stopwatch clock;
+  // Mapping the planes' pages takes about as long as building the tables:
+  // a worker maps them meanwhile.
+  std::array<RowBitmap, 3> planes;
+  tbb::task_group mapping;
+  mapping.run([&] {
+    for (RowBitmap& plane : planes) plane = RowBitmap(space.rows(), space.columns());
+  });
   const detail::ProductTables tables(space);
-  detail::ProductLevels state(tables);
+  mapping.wait();
+  detail::ProductLevels state(tables, std::move(planes));
   std::uint64_t fresh = 0;
   for (std::uint64_t s : sources)
     fresh += state.add_source(static_cast<std::uint32_t>(s / tables.columns),
