@@ -1,4 +1,5 @@
 // The pocket cube's coordinates, move tables and symmetries.
+#include <algorithm>
 #include <span>
 
 #include "cubenum/core/parallel.hpp"
@@ -85,6 +86,17 @@ std::uint32_t twist_coordinate(const Corners& c) {
   return static_cast<std::uint32_t>(digits_rank(std::span(c.twist).first<kCornerCount - 2>(), 3));
 }
 
+// The twists of the next twist coordinate: the first six are its base-3
+// digits, the seventh makes the sum 0 mod 3.
+void next_twist(Corners& c) {
+  int i = kFixedSlot - 2;
+  while (i >= 0 && c.twist[i] == 2) c.twist[i--] = 0;
+  if (i >= 0) ++c.twist[i];
+  int sum = 0;
+  for (int j = 0; j < kFixedSlot - 1; ++j) sum += c.twist[j];
+  c.twist[kFixedSlot - 1] = static_cast<std::uint8_t>((3 - sum % 3) % 3);
+}
+
 }  // namespace
 
 Corners apply_turn(const Corners& corners, Turn turn) {
@@ -140,20 +152,24 @@ PocketCubeSpace::PocketCubeSpace(Metric metric)
   for (int m = 0; m < moves_; ++m)
     for (int n = 0; n < moves_; ++n)
       if (turns_[n].face == turns_[m].face && turns_[n].quarters == 1) quarter[m] = n;
+  // Ranks are lexicographic, so a chunk unranks its first position and
+  // steps to the next one (unranking each took half of this constructor).
   parallel_for_chunks(kPermutationCount, 512, [&](std::size_t begin, std::size_t end) {
+    Corners c = unrank(std::uint64_t{begin} * kTwistCount);
     for (auto p = static_cast<std::uint32_t>(begin); p != end; ++p) {
-      const Corners c = unrank(std::uint64_t{p} * kTwistCount);
       for (int m = 0; m < moves_; ++m)
         if (quarter[m] == m)
           perm_step_[p][m] = permutation_coordinate(detail::multiply(c, cubies[m])) * kTwistCount;
+      std::next_permutation(c.piece.begin(), c.piece.begin() + kFixedSlot);
     }
   });
+  Corners c = unrank(0);
   for (std::uint32_t t = 0; t < kTwistCount; ++t) {
-    const Corners c = unrank(t);
     for (int m = 0; m < moves_; ++m)
       if (quarter[m] == m)
         twist_step_[t][m] =
             static_cast<std::uint16_t>(twist_coordinate(detail::multiply(c, cubies[m])));
+    next_twist(c);
   }
   for (int m = 0; m < moves_; ++m) {
     if (quarter[m] == m) continue;
