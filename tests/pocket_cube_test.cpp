@@ -15,6 +15,7 @@
 
 #include "cubenum/bfs/hashed_bfs.hpp"
 #include "cubenum/bfs/product_bfs.hpp"
+#include "cubenum/core/digit_shift.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/puzzles/pocket_cube_packed.hpp"
 #include "cubenum/report/json.hpp"
@@ -103,8 +104,9 @@ TEST(PocketCube, HalfTurnTableIsThePublishedOne) {
   EXPECT_EQ(enumerate(Metric::Half, false).distribution, kHalfTurnTable);
 }
 
-// `enumerate` runs the product engine (rows of twists); `solve` runs the
-// generic frontier engine over ranks. Both give the published tables.
+// `enumerate` runs the shift engine (rows of twists by piece); `solve` runs
+// the generic frontier engine over ranks; the product engine (twists by
+// slot) is measured in bench/. All give the published tables.
 TEST(PocketCube, FrontierEngineGivesThePublishedTablesToo) {
   const std::uint64_t solved = 0;
   EXPECT_EQ(bfs::frontier_bfs(PocketCubeSpace(Metric::Quarter), {&solved, 1}).distribution(),
@@ -124,6 +126,36 @@ TEST(PocketCube, HalfTurnsFormMoveCyclesOfEachFace) {
     EXPECT_EQ(family.cycles(), kPermutationCount / 4);
   }
   EXPECT_TRUE(bfs::detail::ProductTables(PocketCubeSpace{Metric::Quarter}).families.empty());
+}
+
+TEST(PocketCube, ProductEngineGivesThePublishedTables) {
+  const std::uint64_t solved = 0;
+  EXPECT_EQ(bfs::product_bfs(PocketCubeSpace(Metric::Quarter), {&solved, 1}).distribution(),
+            kQuarterTurnTable);
+  EXPECT_EQ(bfs::product_bfs(PocketCubeSpace(Metric::Half), {&solved, 1}).distribution(),
+            kHalfTurnTable);
+}
+
+// Twists by piece: a face turn's row and shift give the neighbour that the
+// corner model gives, converted through ranks. U, D and half turns twist
+// nothing (the U/D faces keep their stickers on U/D), quarter R and F do.
+TEST(PocketCube, ShiftCoordinatesMatchTheRankedNeighbours) {
+  using Twists = DigitShift<3, 6>;
+  for (Metric metric : {Metric::Quarter, Metric::Half}) {
+    const PocketCubeShiftSpace space(metric);
+    const std::vector<Turn> turns = generators(metric);
+    for (std::uint32_t perm = 0; perm < kPermutationCount; perm += 37)
+      for (std::uint32_t twists = 0; twists < kTwistCount; twists += 101)
+        for (int m = 0; m < space.moves(); ++m) {
+          const Corners turned = apply_turn(unrank(space.rank_of(perm, twists)), turns[m]);
+          ASSERT_EQ(
+              space.rank_of(space.row_step(perm, m), Twists::sum(twists, space.shift(perm, m))),
+              rank(turned));
+          if (turns[m].face == Face::U || turns[m].quarters == 2) {
+            ASSERT_EQ(space.shift(perm, m), 0U);
+          }
+        }
+  }
 }
 
 TEST(PocketCube, ProductCoordinatesMatchTheRankedNeighbours) {

@@ -9,7 +9,7 @@
 #include <memory>
 #include <numeric>
 
-#include "cubenum/bfs/product_bfs.hpp"
+#include "cubenum/bfs/shift_bfs.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
@@ -21,14 +21,14 @@ namespace {
 constexpr std::uint64_t kSolved = 0;  // identity permutation, no twist
 
 // The positions of a level that are the least of their symmetry class.
-std::uint64_t count_canonical(const bfs::RowBitmap& level) {
+std::uint64_t count_canonical(const PocketCubeShiftSpace& space, const bfs::RowBitmap& level) {
   return parallel_sum<std::uint64_t>(level.rows(), 16, [&](std::size_t begin, std::size_t end) {
     std::uint64_t sum = 0;
     for (auto perm = static_cast<std::uint32_t>(begin); perm != end; ++perm)
       for (std::uint32_t w = 0; w < level.row_words(); ++w)
         for (std::uint64_t bits = level.row(perm)[w]; bits != 0; bits &= bits - 1) {
-          const std::uint64_t twist = w * 64 + std::countr_zero(bits);
-          sum += is_canonical(std::uint64_t{perm} * kTwistCount + twist) ? 1 : 0;
+          const std::uint32_t twists = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
+          sum += is_canonical(space.rank_of(perm, twists)) ? 1 : 0;
         }
     return sum;
   });
@@ -46,16 +46,16 @@ std::uint64_t Enumeration::symmetry_classes() const {
 }
 
 Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy) {
-  const PocketCubeSpace space(metric);
+  const PocketCubeShiftSpace space(metric);
   Enumeration e;
   e.metric = metric;
   bfs::ProductBfsOptions options;
   options.policy = policy;
   if (symmetry)
     options.on_level = [&](const bfs::ProductLevel&, const bfs::RowBitmap& level) {
-      e.symmetry_distribution.push_back(count_canonical(level));
+      e.symmetry_distribution.push_back(count_canonical(space, level));
     };
-  const bfs::ProductBfsResult result = bfs::product_bfs(space, {&kSolved, 1}, options);
+  const bfs::ProductBfsResult result = bfs::shift_bfs(space, {&kSolved, 1}, options);
   e.distribution = result.distribution();
   e.levels = result.levels;
   return e;

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <span>
 
+#include "cubenum/core/digit_shift.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/core/ranking.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
@@ -185,6 +186,62 @@ PocketCubeSpace::PocketCubeSpace(Metric metric)
       twist_step_[t][m] = x;
     }
   }
+}
+
+constexpr std::array<std::uint32_t, 6> kPowersOf3 = {1, 3, 9, 27, 81, 243};
+
+PocketCubeShiftSpace::PocketCubeShiftSpace(Metric metric)
+    : step_(kPermutationCount), shift_(kPermutationCount) {
+  const std::vector<Turn> turns = generators(metric);
+  moves_ = static_cast<int>(turns.size());
+  // Quarter turns on corners (ranks in order, as PocketCubeSpace); a half or
+  // inverse turn is its quarter turn 2 or 3 times, the shifts added up.
+  std::array<int, PocketCubeSpace::kMaxMoves> quarter{};
+  std::array<Corners, PocketCubeSpace::kMaxMoves> cubies{};
+  for (int m = 0; m < moves_; ++m) {
+    cubies[m] = detail::turn_cubie(turns[m]);
+    for (int n = 0; n < moves_; ++n)
+      if (turns[n].face == turns[m].face && turns[n].quarters == 1) quarter[m] = n;
+  }
+  parallel_for_chunks(kPermutationCount, 512, [&](std::size_t begin, std::size_t end) {
+    Corners c = unrank(std::uint64_t{begin} * kTwistCount);
+    for (auto p = static_cast<std::uint32_t>(begin); p != end; ++p) {
+      for (int m = 0; m < moves_; ++m) {
+        if (quarter[m] != m) continue;
+        const Corners turned = detail::multiply(c, cubies[m]);
+        step_[p][m] = static_cast<std::uint16_t>(permutation_coordinate(turned));
+        std::uint32_t twists = 0;
+        for (int slot = 0; slot < kCornerCount; ++slot)
+          if (turned.piece[slot] < kDigits)
+            twists += turned.twist[slot] * kPowersOf3[turned.piece[slot]];
+        shift_[p][m] = static_cast<std::uint16_t>(twists);
+      }
+      std::next_permutation(c.piece.begin(), c.piece.begin() + kFixedSlot);
+    }
+  });
+  for (int m = 0; m < moves_; ++m) {
+    if (quarter[m] == m) continue;
+    const int q = quarter[m];
+    for (std::uint32_t p = 0; p < kPermutationCount; ++p) {
+      std::uint32_t x = p, twists = 0;
+      for (int k = 0; k < turns[m].quarters; ++k) {
+        twists = DigitShift<kRadix, kDigits>::sum(twists, shift_[x][q]);
+        x = step_[x][q];
+      }
+      step_[p][m] = static_cast<std::uint16_t>(x);
+      shift_[p][m] = static_cast<std::uint16_t>(twists);
+    }
+  }
+}
+
+std::uint64_t PocketCubeShiftSpace::rank_of(std::uint32_t perm, std::uint32_t twists) const {
+  Corners c = unrank(std::uint64_t{perm} * kTwistCount);
+  std::array<std::uint8_t, kCornerCount> by_piece{};
+  unsigned sum = 0;
+  for (unsigned p = 0; p < kDigits; ++p, twists /= 3) sum += by_piece[p] = twists % 3;
+  by_piece[kDigits] = static_cast<std::uint8_t>((3 - sum % 3) % 3);
+  for (int slot = 0; slot < kCornerCount; ++slot) c.twist[slot] = by_piece[c.piece[slot]];
+  return rank(c);
 }
 
 Corners conjugate(const Corners& fixed, int symmetry) {

@@ -155,6 +155,31 @@ class PocketCubeSpace {
   std::vector<std::array<std::uint16_t, kMaxMoves>> twist_step_;  // [twist][move]: twist'
 };
 
+// The same graph with the twists kept by piece, for shift_bfs: a column is
+// sum of twist(p) 3^p over the pieces p = 0 .. 5 (piece 6's twist follows,
+// D-L-B stays home untwisted). A turn permutes the pieces (the row: the
+// permutation coordinate above) and twists the pieces it moves by what
+// their slots give (the shift): U, D and half turns twist nothing.
+class PocketCubeShiftSpace {
+ public:
+  static constexpr unsigned kRadix = 3, kDigits = 6;
+
+  explicit PocketCubeShiftSpace(Metric metric);
+
+  std::uint32_t rows() const { return kPermutationCount; }
+  int moves() const { return moves_; }
+  std::uint32_t row_step(std::uint32_t perm, int move) const { return step_[perm][move]; }
+  // The twists added, piece p's at 3^p (a column itself).
+  std::uint32_t shift(std::uint32_t perm, int move) const { return shift_[perm][move]; }
+  // The rank (as rank() above) of the position in row perm, column twists.
+  std::uint64_t rank_of(std::uint32_t perm, std::uint32_t twists) const;
+
+ private:
+  int moves_;
+  std::vector<std::array<std::uint16_t, PocketCubeSpace::kMaxMoves>> step_;   // [perm][move]
+  std::vector<std::array<std::uint16_t, PocketCubeSpace::kMaxMoves>> shift_;  // [perm][move]
+};
+
 // ------------------------------------------------------------- symmetry
 // Symmetry s of the 48 acts on a position by conjugation: the cube and its
 // colours are moved by s (a mirror also mirrors every turn's direction),
