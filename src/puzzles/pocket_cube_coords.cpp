@@ -219,19 +219,20 @@ PocketCubeShiftSpace::PocketCubeShiftSpace(Metric metric)
       std::next_permutation(c.piece.begin(), c.piece.begin() + kFixedSlot);
     }
   });
-  for (int m = 0; m < moves_; ++m) {
-    if (quarter[m] == m) continue;
-    const int q = quarter[m];
-    for (std::uint32_t p = 0; p < kPermutationCount; ++p) {
-      std::uint32_t x = p, twists = 0;
-      for (int k = 0; k < turns[m].quarters; ++k) {
-        twists = DigitShift<kRadix, kDigits>::sum(twists, shift_[x][q]);
-        x = step_[x][q];
+  parallel_for_chunks(kPermutationCount, 512, [&](std::size_t begin, std::size_t end) {
+    for (auto p = static_cast<std::uint32_t>(begin); p != end; ++p)
+      for (int m = 0; m < moves_; ++m) {
+        if (quarter[m] == m) continue;
+        const int q = quarter[m];
+        std::uint32_t x = p, twists = 0;
+        for (int k = 0; k < turns[m].quarters; ++k) {
+          twists = DigitShift<kRadix, kDigits>::sum(twists, shift_[x][q]);
+          x = step_[x][q];
+        }
+        step_[p][m] = static_cast<std::uint16_t>(x);
+        shift_[p][m] = static_cast<std::uint16_t>(twists);
       }
-      step_[p][m] = static_cast<std::uint16_t>(x);
-      shift_[p][m] = static_cast<std::uint16_t>(twists);
-    }
-  }
+  });
 }
 
 std::uint64_t PocketCubeShiftSpace::rank_of(std::uint32_t perm, std::uint32_t twists) const {

@@ -92,31 +92,27 @@ struct ShiftTables {
   template <ShiftSpace S>
   explicit ShiftTables(const S& space) : moves(space.moves()), rows(space.rows()) {
     const auto n_moves = static_cast<std::size_t>(moves);
-    // Read from the space by source row (in parallel), then turned round.
+    // One thread reads the space (in parallel it took longer: the main thread
+    // waiting on its loop picked up the mapping of the planes, which a worker
+    // does meanwhile, see shift_bfs()).
+    std::vector<std::uint16_t> negation(kColumns);
+    for (std::uint32_t c = 0; c < kColumns; ++c)
+      negation[c] = static_cast<std::uint16_t>(Shift::negation(c));
     std::vector<std::uint32_t> next_row(std::size_t{rows} * n_moves);
-    std::vector<std::uint16_t> added(next_row.size()), back(next_row.size());
-    parallel_for_chunks(rows, 256, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t q = begin; q != end; ++q)
-        for (std::size_t m = 0; m < n_moves; ++m) {
-          const auto i = static_cast<int>(m);
-          const std::uint32_t add = space.shift(static_cast<std::uint32_t>(q), i);
-          if (add >= kColumns) throw std::invalid_argument("shift_bfs: a shift is not a column");
-          next_row[q * n_moves + m] = space.row_step(static_cast<std::uint32_t>(q), i);
-          added[q * n_moves + m] = static_cast<std::uint16_t>(add);
-          back[q * n_moves + m] = static_cast<std::uint16_t>(Shift::negation(add));
-        }
-    });
     source_row.assign(next_row.size(), ~std::uint32_t{0});
     shift_in.resize(next_row.size());
     shift_back.resize(next_row.size());
-    for (std::size_t q = 0; q < rows; ++q)
+    for (std::uint32_t q = 0; q < rows; ++q)
       for (std::size_t m = 0; m < n_moves; ++m) {
-        const std::uint32_t p = next_row[q * n_moves + m];
+        const std::uint32_t p = space.row_step(q, static_cast<int>(m));
+        const std::uint32_t add = space.shift(q, static_cast<int>(m));
         if (p >= rows || source_row[p * n_moves + m] != ~std::uint32_t{0})
           throw std::invalid_argument("shift_bfs: a move does not permute the rows");
-        source_row[p * n_moves + m] = static_cast<std::uint32_t>(q);
-        shift_in[p * n_moves + m] = added[q * n_moves + m];
-        shift_back[p * n_moves + m] = back[q * n_moves + m];
+        if (add >= kColumns) throw std::invalid_argument("shift_bfs: a shift is not a column");
+        next_row[q * n_moves + m] = p;
+        source_row[p * n_moves + m] = q;
+        shift_in[p * n_moves + m] = static_cast<std::uint16_t>(add);
+        shift_back[p * n_moves + m] = negation[add];
       }
     find_families(next_row);
   }
