@@ -10,6 +10,7 @@
 #include "cubenum/core/atomic_bitmap.hpp"
 #include "cubenum/core/bit_permutation.hpp"
 #include "cubenum/core/concurrent_hash_set.hpp"
+#include "cubenum/core/digit_shift.hpp"
 #include "cubenum/core/ranking.hpp"
 
 namespace {
@@ -74,5 +75,26 @@ void BM_BitPermutationBuild729(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(cubenum::BitPermutation(to));
 }
 BENCHMARK(BM_BitPermutationBuild729)->Unit(benchmark::kMicrosecond);
+
+// Adding a vector with `k` non-zero digits to every column of a row of 729
+// (3^6) bits, a quarter of them set, in place: the shift BFS's whole-row
+// move (the pocket cube's R and F turns add 3 or 4 non-zero twists).
+void BM_DigitShiftApply729(benchmark::State& state) {
+  using Shift = cubenum::DigitShift<3, 6>;
+  const Shift shift;
+  std::uint32_t vector = 0;
+  for (std::int64_t digit = 0, place = 1; digit < state.range(0); ++digit, place *= 3)
+    vector += static_cast<std::uint32_t>(place) * (1 + static_cast<std::uint32_t>(digit % 2));
+  std::mt19937_64 random(1);
+  std::vector<std::uint64_t> words(16, 0);
+  for (std::uint32_t w = 0; w < Shift::kRowWords; ++w) words[w] = random() & random();
+  Shift::Row row;
+  Shift::load(words.data(), row);
+  for (auto _ : state) {
+    shift.apply(vector, row);
+    benchmark::DoNotOptimize(&row);
+  }
+}
+BENCHMARK(BM_DigitShiftApply729)->Arg(1)->Arg(3)->Arg(4)->Arg(6);
 
 }  // namespace

@@ -8,7 +8,10 @@
 //   CoordBitmap    corner coordinates, move tables, bitmaps: the frontier
 //                  engine's whole QTM / HTM BFS (one rank per state);
 //   CoordRows      the same coordinates in the product engine: a row of 729
-//                  twist bits per permutation, moved whole (pocket_cube::
+//                  twist bits (by slot) per permutation, moved whole through
+//                  Beneš networks;
+//   PieceRows      twists by piece in the shift engine: a turn moves a row
+//                  and adds a twist vector to its columns (pocket_cube::
 //                  enumerate, what `cubenum pocket-cube bfs` runs).
 // The argument is the thread count; rates use wall-clock time.
 #include <benchmark/benchmark.h>
@@ -20,6 +23,7 @@
 
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/bfs/hashed_bfs.hpp"
+#include "cubenum/bfs/product_bfs.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
 #include "cubenum/puzzles/pocket_cube_packed.hpp"
 
@@ -85,12 +89,31 @@ void CoordBitmapBfs(benchmark::State& state, pc::Metric metric) {
 void CoordRowsBfs(benchmark::State& state, pc::Metric metric) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, state.range(0));
   std::uint64_t reached = 0;
+  const std::uint64_t solved = 0;
+  for (auto _ : state) {
+    reached = cubenum::bfs::product_bfs(pc::PocketCubeSpace(metric), {&solved, 1}).reached;
+    benchmark::DoNotOptimize(reached);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(reached));
+}
+
+void PieceRowsBfs(benchmark::State& state, pc::Metric metric) {
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, state.range(0));
+  std::uint64_t reached = 0;
   for (auto _ : state) {
     reached = pc::enumerate(metric, false).states();
     benchmark::DoNotOptimize(reached);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(reached));
 }
+void BM_PieceRowsBfsQtm(benchmark::State& state) {
+  PieceRowsBfs(state, pc::Metric::Quarter);
+}
+void BM_PieceRowsBfsHtm(benchmark::State& state) {
+  PieceRowsBfs(state, pc::Metric::Half);
+}
+BENCHMARK(BM_PieceRowsBfsQtm)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PieceRowsBfsHtm)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 void BM_CoordRowsBfsQtm(benchmark::State& state) {
   CoordRowsBfs(state, pc::Metric::Quarter);
 }
