@@ -20,16 +20,19 @@ namespace {
 
 constexpr std::uint64_t kSolved = 0;  // identity permutation, no twist
 
-// The positions of a level that are the least of their symmetry class.
-std::uint64_t count_canonical(const PocketCubeShiftSpace& space, const bfs::RowBitmap& level) {
+// The positions of a level that are the least of their symmetry class. The
+// level's columns are twists by piece (PocketCubeShiftSpace).
+std::uint64_t count_canonical(const bfs::RowBitmap& level) {
   return parallel_sum<std::uint64_t>(level.rows(), 16, [&](std::size_t begin, std::size_t end) {
     std::uint64_t sum = 0;
-    for (auto perm = static_cast<std::uint32_t>(begin); perm != end; ++perm)
+    for (auto perm = static_cast<std::uint32_t>(begin); perm != end; ++perm) {
+      const Corners row = unrank(std::uint64_t{perm} * kTwistCount);
       for (std::uint32_t w = 0; w < level.row_words(); ++w)
         for (std::uint64_t bits = level.row(perm)[w]; bits != 0; bits &= bits - 1) {
           const std::uint32_t twists = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
-          sum += is_canonical(space.rank_of(perm, twists)) ? 1 : 0;
+          sum += is_canonical(PocketCubeShiftSpace::rank_of(row, twists)) ? 1 : 0;
         }
+    }
     return sum;
   });
 }
@@ -53,7 +56,7 @@ Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy)
   options.policy = policy;
   if (symmetry)
     options.on_level = [&](const bfs::ProductLevel&, const bfs::RowBitmap& level) {
-      e.symmetry_distribution.push_back(count_canonical(space, level));
+      e.symmetry_distribution.push_back(count_canonical(level));
     };
   const bfs::ProductBfsResult result = bfs::shift_bfs(space, {&kSolved, 1}, options);
   e.distribution = result.distribution();

@@ -235,8 +235,12 @@ PocketCubeShiftSpace::PocketCubeShiftSpace(Metric metric)
   });
 }
 
-std::uint64_t PocketCubeShiftSpace::rank_of(std::uint32_t perm, std::uint32_t twists) const {
-  Corners c = unrank(std::uint64_t{perm} * kTwistCount);
+std::uint64_t PocketCubeShiftSpace::rank_of(std::uint32_t perm, std::uint32_t twists) {
+  return rank_of(unrank(std::uint64_t{perm} * kTwistCount), twists);
+}
+
+std::uint64_t PocketCubeShiftSpace::rank_of(const Corners& row, std::uint32_t twists) {
+  Corners c = row;
   std::array<std::uint8_t, kCornerCount> by_piece{};
   unsigned sum = 0;
   for (unsigned p = 0; p < kDigits; ++p, twists /= 3) sum += by_piece[p] = twists % 3;

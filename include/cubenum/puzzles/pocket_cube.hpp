@@ -171,8 +171,10 @@ class PocketCubeShiftSpace {
   std::uint32_t row_step(std::uint32_t perm, int move) const { return step_[perm][move]; }
   // The twists added, piece p's at 3^p (a column itself).
   std::uint32_t shift(std::uint32_t perm, int move) const { return shift_[perm][move]; }
-  // The rank (as rank() above) of the position in row perm, column twists.
-  std::uint64_t rank_of(std::uint32_t perm, std::uint32_t twists) const;
+  // The rank (as rank() above) of the position in row perm, column twists;
+  // the second form takes the row's pieces, unrank(perm * kTwistCount).
+  static std::uint64_t rank_of(std::uint32_t perm, std::uint32_t twists);
+  static std::uint64_t rank_of(const Corners& row, std::uint32_t twists);
 
  private:
   int moves_;
