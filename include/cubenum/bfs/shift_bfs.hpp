@@ -1,7 +1,8 @@
 #pragma once
 // Level-synchronous BFS over spaces whose states are (row, column) pairs in
-// which a move takes row r to row_step(r, m) and adds the vector
-// shift(r, m) to the column's digits (see cubenum/core/digit_shift.hpp).
+// which a move takes row r to row_step(r, m) and adds shift(r, m), itself a
+// column, to the column digit by digit (columns are kDigits base-kRadix
+// digits; see cubenum/core/digit_shift.hpp).
 // The pocket cube with its twists kept by piece, not by slot, is one: a
 // turn permutes the pieces (the row) and twists the pieces it moves by
 // amounts that depend on the slots they are in (the shift). U, U2, U', R2
@@ -66,7 +67,7 @@ struct ShiftFamily {
   std::vector<std::uint32_t> rows;    // the cycles of g, `order` rows each: r, g(r), ...
   // Per cycle: its shifted terms, and per row of the cycle what it collects.
   struct Term {
-    std::uint16_t shift;   // the code of the vector added
+    std::uint16_t shift;   // the vector added (a column)
     std::uint8_t sources;  // the cycle's rows ORed before the shift (bit k: row k)
   };
   std::vector<std::uint32_t> first_term;  // [cycle], one past the end: the last entry
@@ -84,7 +85,7 @@ struct ShiftTables {
   int moves = 0;
   std::uint32_t rows = 0;
   std::vector<std::uint32_t> source_row;  // [p * moves + m]: the row m carries into p
-  std::vector<std::uint16_t> shift_in;    // [p * moves + m]: the code m adds on its way into p
+  std::vector<std::uint16_t> shift_in;    // [p * moves + m]: what m adds on its way into p
   std::vector<std::uint16_t> shift_back;  // [p * moves + m]: its negation
   std::vector<ShiftFamily> families;      // when every move is in one; else empty
   Shift shift;
