@@ -33,17 +33,18 @@
 // Every way finds the same states; the choice depends only on counts, so
 // counts never depend on it or on the thread count.
 #include <sys/mman.h>
-#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <concepts>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -139,6 +140,30 @@ struct ProductBfsResult {
 };
 
 namespace detail {
+
+// Runs build() on this thread while a worker maps a BFS's three planes
+// (visited, frontier, next), all clear, which it returns: mapping the pages
+// takes about as long as building the tables. (Through the parallel seam:
+// a oneTBB task_group's hand-overs are invisible to ThreadSanitizer.)
+template <class Build>
+std::array<RowBitmap, 3> map_planes_while(std::uint32_t rows, std::uint32_t columns,
+                                          Build&& build) {
+  std::array<RowBitmap, 3> planes;
+  std::exception_ptr failure;
+  parallel_for_chunks(2, 1, [&](std::size_t job, std::size_t) {
+    if (job == 1) {
+      for (RowBitmap& plane : planes) plane = RowBitmap(rows, columns);
+      return;
+    }
+    try {
+      build();
+    } catch (...) {  // rethrown below: a plain thread must not throw
+      failure = std::current_exception();
+    }
+  });
+  if (failure) std::rethrow_exception(failure);
+  return planes;
+}
 
 // A move g of order n whose powers g^2 .. g^(n-1) are moves too.
 struct MoveCycles {
@@ -625,15 +650,10 @@ template <ProductSpace S>
 ProductBfsResult product_bfs(const S& space, std::span<const std::uint64_t> sources,
                              const ProductBfsOptions& options = {}) {
   Stopwatch clock;
-  // Mapping the planes' pages takes about as long as building the tables:
-  // a worker maps them meanwhile.
-  std::array<RowBitmap, 3> planes;
-  tbb::task_group mapping;
-  mapping.run([&] {
-    for (RowBitmap& plane : planes) plane = RowBitmap(space.rows(), space.columns());
-  });
-  const detail::ProductTables tables(space);
-  mapping.wait();
+  std::optional<const detail::ProductTables> built;
+  auto planes =
+      detail::map_planes_while(space.rows(), space.columns(), [&] { built.emplace(space); });
+  const detail::ProductTables& tables = *built;
   detail::ProductLevels state(tables, std::move(planes));
   std::uint64_t fresh = 0;
   for (std::uint64_t s : sources)

@@ -24,13 +24,12 @@
 //    neighbours of a row add the same vector.
 // The way depends only on counts, never on the thread count, and every way
 // finds the same states.
-#include <tbb/task_group.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -519,14 +518,10 @@ ProductBfsResult shift_bfs(const S& space, std::span<const std::uint64_t> source
   constexpr unsigned kRadix = S::kRadix, kDigits = S::kDigits;
   using Tables = detail::ShiftTables<kRadix, kDigits>;
   Stopwatch clock;
-  // A worker maps the planes' pages while the tables are built.
-  std::array<RowBitmap, 3> planes;
-  tbb::task_group mapping;
-  mapping.run([&] {
-    for (RowBitmap& plane : planes) plane = RowBitmap(space.rows(), Tables::kColumns);
-  });
-  const Tables tables(space);
-  mapping.wait();
+  std::optional<const Tables> built;
+  auto planes =
+      detail::map_planes_while(space.rows(), Tables::kColumns, [&] { built.emplace(space); });
+  const Tables& tables = *built;
   detail::ShiftLevels<kRadix, kDigits> state(tables, std::move(planes));
   std::uint64_t fresh = 0;
   for (std::uint64_t s : sources)

@@ -53,11 +53,20 @@ class DigitShift {
       if (const unsigned a = vector % Radix; a != 0) kSteps[i * Radix + a](masks_[i][a], row);
   }
 
-  // A row of kRowWords words in and out of registers. `load` reads 16
-  // words from `words` as whole vectors (copied through memory they stall
-  // on store forwarding) and keeps the row's; `store` writes the row's.
+  // A row of kRowWords words in and out of registers, as whole vectors of
+  // four words (copied through memory instead, they stall on store
+  // forwarding). Neither touches a word past the row: another thread may
+  // own the next one.
   static void load(const std::uint64_t* words, Row& row) {
-    row = *reinterpret_cast<const Unaligned*>(words) & kRowMask;
+    union {
+      Row whole;
+      Quarter quarters[4];
+    } parts;
+    quarter<0>(words, parts.quarters[0]);
+    quarter<1>(words, parts.quarters[1]);
+    quarter<2>(words, parts.quarters[2]);
+    quarter<3>(words, parts.quarters[3]);
+    row = parts.whole;
   }
   static void store(const Row& row, std::uint64_t* words) {
     constexpr auto all = std::make_index_sequence<kRowWords / 4>{};
@@ -83,8 +92,19 @@ class DigitShift {
   static constexpr std::array<std::uint16_t, kLow* kLow> kLowSums = sums<kLow>();
   static constexpr std::array<std::uint16_t, kHigh* kHigh> kHighSums = sums<kHigh>();
 
-  using Unaligned = std::uint64_t __attribute__((vector_size(128), aligned(8), may_alias));
   using Quarter = std::uint64_t __attribute__((vector_size(32), aligned(8), may_alias));
+  // Words 4Q .. 4Q + 3 of a row, zero past its end.
+  // (No function returns a Quarter: without AVX that would warn of an ABI
+  // change.)
+  template <unsigned Q>
+  static void quarter(const std::uint64_t* words, Quarter& part) {
+    if constexpr (4 * Q + 4 <= kRowWords) {
+      part = *reinterpret_cast<const Quarter*>(words + 4 * Q);
+    } else {
+      part = Quarter{};
+      for (unsigned w = 4 * Q; w < kRowWords; ++w) part[w - 4 * Q] = words[w];
+    }
+  }
   template <std::size_t... Q>
   static void store_quarters(const Row& row, std::uint64_t* words, std::index_sequence<Q...>) {
     ((*reinterpret_cast<Quarter*>(words + 4 * Q) =
@@ -93,11 +113,6 @@ class DigitShift {
   }
   static void set(Row& mask, std::uint32_t c) { mask[c / 64] |= std::uint64_t{1} << (c % 64); }
 
-  static inline const Row kRowMask = [] {
-    Row keep{};
-    for (std::uint32_t w = 0; w < kRowWords; ++w) keep[w] = ~std::uint64_t{0};
-    return keep;
-  }();
   // Word k of the result is word k - K of x (zero outside the row).
   template <int K, std::size_t... W>
   static Row words_up(const Row& x, std::index_sequence<W...>) {
