@@ -72,7 +72,6 @@ concept ProductSpace = requires(const S& space, std::uint32_t i, int m) {
 class RowBitmap {
  public:
   using Word = std::uint64_t;
-  static constexpr std::size_t kSlackWords = 16;
   RowBitmap() = default;
   // All clear. The pages are mapped up front (MAP_POPULATE): a BFS reads
   // a row before it writes it, and untouched zero pages would fault twice,
@@ -80,8 +79,7 @@ class RowBitmap {
   // thread in turn (pocket cube, 2 threads: 4.7 -> 3.1 ms of system time).
   RowBitmap(std::uint32_t rows, std::uint32_t columns)
       : rows_(rows), columns_(columns), row_words_((columns + 63) / 64) {
-    // kSlackWords past the last row: room for whole-vector loads of a row.
-    const std::size_t bytes = (std::size_t{rows} * row_words_ + kSlackWords) * sizeof(Word);
+    const std::size_t bytes = (std::size_t{rows} * row_words_ + 1) * sizeof(Word);
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
