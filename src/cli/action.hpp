@@ -6,6 +6,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cubenum/report/json.hpp"
@@ -32,8 +33,9 @@ CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::strin
 // if given. Used by `report` and `scale`.
 Json run_captured(const std::vector<std::string>& args, std::string* text = nullptr);
 
-// The whole command line: every puzzle, `list`, `report` and `scale`.
-std::unique_ptr<CLI::App> build_app();
+// The whole command line: every puzzle, `list`, `report` and `scale`; or,
+// when `command` names a puzzle, that puzzle alone.
+std::unique_ptr<CLI::App> build_app(std::string_view command = {});
 
 // The registrations, one per puzzle (src/cli/<puzzle>.cpp).
 void register_pocket_cube(CLI::App& app);

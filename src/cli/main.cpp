@@ -36,7 +36,7 @@ std::string check_command_words(const CLI::App& app, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  auto app = cubenum::cli::build_app();
+  auto app = cubenum::cli::build_app(argc > 1 ? argv[1] : "");
   if (const std::string problem = check_command_words(*app, argc, argv); !problem.empty()) {
     fmt::print(stderr, "cubenum: error: {} (see 'cubenum list')\n", problem);
     return 2;
