@@ -62,7 +62,8 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
     fmt::print(ctx.out, "{:>5} {:>12}", d, e.distribution[d]);
     if (args.symmetry) fmt::print(ctx.out, " {:>12}", e.symmetry_distribution[d]);
     // A level's time is the expansion of the level before it that found it.
-    fmt::print(ctx.out, " {:>11} {:>8.2f} ms\n", method(e.levels[d].work), e.levels[d].seconds * 1e3);
+    fmt::print(ctx.out, " {:>11} {:>8.2f} ms\n", method(e.levels[d].work),
+               e.levels[d].seconds * 1e3);
   }
   fmt::print(ctx.out, "{:>5} {:>12}", "total", e.states());
   if (args.symmetry) fmt::print(ctx.out, " {:>12}", e.symmetry_classes());

@@ -606,10 +606,11 @@ inline bool by_cycles(const ProductTables& tables, DirectionPolicy policy, std::
          std::min(frontier, unvisited) > dense;
 }
 
-// One level: the next frontier's states, built row by row or family by
-// family; returns how many.
-inline std::uint64_t expand_level(const ProductTables& tables, ProductLevels& state,
-                                  DirectionPolicy policy, bool cycles, RowWork& total) {
+// One level of a row engine (this one, shift_bfs.hpp): the next frontier's
+// states, built row by row or family by family; returns how many.
+template <class Tables, class Levels>
+std::uint64_t expand_level(const Tables& tables, Levels& state, DirectionPolicy policy, bool cycles,
+                           RowWork& total) {
   PerWorker<RowWork> work;
   std::uint64_t fresh = 0;
   if (!cycles) {
@@ -623,7 +624,7 @@ inline std::uint64_t expand_level(const ProductTables& tables, ProductLevels& st
   } else {
     const std::size_t families = tables.families.size();
     for (std::size_t f = 0; f < families; ++f) {
-      const MoveCycles& family = tables.families[f];
+      const auto& family = tables.families[f];
       const bool first = f == 0, last = f + 1 == families;
       fresh = parallel_sum<std::uint64_t>(
           family.cycles(), kGrainCycles, [&](std::size_t b, std::size_t e) {
@@ -640,6 +641,36 @@ inline std::uint64_t expand_level(const ProductTables& tables, ProductLevels& st
   return fresh;
 }
 
+// The level loop of a row engine: `sources` (row * columns + column) at
+// depth 0, then a level at a time until one finds nothing or nothing is
+// left; by_cycles(frontier, unvisited) says how to build the next one.
+template <class Tables, class Levels, class ByCycles>
+ProductBfsResult run_levels(const Tables& tables, Levels& state, std::uint32_t columns,
+                            std::span<const std::uint64_t> sources,
+                            const ProductBfsOptions& options, Stopwatch& clock,
+                            ByCycles&& by_cycles) {
+  std::uint64_t fresh = 0;
+  for (std::uint64_t s : sources)
+    fresh += state.add_source(static_cast<std::uint32_t>(s / columns),
+                              static_cast<std::uint32_t>(s % columns));
+  ProductBfsResult result;
+  ProductLevel level{0, fresh, clock.seconds(), {}};
+  const std::uint64_t states = std::uint64_t{tables.rows} * columns;
+  while (fresh != 0) {
+    result.levels.push_back(level);
+    result.reached += fresh;
+    if (options.on_level) options.on_level(level, state.frontier());
+    if (result.reached == states) break;  // nothing left to find
+
+    clock.restart();
+    RowWork work;
+    const bool cycles = by_cycles(fresh, states - result.reached);
+    fresh = expand_level(tables, state, options.policy, cycles, work);
+    level = ProductLevel{level.depth + 1, fresh, clock.seconds(), work};
+  }
+  return result;
+}
+
 }  // namespace detail
 
 // BFS from `sources` (ranks, all at depth 0) over every reachable state.
@@ -653,25 +684,10 @@ ProductBfsResult product_bfs(const S& space, std::span<const std::uint64_t> sour
       detail::map_planes_while(space.rows(), space.columns(), [&] { built.emplace(space); });
   const detail::ProductTables& tables = *built;
   detail::ProductLevels state(tables, std::move(planes));
-  std::uint64_t fresh = 0;
-  for (std::uint64_t s : sources)
-    fresh += state.add_source(static_cast<std::uint32_t>(s / tables.columns),
-                              static_cast<std::uint32_t>(s % tables.columns));
-  ProductBfsResult result;
-  ProductLevel level{0, fresh, clock.seconds(), {}};
-  while (fresh != 0) {
-    result.levels.push_back(level);
-    result.reached += fresh;
-    if (options.on_level) options.on_level(level, state.frontier());
-
-    clock.restart();
-    RowWork work;
-    const std::uint64_t unvisited = std::uint64_t{tables.rows} * tables.columns - result.reached;
-    const bool cycles = detail::by_cycles(tables, options.policy, fresh, unvisited);
-    fresh = detail::expand_level(tables, state, options.policy, cycles, work);
-    level = ProductLevel{level.depth + 1, fresh, clock.seconds(), work};
-  }
-  return result;
+  return detail::run_levels(tables, state, tables.columns, sources, options, clock,
+                            [&](std::uint64_t frontier, std::uint64_t unvisited) {
+                              return detail::by_cycles(tables, options.policy, frontier, unvisited);
+                            });
 }
 
 }  // namespace cubenum::bfs

@@ -476,38 +476,6 @@ class ShiftLevels {
 // same however full it is).
 inline constexpr std::uint64_t kDenseShiftRows = 1;
 
-template <unsigned Radix, unsigned Digits>
-std::uint64_t expand_shift_level(const ShiftTables<Radix, Digits>& tables,
-                                 ShiftLevels<Radix, Digits>& state, DirectionPolicy policy,
-                                 bool cycles, RowWork& total) {
-  PerWorker<RowWork> work;
-  std::uint64_t fresh = 0;
-  if (!cycles) {
-    fresh = parallel_sum<std::uint64_t>(tables.rows, 64, [&](std::size_t b, std::size_t e) {
-      std::uint64_t sum = 0;
-      RowWork& local = work.local();
-      for (auto p = static_cast<std::uint32_t>(b); p != e; ++p)
-        sum += state.expand_row(p, policy, local);
-      return sum;
-    });
-  } else {
-    for (std::size_t f = 0; f < tables.families.size(); ++f) {
-      const ShiftFamily& family = tables.families[f];
-      const bool first = f == 0, last = f + 1 == tables.families.size();
-      fresh = parallel_sum<std::uint64_t>(family.cycles(), 16, [&](std::size_t b, std::size_t e) {
-        std::uint64_t sum = 0;
-        RowWork& local = work.local();
-        for (std::size_t i = b; i != e; ++i)
-          sum += state.expand_cycle(family, i, first, last, local);
-        return sum;
-      });
-    }
-  }
-  work.for_each([&](const RowWork& w) { total += w; });
-  state.advance();
-  return fresh;
-}
-
 }  // namespace detail
 
 // BFS from `sources` (row * columns + column, all at depth 0) over every
@@ -523,28 +491,13 @@ ProductBfsResult shift_bfs(const S& space, std::span<const std::uint64_t> source
       detail::map_planes_while(space.rows(), Tables::kColumns, [&] { built.emplace(space); });
   const Tables& tables = *built;
   detail::ShiftLevels<kRadix, kDigits> state(tables, std::move(planes));
-  std::uint64_t fresh = 0;
-  for (std::uint64_t s : sources)
-    fresh += state.add_source(static_cast<std::uint32_t>(s / Tables::kColumns),
-                              static_cast<std::uint32_t>(s % Tables::kColumns));
-  ProductBfsResult result;
-  ProductLevel level{0, fresh, clock.seconds(), {}};
-  const std::uint64_t states = std::uint64_t{tables.rows} * Tables::kColumns;
-  while (fresh != 0) {
-    result.levels.push_back(level);
-    result.reached += fresh;
-    if (options.on_level) options.on_level(level, state.frontier());
-    if (result.reached == states) break;  // nothing left to find
-
-    clock.restart();
-    RowWork work;
-    const std::uint64_t dense = std::uint64_t{tables.rows} * detail::kDenseShiftRows;
-    const bool cycles = !tables.families.empty() && options.policy == DirectionPolicy::Auto &&
-                        std::min(fresh, states - result.reached) > dense;
-    fresh = detail::expand_shift_level(tables, state, options.policy, cycles, work);
-    level = ProductLevel{level.depth + 1, fresh, clock.seconds(), work};
-  }
-  return result;
+  const std::uint64_t dense = std::uint64_t{tables.rows} * detail::kDenseShiftRows;
+  return detail::run_levels(tables, state, Tables::kColumns, sources, options, clock,
+                            [&](std::uint64_t frontier, std::uint64_t unvisited) {
+                              return !tables.families.empty() &&
+                                     options.policy == DirectionPolicy::Auto &&
+                                     std::min(frontier, unvisited) > dense;
+                            });
 }
 
 }  // namespace cubenum::bfs
