@@ -107,12 +107,14 @@ TEST(PocketCube, HalfTurnTableIsThePublishedOne) {
 // `enumerate` runs the shift engine (rows of twists by piece); `solve` runs
 // the generic frontier engine over ranks; the product engine (twists by
 // slot) is measured in bench/. All give the published tables.
-TEST(PocketCube, FrontierEngineGivesThePublishedTablesToo) {
+TEST(PocketCube, FrontierAndProductEnginesGiveThePublishedTablesToo) {
   const std::uint64_t solved = 0;
-  EXPECT_EQ(bfs::frontier_bfs(PocketCubeSpace(Metric::Quarter), {&solved, 1}).distribution(),
-            kQuarterTurnTable);
-  EXPECT_EQ(bfs::frontier_bfs(PocketCubeSpace(Metric::Half), {&solved, 1}).distribution(),
-            kHalfTurnTable);
+  for (Metric metric : {Metric::Quarter, Metric::Half}) {
+    const PocketCubeSpace space(metric);
+    const Distribution& table = metric == Metric::Quarter ? kQuarterTurnTable : kHalfTurnTable;
+    EXPECT_EQ(bfs::frontier_bfs(space, {&solved, 1}).distribution(), table);
+    EXPECT_EQ(bfs::product_bfs(space, {&solved, 1}).distribution(), table);
+  }
 }
 
 // With half turns each face's three turns are the powers of one: the
@@ -126,14 +128,6 @@ TEST(PocketCube, HalfTurnsFormMoveCyclesOfEachFace) {
     EXPECT_EQ(family.cycles(), kPermutationCount / 4);
   }
   EXPECT_TRUE(bfs::detail::ProductTables(PocketCubeSpace{Metric::Quarter}).families.empty());
-}
-
-TEST(PocketCube, ProductEngineGivesThePublishedTables) {
-  const std::uint64_t solved = 0;
-  EXPECT_EQ(bfs::product_bfs(PocketCubeSpace(Metric::Quarter), {&solved, 1}).distribution(),
-            kQuarterTurnTable);
-  EXPECT_EQ(bfs::product_bfs(PocketCubeSpace(Metric::Half), {&solved, 1}).distribution(),
-            kHalfTurnTable);
 }
 
 // Twists by piece: a face turn's row and shift give the neighbour that the
