@@ -317,19 +317,19 @@ struct ProductTables {
   std::unique_ptr<std::once_flag[]> routed_;
 };
 
-// The BFS's state: the visited states, the frontier and the next frontier,
-// and per row the frontier's count and the number of unvisited columns.
-class ProductLevels {
+// The state a row engine keeps: the visited states, the frontier and the
+// next frontier, and per row the frontier's and the next frontier's counts
+// and the number of unvisited columns.
+class RowPlanes {
  public:
   // `planes`: visited, frontier and next, all clear.
-  ProductLevels(const ProductTables& tables, std::array<RowBitmap, 3> planes)
-      : tables_(tables),
-        visited_(std::move(planes[0])),
+  RowPlanes(std::array<RowBitmap, 3> planes, std::uint32_t rows, std::uint32_t columns)
+      : visited_(std::move(planes[0])),
         frontier_(std::move(planes[1])),
         next_(std::move(planes[2])),
-        frontier_count_(tables.rows, 0),
-        next_count_(tables.rows, 0),
-        unvisited_(tables.rows, tables.columns) {}
+        frontier_count_(rows, 0),
+        next_count_(rows, 0),
+        unvisited_(rows, columns) {}
 
   const RowBitmap& frontier() const { return frontier_; }
 
@@ -342,6 +342,47 @@ class ProductLevels {
     --unvisited_[row];
     return true;
   }
+
+  // The next frontier becomes the frontier.
+  void advance() {
+    std::swap(frontier_, next_);
+    frontier_count_.swap(next_count_);
+  }
+
+ protected:
+  std::uint32_t row_words() const { return visited_.row_words(); }
+
+  // After every family: keeps row p's new states only, counts them and
+  // marks them visited.
+  std::uint32_t finish_row(std::uint32_t p) {
+    std::uint64_t* seen = visited_.row(p);
+    std::uint64_t* found = next_.row(p);
+    std::uint32_t fresh = 0;
+    for (std::uint32_t w = 0; w < row_words(); ++w) {
+      found[w] &= ~seen[w];
+      seen[w] |= found[w];
+      fresh += static_cast<std::uint32_t>(std::popcount(found[w]));
+    }
+    unvisited_[p] -= fresh;
+    next_count_[p] = fresh;
+    return fresh;
+  }
+
+  // Row p of the next frontier still holds a level two back: empty it.
+  void clear_next(std::uint32_t p) {
+    if (next_count_[p] != 0) std::fill(next_.row(p), next_.row(p) + row_words(), 0);
+  }
+
+  RowBitmap visited_, frontier_, next_;
+  std::vector<std::uint32_t> frontier_count_, next_count_;
+  std::vector<std::uint32_t> unvisited_;
+};
+
+// The product engine's levels (see the top of the file).
+class ProductLevels : public RowPlanes {
+ public:
+  ProductLevels(const ProductTables& tables, std::array<RowBitmap, 3> planes)
+      : RowPlanes(std::move(planes), tables.rows, tables.columns), tables_(tables) {}
 
   // ---- row by row: every move of one row at a time
 
@@ -406,36 +447,12 @@ class ProductLevels {
     return last ? finish_rows(rows, n) : 0;
   }
 
-  // The next frontier becomes the frontier.
-  void advance() {
-    std::swap(frontier_, next_);
-    frontier_count_.swap(next_count_);
-  }
-
  private:
   std::uint64_t finish_rows(const std::uint32_t* rows, std::uint32_t n) {
     std::uint64_t fresh = 0;
     for (std::uint32_t k = 0; k < n; ++k) fresh += finish_row(rows[k]);
     return fresh;
   }
-
-  // After every family: keeps row p's new states only, counts them and
-  // marks them visited.
-  std::uint32_t finish_row(std::uint32_t p) {
-    std::uint64_t* seen = visited_.row(p);
-    std::uint64_t* found = next_.row(p);
-    std::uint32_t fresh = 0;
-    for (std::uint32_t w = 0; w < row_words(); ++w) {
-      found[w] &= ~seen[w];
-      seen[w] |= found[w];
-      fresh += static_cast<std::uint32_t>(std::popcount(found[w]));
-    }
-    unvisited_[p] -= fresh;
-    next_count_[p] = fresh;
-    return fresh;
-  }
-
-  std::uint32_t row_words() const { return visited_.row_words(); }
 
   // Whether some predecessor row of p has frontier states: in the sparse
   // early levels most rows have none, and looking costs less than reading
@@ -480,11 +497,6 @@ class ProductLevels {
     }
     unvisited_[p] = left;
     return fresh;
-  }
-
-  // Row p of the next frontier still holds a level two back: empty it.
-  void clear_next(std::uint32_t p) {
-    if (next_count_[p] != 0) std::fill(next_.row(p), next_.row(p) + row_words(), 0);
   }
 
   // The columns of row p not visited and, unless `first`, not already in
@@ -588,9 +600,6 @@ class ProductLevels {
   }
 
   const ProductTables& tables_;
-  RowBitmap visited_, frontier_, next_;
-  std::vector<std::uint32_t> frontier_count_, next_count_;
-  std::vector<std::uint32_t> unvisited_;
 };
 
 inline constexpr std::size_t kGrainRows = 64;

@@ -227,7 +227,7 @@ struct ShiftTables {
 };
 
 template <unsigned Radix, unsigned Digits>
-class ShiftLevels {
+class ShiftLevels : public RowPlanes {
  public:
   using Tables = ShiftTables<Radix, Digits>;
   using Shift = typename Tables::Shift;
@@ -235,26 +235,9 @@ class ShiftLevels {
   static constexpr std::uint32_t kWords = Shift::kRowWords;
 
   ShiftLevels(const Tables& tables, std::array<RowBitmap, 3> planes)
-      : tables_(tables),
-        visited_(std::move(planes[0])),
-        frontier_(std::move(planes[1])),
-        next_(std::move(planes[2])),
-        frontier_count_(tables.rows, 0),
-        next_count_(tables.rows, 0),
-        unvisited_(tables.rows, Tables::kColumns) {
+      : RowPlanes(std::move(planes), tables.rows, Tables::kColumns), tables_(tables) {
     for (std::uint32_t c = 0; c < Tables::kColumns; ++c)
       valid_[c / 64] |= std::uint64_t{1} << (c % 64);
-  }
-
-  const RowBitmap& frontier() const { return frontier_; }
-
-  bool add_source(std::uint32_t row, std::uint32_t column) {
-    if (visited_.test(row, column)) return false;
-    visited_.set(row, column);
-    frontier_.set(row, column);
-    ++frontier_count_[row];
-    --unvisited_[row];
-    return true;
   }
 
   // Row p of the next frontier from p's sources, one move at a time;
@@ -263,7 +246,7 @@ class ShiftLevels {
     std::uint64_t* out = next_.row(p);
     std::uint32_t fresh = 0;
     if (unvisited_[p] != 0 && has_source(p)) fresh = collect(p, policy, work, out);
-    if (fresh == 0 && next_count_[p] != 0) std::fill(out, out + kWords, 0);
+    if (fresh == 0) clear_next(p);
     next_count_[p] = fresh;
     return fresh;
   }
@@ -283,18 +266,11 @@ class ShiftLevels {
       return gather(family, index, first, last);
     }
     if (first)
-      for (std::uint32_t k = 0; k < n; ++k)
-        if (next_count_[rows[k]] != 0)
-          std::fill(next_.row(rows[k]), next_.row(rows[k]) + kWords, 0);
+      for (std::uint32_t k = 0; k < n; ++k) clear_next(rows[k]);
     std::uint64_t fresh = 0;
     if (last)
       for (std::uint32_t k = 0; k < n; ++k) fresh += finish_row(rows[k]);
     return fresh;
-  }
-
-  void advance() {
-    std::swap(frontier_, next_);
-    frontier_count_.swap(next_count_);
   }
 
  private:
@@ -352,21 +328,6 @@ class ShiftLevels {
     sum = from[which == 0 ? empty : static_cast<std::size_t>(std::countr_zero(which))];
     for (unsigned bits = which & (which - 1); bits != 0; bits &= bits - 1)
       sum |= from[static_cast<std::size_t>(std::countr_zero(bits))];
-  }
-
-  // After the last family: keeps row p's new states, counts and marks them.
-  std::uint32_t finish_row(std::uint32_t p) {
-    std::uint64_t* seen = visited_.row(p);
-    std::uint64_t* found = next_.row(p);
-    std::uint32_t fresh = 0;
-    for (std::uint32_t w = 0; w < kWords; ++w) {
-      found[w] &= ~seen[w];
-      seen[w] |= found[w];
-      fresh += static_cast<std::uint32_t>(std::popcount(found[w]));
-    }
-    unvisited_[p] -= fresh;
-    next_count_[p] = fresh;
-    return fresh;
   }
 
   bool has_source(std::uint32_t p) const {
@@ -465,9 +426,6 @@ class ShiftLevels {
   }
 
   const Tables& tables_;
-  RowBitmap visited_, frontier_, next_;
-  std::vector<std::uint32_t> frontier_count_, next_count_;
-  std::vector<std::uint32_t> unvisited_;
   std::array<std::uint64_t, kWords> valid_{};
 };
 
