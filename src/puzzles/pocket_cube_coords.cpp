@@ -98,6 +98,31 @@ void next_twist(Corners& c) {
   c.twist[kFixedSlot - 1] = static_cast<std::uint8_t>((3 - sum % 3) % 3);
 }
 
+// For each generator, the quarter turn of its face: a half or inverse turn
+// is that quarter turn 2 or 3 times over (a third of the corner work).
+std::array<int, PocketCubeSpace::kMaxMoves> quarter_turns(const std::vector<Turn>& turns) {
+  std::array<int, PocketCubeSpace::kMaxMoves> quarter{};
+  for (std::size_t m = 0; m < turns.size(); ++m)
+    for (std::size_t n = 0; n < turns.size(); ++n)
+      if (turns[n].face == turns[m].face && turns[n].quarters == 1)
+        quarter[m] = static_cast<int>(n);
+  return quarter;
+}
+
+// visit(perm, corners) for every permutation coordinate, in parallel, with
+// no twist. Ranks are lexicographic, so a chunk unranks its first position
+// and steps to the next one (unranking each took half of a space's start-up).
+template <class Visit>
+void for_each_permutation(Visit&& visit) {
+  parallel_for_chunks(kPermutationCount, 512, [&](std::size_t begin, std::size_t end) {
+    Corners c = unrank(std::uint64_t{begin} * kTwistCount);
+    for (auto p = static_cast<std::uint32_t>(begin); p != end; ++p) {
+      visit(p, c);
+      std::next_permutation(c.piece.begin(), c.piece.begin() + kFixedSlot);
+    }
+  });
+}
+
 }  // namespace
 
 Corners apply_turn(const Corners& corners, Turn turn) {
@@ -146,23 +171,12 @@ PocketCubeSpace::PocketCubeSpace(Metric metric)
       if (turns_[n].face == turns_[m].face && turns_[n].quarters == 4 - turns_[m].quarters)
         inverse_[m] = n;
   // A turn's effect on the permutation ignores twists, and on the twists
-  // ignores the permutation: one table each. Quarter turns are computed on
-  // corners; half and inverse turns are a quarter turn's table applied 2 or
-  // 3 times (a third of the start-up's unranking work).
-  std::array<int, kMaxMoves> quarter{};
-  for (int m = 0; m < moves_; ++m)
-    for (int n = 0; n < moves_; ++n)
-      if (turns_[n].face == turns_[m].face && turns_[n].quarters == 1) quarter[m] = n;
-  // Ranks are lexicographic, so a chunk unranks its first position and
-  // steps to the next one (unranking each took half of this constructor).
-  parallel_for_chunks(kPermutationCount, 512, [&](std::size_t begin, std::size_t end) {
-    Corners c = unrank(std::uint64_t{begin} * kTwistCount);
-    for (auto p = static_cast<std::uint32_t>(begin); p != end; ++p) {
-      for (int m = 0; m < moves_; ++m)
-        if (quarter[m] == m)
-          perm_step_[p][m] = permutation_coordinate(detail::multiply(c, cubies[m])) * kTwistCount;
-      std::next_permutation(c.piece.begin(), c.piece.begin() + kFixedSlot);
-    }
+  // ignores the permutation: one table each, from the quarter turns.
+  const std::array<int, kMaxMoves> quarter = quarter_turns(turns);
+  for_each_permutation([&](std::uint32_t p, const Corners& c) {
+    for (int m = 0; m < moves_; ++m)
+      if (quarter[m] == m)
+        perm_step_[p][m] = permutation_coordinate(detail::multiply(c, cubies[m])) * kTwistCount;
   });
   Corners c = unrank(0);
   for (std::uint32_t t = 0; t < kTwistCount; ++t) {
@@ -194,29 +208,21 @@ PocketCubeShiftSpace::PocketCubeShiftSpace(Metric metric)
     : step_(kPermutationCount), shift_(kPermutationCount) {
   const std::vector<Turn> turns = generators(metric);
   moves_ = static_cast<int>(turns.size());
-  // Quarter turns on corners (ranks in order, as PocketCubeSpace); a half or
-  // inverse turn is its quarter turn 2 or 3 times, the shifts added up.
-  std::array<int, PocketCubeSpace::kMaxMoves> quarter{};
+  // Quarter turns on corners; a half or inverse turn is its quarter turn 2
+  // or 3 times, the shifts added up.
+  const std::array<int, PocketCubeSpace::kMaxMoves> quarter = quarter_turns(turns);
   std::array<Corners, PocketCubeSpace::kMaxMoves> cubies{};
-  for (int m = 0; m < moves_; ++m) {
-    cubies[m] = detail::turn_cubie(turns[m]);
-    for (int n = 0; n < moves_; ++n)
-      if (turns[n].face == turns[m].face && turns[n].quarters == 1) quarter[m] = n;
-  }
-  parallel_for_chunks(kPermutationCount, 512, [&](std::size_t begin, std::size_t end) {
-    Corners c = unrank(std::uint64_t{begin} * kTwistCount);
-    for (auto p = static_cast<std::uint32_t>(begin); p != end; ++p) {
-      for (int m = 0; m < moves_; ++m) {
-        if (quarter[m] != m) continue;
-        const Corners turned = detail::multiply(c, cubies[m]);
-        step_[p][m] = static_cast<std::uint16_t>(permutation_coordinate(turned));
-        std::uint32_t twists = 0;
-        for (int slot = 0; slot < kCornerCount; ++slot)
-          if (turned.piece[slot] < kDigits)
-            twists += turned.twist[slot] * kPowersOf3[turned.piece[slot]];
-        shift_[p][m] = static_cast<std::uint16_t>(twists);
-      }
-      std::next_permutation(c.piece.begin(), c.piece.begin() + kFixedSlot);
+  for (int m = 0; m < moves_; ++m) cubies[m] = detail::turn_cubie(turns[m]);
+  for_each_permutation([&](std::uint32_t p, const Corners& c) {
+    for (int m = 0; m < moves_; ++m) {
+      if (quarter[m] != m) continue;
+      const Corners turned = detail::multiply(c, cubies[m]);
+      step_[p][m] = static_cast<std::uint16_t>(permutation_coordinate(turned));
+      std::uint32_t twists = 0;
+      for (int slot = 0; slot < kCornerCount; ++slot)
+        if (turned.piece[slot] < kDigits)
+          twists += turned.twist[slot] * kPowersOf3[turned.piece[slot]];
+      shift_[p][m] = static_cast<std::uint16_t>(twists);
     }
   });
   parallel_for_chunks(kPermutationCount, 512, [&](std::size_t begin, std::size_t end) {
