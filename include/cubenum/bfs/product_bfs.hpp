@@ -163,6 +163,31 @@ std::array<RowBitmap, 3> map_planes_while(std::uint32_t rows, std::uint32_t colu
   return planes;
 }
 
+// The cycles of move g on the rows (next_row[r * moves + m]: the row m
+// takes r to), appended to `cycle_rows` one after another: r, g(r), ...
+// Returns their common length, or 0 unless all have one length from 2 to
+// max_length. Both row engines find their move families with it.
+inline std::uint32_t row_cycles(const std::vector<std::uint32_t>& next_row, int moves, int g,
+                                std::uint32_t max_length, std::vector<std::uint32_t>& cycle_rows) {
+  const auto n_moves = static_cast<std::size_t>(moves);
+  const auto rows = static_cast<std::uint32_t>(next_row.size() / n_moves);
+  std::vector<bool> seen(rows, false);
+  std::uint32_t order = 0;
+  for (std::uint32_t start = 0; start < rows; ++start) {
+    if (seen[start]) continue;
+    std::uint32_t r = start, length = 0;
+    do {
+      seen[r] = true;
+      cycle_rows.push_back(r);
+      r = next_row[r * n_moves + static_cast<std::size_t>(g)];
+      ++length;
+    } while (r != start && length <= max_length);
+    if (r != start || length < 2 || (order != 0 && length != order)) return 0;
+    order = length;
+  }
+  return order;
+}
+
 // A move g of order n whose powers g^2 .. g^(n-1) are moves too.
 struct MoveCycles {
   std::vector<int> powers;          // powers[j - 1]: the move g^j, j = 1 .. n-1
@@ -249,7 +274,8 @@ struct ProductTables {
       if (covered[static_cast<std::size_t>(g)]) continue;
       MoveCycles family;
       if (!powers_of(next_row, g, covered, family.powers) || family.powers.size() < 2 ||
-          family.order() > kMaxCycleOrder || !cycles_of(next_row, g, family)) {
+          family.order() > kMaxCycleOrder ||
+          row_cycles(next_row, moves, g, family.order(), family.rows) != family.order()) {
         families.clear();
         return;
       }
@@ -294,23 +320,6 @@ struct ProductTables {
       powers.push_back(match);
     }
     return false;
-  }
-
-  // The cycles of g on the rows; false unless every one has length n.
-  bool cycles_of(const std::vector<std::uint32_t>& next_row, int g, MoveCycles& family) const {
-    std::vector<bool> seen(rows, false);
-    for (std::uint32_t start = 0; start < rows; ++start) {
-      if (seen[start]) continue;
-      std::uint32_t r = start, length = 0;
-      do {
-        seen[r] = true;
-        family.rows.push_back(r);
-        r = row_after(next_row, r, g);
-        ++length;
-      } while (r != start && length <= family.order());
-      if (r != start || length != family.order()) return false;
-    }
-    return true;
   }
 
   mutable std::vector<BitPermutation> permute_;  // [m], see permute()

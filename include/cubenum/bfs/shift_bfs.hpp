@@ -128,7 +128,8 @@ struct ShiftTables {
     for (int g = 0; g < moves; ++g) {
       if (covered[static_cast<std::size_t>(g)]) continue;
       ShiftFamily family;
-      if (!cycles_of(next_row, g, family)) {
+      family.order = row_cycles(next_row, moves, g, kMaxFamilyOrder, family.rows);
+      if (family.order == 0) {
         families.clear();
         return;
       }
@@ -155,26 +156,6 @@ struct ShiftTables {
       plan(family);
       families.push_back(std::move(family));
     }
-  }
-
-  // The cycles of g on the rows; false unless all have one length from 2
-  // to kMaxFamilyOrder.
-  bool cycles_of(const std::vector<std::uint32_t>& next_row, int g, ShiftFamily& family) const {
-    const auto n_moves = static_cast<std::size_t>(moves);
-    std::vector<bool> seen(rows, false);
-    for (std::uint32_t start = 0; start < rows; ++start) {
-      if (seen[start]) continue;
-      std::uint32_t r = start, length = 0;
-      do {
-        seen[r] = true;
-        family.rows.push_back(r);
-        r = next_row[r * n_moves + static_cast<std::size_t>(g)];
-        ++length;
-      } while (r != start && length <= kMaxFamilyOrder);
-      if (r != start || length < 2 || (family.order != 0 && length != family.order)) return false;
-      family.order = length;
-    }
-    return true;
   }
 
   // What each row of each cycle collects: unshifted rows, and terms shared
