@@ -17,15 +17,11 @@ namespace {
 
 using testing::ProductToy;
 
-const std::vector<bfs::DirectionPolicy> kPolicies = {
-    bfs::DirectionPolicy::Auto, bfs::DirectionPolicy::TopDown, bfs::DirectionPolicy::BottomUp};
+using testing::kPolicies;
 
 bfs::ProductBfsResult run(const ProductToy& toy, bfs::DirectionPolicy policy, int threads) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-  const std::uint64_t source = 0;
-  bfs::ProductBfsOptions options;
-  options.policy = policy;
-  return bfs::product_bfs(toy, {&source, 1}, options);
+  return testing::run_rows([](const auto&... a) { return bfs::product_bfs(a...); }, toy, policy,
+                           threads);
 }
 
 TEST(ProductBfs, TorusLayersAreSumsOfCyclicDistances) {

@@ -47,16 +47,12 @@ struct ShiftToy {
   }
 };
 
-const std::vector<bfs::DirectionPolicy> kPolicies = {
-    bfs::DirectionPolicy::Auto, bfs::DirectionPolicy::TopDown, bfs::DirectionPolicy::BottomUp};
+using testing::kPolicies;
 
 template <class Toy>
 bfs::ProductBfsResult run(const Toy& toy, bfs::DirectionPolicy policy, int threads) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-  const std::uint64_t source = 0;
-  bfs::ProductBfsOptions options;
-  options.policy = policy;
-  return bfs::shift_bfs(toy, {&source, 1}, options);
+  return testing::run_rows([](const auto&... a) { return bfs::shift_bfs(a...); }, toy, policy,
+                           threads);
 }
 
 // A cycle of `a` rows times Z_3^5: one move steps the row, the others add

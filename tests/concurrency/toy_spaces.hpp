@@ -3,17 +3,36 @@
 // n elements, moves are adjacent transpositions. The distance of a
 // permutation from the identity is its number of inversions, so layer k
 // holds the Mahonian number M(n, k).
+#include <tbb/global_control.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "cubenum/bfs/product_bfs.hpp"
 #include "cubenum/core/ranking.hpp"
 
 namespace cubenum::testing {
+
+// Every direction policy, and one run of a row engine (product_bfs,
+// shift_bfs) from state 0 under one of them, on at most `threads` threads.
+inline const std::vector<bfs::DirectionPolicy> kPolicies = {
+    bfs::DirectionPolicy::Auto, bfs::DirectionPolicy::TopDown, bfs::DirectionPolicy::BottomUp};
+
+template <class Engine, class Space>
+bfs::ProductBfsResult run_rows(Engine&& engine, const Space& space, bfs::DirectionPolicy policy,
+                               int threads) {
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  const std::uint64_t source = 0;
+  bfs::ProductBfsOptions options;
+  options.policy = policy;
+  return engine(space, std::span<const std::uint64_t>(&source, 1), options);
+}
 
 template <unsigned N>
 struct AdjacentSwapSpace {
