@@ -43,6 +43,7 @@ void register_rolling_cubes(CLI::App& app);
 void register_foam(CLI::App& app);
 void register_nine_colour_cube(CLI::App& app);
 void register_sudoku_cube(CLI::App& app);
+void register_twisty(CLI::App& app);
 void register_report(CLI::App& app);
 void register_scale(CLI::App& app);
 

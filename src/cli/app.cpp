@@ -32,7 +32,8 @@ std::unique_ptr<CLI::App> build_app(std::string_view command) {
       {"rolling-cubes", register_rolling_cubes},
       {"foam", register_foam},
       {"nine-colour-cube", register_nine_colour_cube},
-      {"sudoku-cube", register_sudoku_cube}};
+      {"sudoku-cube", register_sudoku_cube},
+      {"twisty", register_twisty}};
   for (const auto& [name, add] : puzzles)
     if (name == command) {
       add(*app);

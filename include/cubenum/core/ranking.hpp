@@ -10,6 +10,9 @@
 
 namespace cubenum {
 
+// 128-bit products for the multiset ranks below (GCC and Clang).
+__extension__ typedef unsigned __int128 Wide;
+
 constexpr std::uint64_t factorial(unsigned n) {
   return n <= 1 ? 1 : n * factorial(n - 1);
 }
@@ -64,6 +67,59 @@ constexpr unsigned permutation_parity(std::span<const std::uint8_t> perm) {
     seen |= std::uint32_t{1} << p;
   }
   return inversions & 1U;
+}
+
+// Arrangements of a multiset: m! / (c_0! c_1! ...) for counts c summing to
+// m. 0 when it would not fit in 64 bits.
+constexpr std::uint64_t multinomial(std::span<const std::uint8_t> counts) {
+  Wide total = 1;
+  unsigned placed = 0;
+  for (std::uint8_t c : counts)
+    for (unsigned k = 1; k <= c; ++k) {
+      total = total * ++placed / k;  // exact: a binomial coefficient times the rest
+      if (total >> 64 != 0) return 0;
+    }
+  return static_cast<std::uint64_t>(total);
+}
+
+// Lexicographic rank of a sequence of labels 0..L-1 among all orderings of
+// the same multiset (`counts[v]`: how often v occurs; consumed). For
+// distinct labels it equals permutation_rank.
+constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
+                                      std::span<std::uint8_t> counts) {
+  Wide total = multinomial(counts);
+  std::uint64_t rank = 0;
+  auto left = static_cast<unsigned>(labels.size());
+  for (std::uint8_t label : labels) {
+    // Orderings that put v here: total * counts[v] / left.
+    for (unsigned v = 0; v < label; ++v)
+      rank += static_cast<std::uint64_t>(total * counts[v] / left);
+    total = total * counts[label] / left;
+    --counts[label];
+    --left;
+  }
+  return rank;
+}
+
+// Inverse of multiset_rank: fills `labels` (counts consumed).
+constexpr void multiset_unrank(std::uint64_t rank, std::span<std::uint8_t> counts,
+                               std::span<std::uint8_t> labels) {
+  Wide total = multinomial(counts);
+  auto left = static_cast<unsigned>(labels.size());
+  for (std::uint8_t& label : labels) {
+    unsigned v = 0;
+    for (;; ++v) {
+      const auto block = static_cast<std::uint64_t>(total * counts[v] / left);
+      if (rank < block) {
+        total = block;
+        break;
+      }
+      rank -= block;
+    }
+    label = static_cast<std::uint8_t>(v);
+    --counts[v];
+    --left;
+  }
 }
 
 // Digits in base `base`, the first digit most significant.

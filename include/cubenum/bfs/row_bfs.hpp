@@ -1,0 +1,341 @@
+#pragma once
+// Level-synchronous parallel BFS over a space laid out in rows, keeping two
+// bits per state and nothing else: 0 for unseen, else 1 + depth mod 3
+// (Korf's two-bit breadth-first search). The table is the result: the
+// distance of every state mod 3, enough to walk a shortest path.
+//
+// A state is (row, column). Move m takes all of row q into one row,
+// row_step(q, m), permuting its columns by action(q, m) (a table of the
+// columns' images). The thread that owns row p fills p's new states from
+// p's predecessor rows q = row_step(p, inverse(m)), one per move, so no
+// word is written by two threads and no read-modify-write atomics are
+// needed. For each (row, move) it takes the cheaper of two ways to the
+// same states:
+//   push (top-down):  map each frontier state of q into p;
+//   pull (bottom-up): for each unseen state of p, look at its image in q
+//                     under the inverse move.
+// Other threads read p while its owner writes it, but a level only turns
+// unseen entries (0) into the next level's code, and readers look for the
+// frontier's code, so what they read never depends on the timing.
+//
+// Depth mod 3 makes the frontier ambiguous: a push from the frontier's code
+// also pushes states three levels back. Their neighbours are all seen, so
+// they add nothing, and levels grow quickly enough that they cost little;
+// a pull never sees them (an unseen state has no neighbour that far back).
+// Every way finds the same states; the choice depends on counts alone, so
+// counts never depend on it or on the thread count.
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <span>
+#include <vector>
+
+#include "cubenum/bfs/frontier_bfs.hpp"
+#include "cubenum/core/parallel.hpp"
+#include "cubenum/core/stopwatch.hpp"
+
+namespace cubenum::bfs {
+
+// rank = row * columns() + column. action(r, m)[c] is the column that move
+// m takes column c of row r to, in row row_step(r, m); inverse(m) undoes m.
+template <class S>
+concept RowSpace = requires(const S& space, std::uint32_t r, int m) {
+  { space.rows() } -> std::convertible_to<std::uint32_t>;
+  { space.columns() } -> std::convertible_to<std::uint32_t>;
+  { space.moves() } -> std::convertible_to<int>;
+  { space.inverse(m) } -> std::convertible_to<int>;
+  { space.row_step(r, m) } -> std::convertible_to<std::uint32_t>;
+  { space.action(r, m) } -> std::convertible_to<const std::uint16_t*>;
+};
+
+// Two bits per state, in rows of whole words (32 states a word).
+class RowDepths {
+ public:
+  using Word = std::uint64_t;
+  static constexpr int kUnseen = -1;
+
+  RowDepths() = default;
+  // All unseen. Pages come zeroed from the system when first touched.
+  RowDepths(std::uint32_t rows, std::uint32_t columns)
+      : rows_(rows), columns_(columns), row_words_((columns + 31) / 32) {
+    bytes_ = std::size_t{rows} * row_words_ * sizeof(Word);
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    madvise(p, bytes_, MADV_HUGEPAGE);  // fewer page faults; a hint, fine if refused
+    words_ = std::unique_ptr<Word[], Unmap>(static_cast<Word*>(p), Unmap{bytes_});
+  }
+
+  std::uint32_t rows() const { return rows_; }
+  std::uint32_t columns() const { return columns_; }
+  std::uint32_t row_words() const { return row_words_; }
+  std::size_t bytes() const { return bytes_; }
+  Word* row(std::uint32_t r) { return words_.get() + std::size_t{r} * row_words_; }
+  const Word* row(std::uint32_t r) const { return words_.get() + std::size_t{r} * row_words_; }
+  Word* data() { return words_.get(); }
+  const Word* data() const { return words_.get(); }
+
+  // 0 unseen, else 1 + depth mod 3.
+  unsigned code(std::uint32_t r, std::uint32_t c) const {
+    return static_cast<unsigned>(load(row(r) + c / 32) >> (2 * (c % 32))) & 3U;
+  }
+  int depth_mod3(std::uint64_t rank) const {
+    return static_cast<int>(code(static_cast<std::uint32_t>(rank / columns_),
+                                 static_cast<std::uint32_t>(rank % columns_))) -
+           1;
+  }
+
+  static Word load(const Word* w) {
+    return std::atomic_ref<const Word>(*w).load(std::memory_order_relaxed);
+  }
+  static void store(Word* w, Word value) {
+    std::atomic_ref<Word>(*w).store(value, std::memory_order_relaxed);
+  }
+
+ private:
+  struct Unmap {
+    std::size_t bytes;
+    void operator()(Word* p) const { munmap(p, bytes); }
+  };
+  std::uint32_t rows_ = 0, columns_ = 0, row_words_ = 0;
+  std::size_t bytes_ = 0;
+  std::unique_ptr<Word[], Unmap> words_;
+};
+
+struct RowLevelWork {
+  std::uint64_t pushed = 0, pulled = 0;  // (row, move) pairs served each way
+  RowLevelWork& operator+=(const RowLevelWork& o) {
+    pushed += o.pushed, pulled += o.pulled;
+    return *this;
+  }
+};
+
+struct RowLevel {
+  unsigned depth = 0;
+  std::uint64_t states = 0;  // first reached at this depth
+  double seconds = 0;        // building this level from the one before
+  RowLevelWork work;
+};
+
+struct RowBfsOptions {
+  // TopDown: push only; BottomUp: pull only; Auto: the cheaper for each
+  // row and move.
+  DirectionPolicy policy = DirectionPolicy::Auto;
+  // Called after each level.
+  std::function<void(const RowLevel&)> on_level;
+  // Called now and then during a level, from any thread, with the rows done.
+  std::function<void(std::uint64_t rows_done)> on_progress;
+  // States of the last level to keep (ranks), for showing antipodes.
+  std::size_t keep_last = 0;
+};
+
+struct RowBfsResult {
+  std::vector<RowLevel> levels;  // levels[d]: states at distance d
+  std::uint64_t reached = 0;
+  RowDepths depths;
+  std::vector<std::uint64_t> last;  // up to keep_last states of the last level, smallest ranks
+  std::vector<std::uint64_t> distribution() const {
+    std::vector<std::uint64_t> d;
+    for (const auto& level : levels) d.push_back(level.states);
+    return d;
+  }
+  unsigned max_depth() const { return static_cast<unsigned>(levels.size()) - 1; }
+};
+
+namespace detail {
+
+inline constexpr std::uint64_t kLowBits = 0x5555555555555555ULL;
+
+// Bit 2i set where entry i of `word` equals `code` (both bits).
+inline std::uint64_t entries_equal(std::uint64_t word, unsigned code) {
+  const std::uint64_t same = ~(word ^ (kLowBits * code));
+  return same & (same >> 1) & kLowBits;
+}
+
+template <RowSpace S>
+class RowLevels {
+ public:
+  RowLevels(const S& space, RowDepths& depths)
+      : space_(space),
+        depths_(depths),
+        moves_(space.moves()),
+        words_(depths.row_words()),
+        frontier_(space.rows(), 0),
+        next_(space.rows(), 0),
+        open_(space.rows(), space.columns()) {
+    for (int m = 0; m < moves_; ++m) inverse_.push_back(space.inverse(m));
+    const std::uint32_t tail = space.columns() % 32;
+    last_mask_ = tail == 0 ? kLowBits : kLowBits & ((std::uint64_t{1} << (2 * tail)) - 1);
+  }
+
+  std::uint64_t add_source(std::uint64_t rank) {
+    const auto r = static_cast<std::uint32_t>(rank / space_.columns());
+    const auto c = static_cast<std::uint32_t>(rank % space_.columns());
+    if (depths_.code(r, c) != 0) return 0;
+    RowDepths::Word* w = depths_.row(r) + c / 32;
+    RowDepths::store(w, RowDepths::load(w) | std::uint64_t{1} << (2 * (c % 32)));
+    ++frontier_[r];
+    --open_[r];
+    return 1;
+  }
+
+  // Builds level depth + 1 from level `depth` into row p; returns its new
+  // states. Only the thread that calls this for p writes p.
+  std::uint32_t expand_row(std::uint32_t p, unsigned depth, DirectionPolicy policy,
+                           RowLevelWork& work) {
+    std::uint32_t left = open_[p];
+    if (left == 0) return next_[p] = 0;
+    const unsigned from_code = 1 + depth % 3, to_code = 1 + (depth + 1) % 3;
+    RowDepths::Word* target = depths_.row(p);
+    for (int m = 0; m < moves_ && left != 0; ++m) {
+      const std::uint32_t q = space_.row_step(p, inverse_[static_cast<std::size_t>(m)]);
+      const std::uint32_t sources = frontier_[q];
+      if (sources == 0) continue;
+      const bool push = policy == DirectionPolicy::TopDown ||
+                        (policy == DirectionPolicy::Auto && sources <= left);
+      if (push) {
+        left -= push_row(q, space_.action(q, m), target, from_code, to_code);
+        ++work.pushed;
+      } else {
+        left -= pull_row(q, space_.action(p, inverse_[static_cast<std::size_t>(m)]), target,
+                         from_code, to_code);
+        ++work.pulled;
+      }
+    }
+    const std::uint32_t fresh = open_[p] - left;
+    open_[p] = left;
+    return next_[p] = fresh;
+  }
+
+  // The level is done: its new states are the frontier.
+  void advance() { frontier_.swap(next_); }
+  std::uint32_t frontier(std::uint32_t r) const { return frontier_[r]; }
+
+ private:
+  // q's states with `from` go where `to_column` sends them in `target`;
+  // returns how many were unseen there.
+  std::uint32_t push_row(std::uint32_t q, const std::uint16_t* to_column, RowDepths::Word* target,
+                         unsigned from, unsigned to) const {
+    const RowDepths::Word* source = depths_.row(q);
+    std::uint32_t found = 0;
+    for (std::uint32_t w = 0; w < words_; ++w) {
+      for (std::uint64_t bits = entries_equal(RowDepths::load(source + w), from); bits != 0;
+           bits &= bits - 1) {
+        const std::uint32_t c =
+            to_column[w * 32 + static_cast<std::uint32_t>(std::countr_zero(bits)) / 2];
+        RowDepths::Word* t = target + c / 32;
+        const unsigned shift = 2 * (c % 32);
+        const RowDepths::Word word = RowDepths::load(t);
+        if (((word >> shift) & 3U) != 0) continue;
+        RowDepths::store(t, word | RowDepths::Word{to} << shift);
+        ++found;
+      }
+    }
+    return found;
+  }
+
+  // Unseen states of `target` whose image under `to_column` in row q has
+  // `from` get `to`; returns how many.
+  std::uint32_t pull_row(std::uint32_t q, const std::uint16_t* to_column, RowDepths::Word* target,
+                         unsigned from, unsigned to) const {
+    const RowDepths::Word* source = depths_.row(q);
+    std::uint32_t found = 0;
+    for (std::uint32_t w = 0; w < words_; ++w) {
+      const RowDepths::Word word = RowDepths::load(target + w);
+      std::uint64_t open = entries_equal(word, 0);
+      if (w + 1 == words_) open &= last_mask_;
+      std::uint64_t hit = 0;
+      for (; open != 0; open &= open - 1) {
+        const int bit = std::countr_zero(open);
+        const std::uint32_t c = to_column[w * 32 + static_cast<std::uint32_t>(bit) / 2];
+        const unsigned code =
+            static_cast<unsigned>(RowDepths::load(source + c / 32) >> (2 * (c % 32))) & 3U;
+        hit |= std::uint64_t{code == from} << bit;
+      }
+      if (hit == 0) continue;
+      RowDepths::store(target + w, word | hit * to);
+      found += static_cast<std::uint32_t>(std::popcount(hit));
+    }
+    return found;
+  }
+
+  const S& space_;
+  RowDepths& depths_;
+  int moves_;
+  std::uint32_t words_;
+  std::vector<int> inverse_;
+  std::uint64_t last_mask_ = 0;
+  std::vector<std::uint32_t> frontier_, next_, open_;
+};
+
+inline constexpr std::size_t kGrainRowsTwoBit = 16;
+
+// Up to `keep` ranks, smallest first, of states with depth code `code` in
+// the rows where the frontier (the last level) has states. Older levels
+// share the code (depth mod 3): the caller keeps those at the full depth.
+template <RowSpace S>
+std::vector<std::uint64_t> first_states(const S& space, const RowDepths& depths,
+                                        const RowLevels<S>& levels, unsigned code,
+                                        std::size_t keep) {
+  std::vector<std::uint64_t> found;
+  for (std::uint32_t r = 0; r < space.rows() && found.size() < keep; ++r) {
+    if (levels.frontier(r) == 0) continue;
+    for (std::uint32_t c = 0; c < space.columns() && found.size() < keep; ++c)
+      if (depths.code(r, c) == code) found.push_back(std::uint64_t{r} * space.columns() + c);
+  }
+  return found;
+}
+
+}  // namespace detail
+
+// BFS from `sources` (ranks, all at depth 0) over every reachable state.
+template <RowSpace S>
+RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
+                     const RowBfsOptions& options = {}) {
+  Stopwatch clock;
+  RowBfsResult result;
+  result.depths = RowDepths(space.rows(), space.columns());
+  detail::RowLevels<S> state(space, result.depths);
+  std::uint64_t fresh = 0;
+  for (std::uint64_t s : sources) fresh += state.add_source(s);
+  RowLevel level{0, fresh, clock.seconds(), {}};
+  const std::uint64_t states = std::uint64_t{space.rows()} * space.columns();
+  std::atomic<std::uint64_t> rows_done{0};
+  while (fresh != 0) {
+    result.levels.push_back(level);
+    result.reached += fresh;
+    if (options.on_level) options.on_level(level);
+    if (result.reached == states) break;  // nothing left to find
+
+    clock.restart();
+    PerWorker<RowLevelWork> work;
+    const unsigned depth = level.depth;
+    rows_done = 0;
+    fresh = parallel_sum<std::uint64_t>(
+        space.rows(), detail::kGrainRowsTwoBit, [&](std::size_t b, std::size_t e) {
+          std::uint64_t sum = 0;
+          RowLevelWork& local = work.local();
+          for (auto p = static_cast<std::uint32_t>(b); p != e; ++p)
+            sum += state.expand_row(p, depth, options.policy, local);
+          if (options.on_progress) options.on_progress(rows_done += e - b);
+          return sum;
+        });
+    if (fresh != 0) state.advance();  // else the frontier stays the last level
+    RowLevelWork total;
+    work.for_each([&](const RowLevelWork& w) { total += w; });
+    level = RowLevel{depth + 1, fresh, clock.seconds(), total};
+  }
+  if (options.keep_last != 0)
+    result.last = detail::first_states(space, result.depths, state, 1 + result.max_depth() % 3,
+                                       options.keep_last);
+  return result;
+}
+
+}  // namespace cubenum::bfs

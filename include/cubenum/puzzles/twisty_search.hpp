@@ -1,0 +1,53 @@
+#pragma once
+// God's-number runs and optimal solves of a permutation puzzle from a
+// definition file: the BFS over its ranked space (bfs/row_bfs.hpp), the
+// antipodes as move sequences, shortest paths walked through the depth
+// table, and depth tables kept in files.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cubenum/bfs/row_bfs.hpp"
+#include "cubenum/puzzles/twisty.hpp"
+#include "cubenum/puzzles/twisty_space.hpp"
+
+namespace cubenum::twisty {
+
+// Bytes a BFS of the space needs: the two-bit table, the per-row counts,
+// and the move tables.
+std::uint64_t bfs_bytes(const TwistySpace& space);
+
+struct EnumerateOptions {
+  bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
+  std::size_t antipodes = 0;  // how many to show as move sequences
+  std::function<void(const bfs::RowLevel&)> on_level;
+  std::function<void(std::uint64_t rows_done)> on_progress;
+};
+
+struct Enumeration {
+  bfs::RowBfsResult bfs;
+  // Move sequences that take the solved position to a few antipodes.
+  std::vector<std::vector<int>> antipodes;
+};
+
+Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options);
+
+// The moves that take `rank` to the solved position, shortest, from a
+// depth table of a BFS from solved; empty if it is solved. Throws
+// InputError if the BFS never reached it.
+std::vector<int> path_to_solved(const TwistySpace& space, const bfs::RowDepths& depths,
+                                std::uint64_t rank);
+
+// The inverse sequence: the moves that undo `moves`, in reverse order.
+std::vector<int> inverse_sequence(const TwistySpace& space, const std::vector<int>& moves);
+
+std::string sequence_text(const TwistySpace& space, const std::vector<int>& moves);
+
+// A depth table in a file, with what identifies its space (the definition's
+// contents, the moves, the layout): loading refuses a table of another
+// space, or a truncated or damaged file.
+void save_table(const std::string& path, const TwistySpace& space, const bfs::RowDepths& depths);
+bfs::RowDepths load_table(const std::string& path, const TwistySpace& space);
+
+}  // namespace cubenum::twisty

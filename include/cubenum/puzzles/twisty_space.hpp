@@ -1,0 +1,170 @@
+#pragma once
+// The state space of a permutation puzzle from a definition file, perfectly
+// ranked and laid out in rows for the row engine (bfs/row_bfs.hpp).
+//
+// What is ranked. The moves split each set's slots into orbits (slots a
+// piece can reach). Per orbit: the arrangement of its pieces (a multiset
+// permutation when some are identical) and their twists (digits; only the
+// twists the moves can give, and with the sum constraint when the moves keep
+// the sum). Across orbits of distinct pieces: the parities the moves tie
+// (all even; corners' parity equal to edges', ...), found by Gaussian
+// elimination over GF(2) from the moves' parities. The ranked space is the
+// product of what is left; the reachable states may still be fewer, which
+// the BFS shows.
+//
+// How it is laid out. rank = row * columns() + column. The coordinates
+// ("parts") are split in two: the row parts and the column parts, chosen so
+// that a row of columns is small (at most 2^16 states) and a move takes a
+// whole row to one row, permuting its columns. When no set of whole parts
+// gives a good row, the biggest arrangement is cut: the row holds where its
+// first pieces are and the column how the rest fill the slots left, a
+// column permutation that depends on the row only through a "context"
+// (which slots the row's pieces take, and parities).
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cubenum/puzzles/twisty.hpp"
+
+namespace cubenum::twisty {
+
+// The slots of one set that the moves bring to one another.
+struct Orbit {
+  unsigned set = 0;
+  std::vector<std::uint8_t> slots;  // the set's slots in the orbit, increasing
+  std::vector<std::uint8_t> kind;   // solved: the kind of piece at each position
+  std::vector<std::uint8_t> count;  // pieces of each kind
+  std::vector<std::uint8_t> piece;  // the definition's piece number of each kind
+  // Twists: a slot's twist is offset + step * digit, digit in [0, radix);
+  // the digits sum to sum_target mod sum_modulus (1: no constraint).
+  unsigned orientations = 1, radix = 1, step = 1, offset = 0;
+  unsigned sum_modulus = 1, sum_target = 0;
+  // Parity (distinct pieces, two or more slots): the solved arrangement's,
+  // and whether the moves fix it from other orbits' (the XOR of their
+  // parities relative to solved; no sources: always the solved parity).
+  bool has_parity = false, parity_fixed = false;
+  unsigned solved_parity = 0;
+  std::vector<unsigned> parity_sources;
+  // Per move, per position: where its piece comes from, the digits it adds.
+  std::vector<std::vector<std::uint8_t>> from, add;
+
+  std::size_t size() const { return slots.size(); }
+  unsigned kinds() const { return static_cast<unsigned>(count.size()); }
+};
+
+// One coordinate of the rank.
+struct Part {
+  enum class Kind { Pieces, Twists };
+  Kind kind = Kind::Pieces;
+  unsigned orbit = 0;
+  // Pieces: kinds [first_kind, end_kind) in the slots that earlier kinds
+  // left free; `halved`: the orbit's last part, whose parity is fixed.
+  unsigned first_kind = 0, end_kind = 0;
+  bool halved = false;
+  std::uint64_t size = 1;
+};
+
+struct SpaceOptions {
+  std::uint32_t max_columns = 1 << 16;           // a row's states
+  std::uint64_t max_action_bytes = 64ULL << 20;  // column permutations, all contexts
+  std::uint64_t max_row_table_entries = 1ULL << 26;
+};
+
+// A position by orbit: the kind of piece at each position and its digit.
+struct Position {
+  std::vector<std::uint8_t> kind, digit;
+};
+
+class TwistySpace {
+ public:
+  TwistySpace(const Definition& def, std::vector<Move> moves, const SpaceOptions& options = {});
+  ~TwistySpace();
+  TwistySpace(const TwistySpace&) = delete;
+  TwistySpace& operator=(const TwistySpace&) = delete;
+
+  const Definition& definition() const { return def_; }
+  const std::vector<Move>& move_list() const { return moves_; }
+  const std::vector<Orbit>& orbits() const { return orbits_; }
+  const std::vector<Part>& parts() const { return parts_; }
+  std::size_t row_parts() const { return row_parts_; }
+
+  // The ranked states, and their layout.
+  std::uint64_t size() const { return std::uint64_t{rows_} * columns_; }
+  std::uint32_t rows() const { return rows_; }
+  std::uint32_t columns() const { return columns_; }
+  std::uint32_t contexts() const { return contexts_; }
+  int moves() const { return static_cast<int>(moves_.size()); }
+  int inverse(int m) const { return inverse_[static_cast<std::size_t>(m)]; }
+
+  // The row a move takes row r to.
+  std::uint32_t row_step(std::uint32_t r, int m) const;
+  // Where move m takes each column of row r (a permutation of the columns,
+  // built on first use).
+  const std::uint16_t* action(std::uint32_t r, int m) const;
+
+  // Ranks of positions of the definition. contains() is false for a
+  // position the ranking cannot hold (a piece outside its orbit, a twist
+  // the moves cannot give, a parity they forbid).
+  bool contains(const Arrangement& a) const;
+  std::uint64_t rank(const Arrangement& a) const;  // requires contains(a)
+  Arrangement unrank(std::uint64_t rank) const;
+  std::uint64_t solved_rank() const { return solved_rank_; }
+
+  // The neighbour of `rank` by move m (for tests and path walks).
+  std::uint64_t step(std::uint64_t rank, int m) const;
+
+  // What the ranking found, a line each ("set CORNER: 8 slots in 1 orbit,
+  // ...", "parity: EDGE even", ...).
+  std::vector<std::string> notes() const;
+
+ private:
+  void find_orbits(const Definition& def);
+  void find_parities();
+  std::vector<Part> whole_parts() const;
+  void choose_layout(const SpaceOptions& options);
+  void build_tables(const SpaceOptions& options);
+
+  void decode_part(const Part& part, std::uint64_t value, Position& p) const;
+  std::uint64_t encode_part(const Part& part, const Position& p) const;
+  void decode_parts(std::size_t first, std::size_t last, std::uint64_t value, Position& p) const;
+  std::uint64_t encode_parts(std::size_t first, std::size_t last, const Position& p) const;
+  void apply_move(const Position& in, int m, Position& out) const;
+  unsigned orbit_parity(const Position& p, unsigned orbit) const;
+  unsigned required_parity(const Position& p, unsigned orbit) const;
+  bool is_row_orbit(unsigned orbit) const;
+  std::uint32_t context_of(const Position& row) const;
+  std::optional<Position> from_arrangement(const Arrangement& a) const;
+  Arrangement to_arrangement(const Position& p) const;
+  Position blank() const;
+  void build_action(std::uint32_t context, int m, std::uint16_t* out) const;
+
+  Definition def_;
+  std::vector<Move> moves_;
+  std::vector<int> inverse_;
+  std::vector<Orbit> orbits_;
+  std::vector<std::size_t> base_;  // an orbit's first entry in a Position
+  std::vector<Part> parts_;        // row parts first, most significant first
+  std::size_t row_parts_ = 0;
+  std::uint32_t rows_ = 1, columns_ = 1;
+  std::uint64_t solved_rank_ = 0;
+
+  // Contexts: which slots of the cut orbit the row's pieces take (their
+  // combination's rank), and parity bits.
+  int cut_orbit_ = -1;
+  unsigned cut_kinds_ = 0;                  // kinds of the cut orbit in the row
+  std::vector<unsigned> context_parities_;  // column-side orbits whose parity the row fixes
+  std::uint32_t contexts_ = 1;
+  std::vector<std::uint32_t> context_of_row_;                  // [row], when contexts_ > 1
+  std::unique_ptr<std::atomic<std::uint32_t>[]> context_row_;  // a row of each context
+  std::vector<std::uint32_t> row_table_;                       // [row * moves + m], when it fits
+  // Column permutations, [context * moves + m], built on first use.
+  std::unique_ptr<std::atomic<const std::uint16_t*>[]> actions_;
+  mutable std::mutex actions_mutex_;
+  mutable std::vector<std::unique_ptr<std::uint16_t[]>> action_storage_;
+};
+
+}  // namespace cubenum::twisty

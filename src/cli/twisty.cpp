@@ -1,0 +1,263 @@
+// `cubenum twisty info|bfs|solve FILE`: any permutation puzzle from a
+// ksolve/twsearch definition file.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <optional>
+
+#include "action.hpp"
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/progress.hpp"
+#include "cubenum/core/stopwatch.hpp"
+#include "cubenum/puzzles/twisty_search.hpp"
+
+namespace cubenum::cli {
+namespace {
+
+namespace tw = cubenum::twisty;
+
+struct SpaceArgs {
+  std::string file;
+  std::string moves;
+  bool quarter = false;
+};
+
+struct BfsArgs {
+  SpaceArgs space;
+  std::string direction = "auto";
+  std::optional<double> memory_gib;
+  std::size_t antipodes = 5;
+  std::optional<std::string> table;
+};
+
+struct SolveArgs {
+  SpaceArgs space;
+  std::string scramble;
+  std::optional<std::string> table;
+  std::optional<double> memory_gib;
+};
+
+std::unique_ptr<tw::TwistySpace> make_space(const SpaceArgs& args) {
+  const tw::Definition def = tw::load_definition(args.file);
+  tw::MoveChoice choice{tw::split_move_list(args.moves), args.quarter};
+  if (!args.moves.empty() && choice.names.empty())
+    throw InputError("--moves", 0, "no move names (expected e.g. --moves U,F,R)");
+  return std::make_unique<tw::TwistySpace>(def, tw::expand_moves(def, choice));
+}
+
+bfs::DirectionPolicy parse_direction(const std::string& text) {
+  if (text == "auto") return bfs::DirectionPolicy::Auto;
+  if (text == "top-down") return bfs::DirectionPolicy::TopDown;
+  if (text == "bottom-up") return bfs::DirectionPolicy::BottomUp;
+  throw InputError(
+      "--direction", 0,
+      fmt::format("unknown direction '{}' (expected auto, top-down or bottom-up)", text));
+}
+
+std::string bytes_text(double bytes) {
+  if (bytes >= 0x1p30) return fmt::format("{:.2f} GiB", bytes / 0x1p30);
+  if (bytes >= 0x1p20) return fmt::format("{:.1f} MiB", bytes / 0x1p20);
+  return fmt::format("{:.0f} KiB", std::ceil(bytes / 0x1p10));
+}
+
+// Memory this machine has to give (MemAvailable), or 0 if unknown.
+double available_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
+// Refuses a space whose BFS would not fit: in --memory GiB, else in the
+// memory the machine has available.
+void check_memory(const tw::TwistySpace& space, std::optional<double> memory_gib) {
+  if (memory_gib && !(*memory_gib > 0))
+    throw InputError("--memory", 0, "expected a positive number of GiB");
+  const double need = double(tw::bfs_bytes(space));
+  const double have = memory_gib ? *memory_gib * 0x1p30 : available_bytes();
+  if (have > 0 && need > have)
+    throw InputError(
+        fmt::format("{} ranked states need {} for the BFS (2 bits a state and tables), more than "
+                    "the {} {}",
+                    space.size(), bytes_text(need), bytes_text(have),
+                    memory_gib ? "that --memory allows" : "this machine has available"));
+}
+
+void print_space(const tw::TwistySpace& space, std::ostream& out) {
+  const tw::Definition& def = space.definition();
+  std::vector<std::string> names;
+  for (const tw::Move& m : space.move_list()) names.push_back(m.name);
+  fmt::print(out, "{} ({}): {} moves: {}\n", def.name, def.file, names.size(),
+             fmt::join(names, " "));
+  for (const std::string& note : space.notes()) fmt::print(out, "{}\n", note);
+  fmt::print(out, "ranked states {} (the BFS needs {})\n", space.size(),
+             bytes_text(double(tw::bfs_bytes(space))));
+}
+
+Json space_json(const tw::TwistySpace& space) {
+  std::vector<std::string> names;
+  for (const tw::Move& m : space.move_list()) names.push_back(m.name);
+  return {{"file", space.definition().file},
+          {"name", space.definition().name},
+          {"moves", names},
+          {"ranked_states", space.size()},
+          {"rows", space.rows()},
+          {"columns", space.columns()},
+          {"notes", space.notes()}};
+}
+
+Json run_info(const SpaceArgs& args, const ActionContext& ctx) {
+  const auto space = make_space(args);
+  print_space(*space, ctx.out);
+  return space_json(*space);
+}
+
+// A line per level on standard error, once the run has taken a second.
+class LevelLines {
+ public:
+  void level(const bfs::RowLevel& level) {
+    if (clock_.seconds() < 1) return;
+    progress_.show("", true);
+    fmt::print(stderr, "\rdepth {:>3}: {:>15} positions in {:.2f} s\n", level.depth, level.states,
+               level.seconds);
+  }
+  void rows(std::uint64_t done, std::uint32_t rows) {
+    if (clock_.seconds() < 1) return;
+    progress_.show(fmt::format("next level: {:.0f}% of the rows", 100.0 * double(done) / rows));
+  }
+
+ private:
+  Stopwatch clock_;
+  ProgressLine progress_;
+};
+
+Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
+  const auto space = make_space(args.space);
+  check_memory(*space, args.memory_gib);
+  print_space(*space, ctx.out);
+  LevelLines lines;
+  tw::EnumerateOptions options;
+  options.policy = parse_direction(args.direction);
+  options.antipodes = args.antipodes;
+  options.on_level = [&](const bfs::RowLevel& level) { lines.level(level); };
+  options.on_progress = [&](std::uint64_t done) { lines.rows(done, space->rows()); };
+  const tw::Enumeration e = tw::enumerate(*space, options);
+  const std::vector<std::uint64_t> distribution = e.bfs.distribution();
+
+  fmt::print(ctx.out, "{:>5} {:>15} {:>11}\n", "depth", "positions", "level time");
+  for (std::size_t d = 0; d < distribution.size(); ++d)
+    fmt::print(ctx.out, "{:>5} {:>15} {:>9.3f} s\n", d, distribution[d], e.bfs.levels[d].seconds);
+  fmt::print(ctx.out, "{:>5} {:>15}\n", "total", e.bfs.reached);
+  if (e.bfs.reached == space->size())
+    fmt::print(ctx.out, "every ranked state is reachable\n");
+  else
+    fmt::print(ctx.out, "the moves reach {} of the {} ranked states (1 in {:.4g})\n", e.bfs.reached,
+               space->size(), double(space->size()) / double(e.bfs.reached));
+  fmt::print(ctx.out, "God's number {}, antipodes {}\n", e.bfs.max_depth(), distribution.back());
+  std::vector<std::string> antipodes;
+  for (const auto& sequence : e.antipodes) antipodes.push_back(tw::sequence_text(*space, sequence));
+  for (const std::string& a : antipodes) fmt::print(ctx.out, "  antipode: {}\n", a);
+  if (args.table) {
+    tw::save_table(*args.table, *space, e.bfs.depths);
+    fmt::print(ctx.out, "wrote the depth table to {} ({})\n", *args.table,
+               bytes_text(double(e.bfs.depths.bytes())));
+  }
+  Json result = space_json(*space);
+  result["states"] = e.bfs.reached;
+  result["distribution"] = distribution;
+  result["max_depth"] = e.bfs.max_depth();
+  result["antipodes"] = distribution.back();
+  result["antipode_sequences"] = antipodes;
+  return result;
+}
+
+Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
+  const auto space = make_space(args.space);
+  const tw::Definition& def = space->definition();
+  // The scramble may use any move of the file and its powers.
+  const std::vector<tw::Move> all = tw::all_powers(def);
+  tw::Arrangement position = def.solved;
+  for (int m : tw::parse_sequence(all, args.scramble))
+    position = tw::apply(def.sets, position, all[static_cast<std::size_t>(m)].effect);
+  if (!space->contains(position))
+    throw InputError("--scramble", 0,
+                     "the scramble leaves the positions the chosen moves can reach");
+  const std::uint64_t rank = space->rank(position);
+  bfs::RowDepths depths;
+  if (args.table && std::ifstream(*args.table)) {
+    depths = tw::load_table(*args.table, *space);
+  } else {
+    check_memory(*space, args.memory_gib);
+    const std::uint64_t solved = space->solved_rank();
+    depths = bfs::row_bfs(*space, {&solved, 1}).depths;
+    if (args.table) tw::save_table(*args.table, *space, depths);
+  }
+  const std::vector<int> path = tw::path_to_solved(*space, depths, rank);
+  const std::string text = tw::sequence_text(*space, path);
+  fmt::print(ctx.out, "{}{} ({} move{}, optimal)\n", text.empty() ? "already solved" : text, "",
+             path.size(), path.size() == 1 ? "" : "s");
+  return {
+      {"file", def.file}, {"scramble", args.scramble}, {"length", path.size()}, {"moves", text}};
+}
+
+void add_space_options(CLI::App* action, SpaceArgs& args) {
+  action->add_option("file", args.file, "the puzzle's definition (ksolve/twsearch .tws format)")
+      ->required()
+      ->type_name("FILE");
+  action->add_option("--moves", args.moves,
+                     "search with these moves and their powers only, e.g. U,F,R "
+                     "(default: every move of the file but whole-puzzle rotations)");
+  action->add_flag("--quarter", args.quarter, "each move and its inverse only (no R2)");
+}
+
+}  // namespace
+
+void register_twisty(CLI::App& app) {
+  CLI::App* puzzle =
+      app.add_subcommand("twisty", "any permutation puzzle from a ksolve/twsearch definition file");
+  puzzle->require_subcommand(1);
+
+  auto info_args = std::make_shared<SpaceArgs>();
+  CLI::App* info =
+      add_action(*puzzle, "info", "the ranked state space: orbits, constraints, size",
+                 [info_args](const ActionContext& ctx) { return run_info(*info_args, ctx); });
+  add_space_options(info, *info_args);
+
+  auto bfs_args = std::make_shared<BfsArgs>();
+  CLI::App* bfs = add_action(
+      *puzzle, "bfs", "positions at each distance from solved, God's number and antipodes",
+      [bfs_args](const ActionContext& ctx) { return run_bfs(*bfs_args, ctx); });
+  add_space_options(bfs, bfs_args->space);
+  bfs->add_option("--direction", bfs_args->direction, "auto, top-down or bottom-up")
+      ->capture_default_str();
+  bfs->add_option("--memory", bfs_args->memory_gib,
+                  "refuse a BFS that needs more than this many GiB (default: the memory available)")
+      ->type_name("GIB");
+  bfs->add_option("--antipodes", bfs_args->antipodes, "antipodes to show as move sequences")
+      ->capture_default_str();
+  bfs->add_option("--table", bfs_args->table, "also write the depth table to FILE (for solve)")
+      ->type_name("FILE");
+
+  auto solve_args = std::make_shared<SolveArgs>();
+  CLI::App* solve =
+      add_action(*puzzle, "solve", "an optimal solution of a scramble, from the BFS depth table",
+                 [solve_args](const ActionContext& ctx) { return run_solve(*solve_args, ctx); });
+  add_space_options(solve, solve_args->space);
+  solve->add_option("--scramble", solve_args->scramble, "moves of the file, e.g. \"R U2 F'\"")
+      ->required();
+  solve
+      ->add_option("--table", solve_args->table,
+                   "the depth table's file: loaded if it exists, else built and written")
+      ->type_name("FILE");
+  solve->add_option("--memory", solve_args->memory_gib, "as for bfs")->type_name("GIB");
+}
+
+}  // namespace cubenum::cli

@@ -1,0 +1,152 @@
+// God's-number runs, shortest paths and depth-table files for definition
+// files.
+#include "cubenum/puzzles/twisty_search.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/hash.hpp"
+
+namespace cubenum::twisty {
+
+std::uint64_t bfs_bytes(const TwistySpace& space) {
+  const std::uint64_t words = (std::uint64_t{space.columns()} + 31) / 32;
+  const std::uint64_t table = std::uint64_t{space.rows()} * words * 8;
+  const std::uint64_t per_row = std::uint64_t{space.rows()} * (3 * 4 + 4 * space.moves() + 4);
+  const std::uint64_t actions =
+      std::uint64_t{space.contexts()} * space.moves() * space.columns() * 2;
+  return table + per_row + std::min<std::uint64_t>(actions, 64ULL << 20);
+}
+
+Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options) {
+  Enumeration e;
+  bfs::RowBfsOptions bfs_options;
+  bfs_options.policy = options.policy;
+  bfs_options.on_level = options.on_level;
+  bfs_options.on_progress = options.on_progress;
+  // Candidates share the last level's code with older levels: take more.
+  bfs_options.keep_last = options.antipodes == 0 ? 0 : options.antipodes * 64;
+  const std::uint64_t solved = space.solved_rank();
+  e.bfs = bfs::row_bfs(space, {&solved, 1}, bfs_options);
+  const unsigned max_depth = e.bfs.max_depth();
+  for (std::uint64_t rank : e.bfs.last) {
+    if (e.antipodes.size() == options.antipodes) break;
+    std::vector<int> path = path_to_solved(space, e.bfs.depths, rank);
+    if (path.size() == max_depth) e.antipodes.push_back(inverse_sequence(space, path));
+  }
+  return e;
+}
+
+std::vector<int> path_to_solved(const TwistySpace& space, const bfs::RowDepths& depths,
+                                std::uint64_t rank) {
+  std::vector<int> path;
+  int code = depths.depth_mod3(rank);
+  if (code < 0) throw InputError("this position is not reachable with the chosen moves");
+  while (rank != space.solved_rank()) {
+    const int closer = (code + 2) % 3;
+    int found = -1;
+    for (int m = 0; m < space.moves() && found < 0; ++m) {
+      const std::uint64_t next = space.step(rank, m);
+      if (depths.depth_mod3(next) == closer) found = m, rank = next;
+    }
+    if (found < 0) throw std::logic_error("twisty: a depth table with no way down");
+    path.push_back(found);
+    code = closer;
+  }
+  return path;
+}
+
+std::vector<int> inverse_sequence(const TwistySpace& space, const std::vector<int>& moves) {
+  std::vector<int> out;
+  for (auto it = moves.rbegin(); it != moves.rend(); ++it) out.push_back(space.inverse(*it));
+  return out;
+}
+
+std::string sequence_text(const TwistySpace& space, const std::vector<int>& moves) {
+  std::string text;
+  for (int m : moves) {
+    if (!text.empty()) text += ' ';
+    text += space.move_list()[static_cast<std::size_t>(m)].name;
+  }
+  return text;
+}
+
+// ---- table files
+
+namespace {
+
+constexpr char kMagic[] = "cubenum twisty depth table 1\n";
+
+// What a table belongs to: the definition's pieces and moves as ranked, the
+// search's moves and the layout.
+std::string identity_of(const TwistySpace& space) {
+  std::string id = fmt::format("rows {} columns {} moves", space.rows(), space.columns());
+  for (const Move& m : space.move_list()) id += " " + m.name;
+  std::string effects;
+  for (const Move& m : space.move_list())
+    for (std::size_t s = 0; s < m.effect.perm.size(); ++s) {
+      effects.append(m.effect.perm[s].begin(), m.effect.perm[s].end());
+      effects.append(m.effect.ori[s].begin(), m.effect.ori[s].end());
+    }
+  const Arrangement& solved = space.definition().solved;
+  for (std::size_t s = 0; s < solved.perm.size(); ++s) {
+    effects.append(solved.perm[s].begin(), solved.perm[s].end());
+    effects.append(solved.ori[s].begin(), solved.ori[s].end());
+  }
+  return id + fmt::format(" definition {:016x}", hash_bytes(effects.data(), effects.size()));
+}
+
+}  // namespace
+
+void save_table(const std::string& path, const TwistySpace& space, const bfs::RowDepths& depths) {
+  const std::string header = std::string(kMagic) + identity_of(space) + "\n";
+  const std::uint64_t checksum = hash_bytes(depths.data(), depths.bytes());
+  const std::string temporary = path + ".partial";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError("--table", 0, fmt::format("cannot write '{}'", temporary));
+    out << header;
+    out.write(reinterpret_cast<const char*>(&checksum), sizeof checksum);
+    out.write(reinterpret_cast<const char*>(depths.data()),
+              static_cast<std::streamsize>(depths.bytes()));
+    out.flush();
+    if (!out) {
+      std::remove(temporary.c_str());
+      throw InputError("--table", 0, fmt::format("writing '{}' failed (disk full?)", path));
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error)
+    throw InputError("--table", 0, fmt::format("cannot write '{}': {}", path, error.message()));
+}
+
+bfs::RowDepths load_table(const std::string& path, const TwistySpace& space) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "cannot open the table file");
+  std::string magic(sizeof kMagic - 1, '\0');
+  in.read(magic.data(), static_cast<std::streamsize>(magic.size()));
+  if (!in || magic != kMagic) throw InputError(path, 0, "not a cubenum twisty depth table");
+  std::string identity;
+  std::getline(in, identity);
+  if (identity != identity_of(space))
+    throw InputError(path, 0,
+                     "this table belongs to another puzzle, other moves or another layout "
+                     "(build it again with --table)");
+  std::uint64_t checksum = 0;
+  in.read(reinterpret_cast<char*>(&checksum), sizeof checksum);
+  bfs::RowDepths depths(space.rows(), space.columns());
+  in.read(reinterpret_cast<char*>(depths.data()), static_cast<std::streamsize>(depths.bytes()));
+  if (!in || in.peek() != std::ifstream::traits_type::eof())
+    throw InputError(path, 0, "the table file is truncated or has extra bytes");
+  if (hash_bytes(depths.data(), depths.bytes()) != checksum)
+    throw InputError(path, 0, "the table file is damaged (checksum mismatch)");
+  return depths;
+}
+
+}  // namespace cubenum::twisty

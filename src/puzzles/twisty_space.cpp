@@ -1,0 +1,704 @@
+// The ranked state space of a definition file: orbits, the constraints the
+// moves keep, the row/column layout, and the tables the row engine reads.
+#include "cubenum/puzzles/twisty_space.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/parallel.hpp"
+#include "cubenum/core/ranking.hpp"
+
+namespace cubenum::twisty {
+namespace {
+
+constexpr std::uint8_t kFree = 0xFF;  // a position no part has filled yet
+
+// The largest ranked space cubenum lays out (rows fit 32 bits, columns 16).
+constexpr double kMaxStates = 0x1p48;
+
+unsigned parity_of(std::span<const std::uint8_t> perm) {
+  std::vector<bool> seen(perm.size(), false);
+  unsigned parity = 0;
+  for (std::size_t i = 0; i < perm.size(); ++i) {
+    if (seen[i]) continue;
+    std::size_t length = 0;
+    for (std::size_t j = i; !seen[j]; j = perm[j]) {
+      seen[j] = true;
+      ++length;
+    }
+    parity ^= (length + 1) & 1U;  // a cycle of even length is odd
+  }
+  return parity;
+}
+
+std::uint64_t binomial(unsigned n, unsigned k) {
+  std::uint64_t r = 1;
+  for (unsigned i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+  return r;
+}
+
+// Rank of a k-subset of positions (bit i: position i) in colex order.
+std::uint64_t combination_rank(const std::vector<bool>& chosen) {
+  std::uint64_t rank = 0;
+  unsigned k = 0;
+  for (unsigned i = 0; i < chosen.size(); ++i)
+    if (chosen[i]) rank += binomial(i, ++k);
+  return rank;
+}
+
+std::string plural(std::uint64_t n, const char* word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+TwistySpace::TwistySpace(const Definition& def, std::vector<Move> moves,
+                         const SpaceOptions& options)
+    : def_(def), moves_(std::move(moves)) {
+  if (moves_.empty()) throw InputError(def_.file, 0, "no moves to search with");
+  // Inverses: the move whose effect undoes m (the powers of a move include
+  // its inverse, and --quarter keeps it).
+  const Arrangement id = def_.identity();
+  for (const Move& m : moves_) {
+    int inverse = -1;
+    for (std::size_t j = 0; j < moves_.size() && inverse < 0; ++j)
+      if (apply(def_.sets, m.effect, moves_[j].effect) == id) inverse = static_cast<int>(j);
+    if (inverse < 0) throw std::logic_error("twisty: a move without its inverse");
+    inverse_.push_back(inverse);
+  }
+  find_orbits(def_);
+  choose_layout(options);
+  find_parities();
+  build_tables(options);
+  solved_rank_ = rank(def_.solved);
+}
+
+TwistySpace::~TwistySpace() = default;
+
+// ---- orbits and their constraints
+
+void TwistySpace::find_orbits(const Definition& def) {
+  for (unsigned s = 0; s < def.sets.size(); ++s) {
+    const PieceSet& set = def.sets[s];
+    std::vector<unsigned> root(set.slots);
+    std::iota(root.begin(), root.end(), 0U);
+    auto find = [&](unsigned x) {
+      while (root[x] != x) x = root[x] = root[root[x]];
+      return x;
+    };
+    for (const Move& m : moves_)
+      for (unsigned i = 0; i < set.slots; ++i) {
+        const unsigned a = find(i), b = find(m.effect.perm[s][i]);
+        if (a != b) root[std::max(a, b)] = std::min(a, b);
+      }
+    for (unsigned first = 0; first < set.slots; ++first) {
+      if (find(first) != first) continue;
+      Orbit o;
+      o.set = s;
+      for (unsigned i = first; i < set.slots; ++i)
+        if (find(i) == first) o.slots.push_back(static_cast<std::uint8_t>(i));
+      // Kinds: the pieces in the orbit, in increasing order of their numbers.
+      std::vector<std::uint8_t> pieces;
+      for (std::uint8_t slot : o.slots) pieces.push_back(def.solved.perm[s][slot]);
+      o.piece = pieces;
+      std::sort(o.piece.begin(), o.piece.end());
+      o.piece.erase(std::unique(o.piece.begin(), o.piece.end()), o.piece.end());
+      o.count.assign(o.piece.size(), 0);
+      for (std::uint8_t p : pieces) {
+        const auto k = static_cast<std::uint8_t>(
+            std::lower_bound(o.piece.begin(), o.piece.end(), p) - o.piece.begin());
+        o.kind.push_back(k);
+        ++o.count[k];
+      }
+      // Where each move takes the orbit's pieces from.
+      std::vector<int> position(set.slots, -1);
+      for (std::size_t i = 0; i < o.slots.size(); ++i) position[o.slots[i]] = static_cast<int>(i);
+      for (const Move& m : moves_) {
+        std::vector<std::uint8_t> from;
+        for (std::uint8_t slot : o.slots)
+          from.push_back(static_cast<std::uint8_t>(position[m.effect.perm[s][slot]]));
+        o.from.push_back(std::move(from));
+      }
+      // Twists: the step every twist keeps, then the sum the moves keep.
+      o.orientations = set.orientations;
+      const unsigned om = set.orientations;
+      unsigned step = om;
+      for (const Move& m : moves_)
+        for (std::uint8_t slot : o.slots) step = std::gcd(step, unsigned{m.effect.ori[s][slot]});
+      const unsigned first_twist = def.solved.ori[s][o.slots[0]];
+      for (std::uint8_t slot : o.slots)
+        step = std::gcd(step, (def.solved.ori[s][slot] + om - first_twist) % om);
+      if (step == 0 || step == om) step = om;  // twists never change
+      o.step = step;
+      o.radix = om / step;
+      o.offset = first_twist % step;
+      for (const Move& m : moves_) {
+        std::vector<std::uint8_t> add;
+        for (std::uint8_t slot : o.slots)
+          add.push_back(static_cast<std::uint8_t>(o.radix == 1 ? 0 : m.effect.ori[s][slot] / step));
+        o.add.push_back(std::move(add));
+      }
+      if (o.radix > 1) {
+        unsigned modulus = o.radix;
+        for (const auto& add : o.add)
+          modulus = std::gcd(modulus, std::accumulate(add.begin(), add.end(), 0U) % o.radix);
+        o.sum_modulus = modulus == 0 ? o.radix : modulus;
+        unsigned sum = 0;
+        for (std::uint8_t slot : o.slots)
+          sum += ((def.solved.ori[s][slot] + om - o.offset) % om) / step;
+        o.sum_target = sum % o.sum_modulus;
+      }
+      o.has_parity = o.size() >= 2 && o.kinds() == o.size();
+      if (o.has_parity) o.solved_parity = parity_of(o.kind);
+      orbits_.push_back(std::move(o));
+    }
+  }
+  for (const Orbit& o : orbits_) {
+    base_.push_back(base_.empty() ? 0 : base_.back() + orbits_[base_.size() - 1].size());
+    if (o.has_parity && o.size() > 20)
+      throw InputError(def.file, 0,
+                       fmt::format("set {} has {} distinct pieces in one orbit: too many states "
+                                   "to enumerate",
+                                   def.sets[o.set].name, o.size()));
+  }
+}
+
+// Parities the moves tie: Gaussian elimination over GF(2) of the moves'
+// parities on the orbits of distinct pieces, the orbits in the order of
+// their last part, so that an orbit's parity is fixed only by orbits
+// decoded before it.
+void TwistySpace::find_parities() {
+  std::vector<unsigned> order;
+  std::vector<std::size_t> last_part(orbits_.size(), 0);
+  for (std::size_t i = 0; i < parts_.size(); ++i)
+    if (parts_[i].kind == Part::Kind::Pieces) last_part[parts_[i].orbit] = i;
+  for (unsigned o = 0; o < orbits_.size(); ++o)
+    if (orbits_[o].has_parity) order.push_back(o);
+  std::sort(order.begin(), order.end(),
+            [&](unsigned a, unsigned b) { return last_part[a] < last_part[b]; });
+  std::vector<std::vector<std::uint8_t>> rows;
+  for (std::size_t m = 0; m < moves_.size(); ++m) {
+    std::vector<std::uint8_t> row;
+    for (unsigned o : order)
+      row.push_back(static_cast<std::uint8_t>(parity_of(orbits_[o].from[m])));
+    rows.push_back(std::move(row));
+  }
+  std::vector<int> pivot_row(order.size(), -1);
+  std::size_t rank = 0;
+  for (std::size_t c = 0; c < order.size() && rank < rows.size(); ++c) {
+    std::size_t r = rank;
+    while (r < rows.size() && rows[r][c] == 0) ++r;
+    if (r == rows.size()) continue;
+    std::swap(rows[r], rows[rank]);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (i != rank && rows[i][c] != 0)
+        for (std::size_t j = 0; j < order.size(); ++j) rows[i][j] ^= rows[rank][j];
+    pivot_row[c] = static_cast<int>(rank++);
+  }
+  for (std::size_t c = 0; c < order.size(); ++c) {
+    if (pivot_row[c] >= 0) continue;
+    Orbit& o = orbits_[order[c]];
+    o.parity_fixed = true;
+    for (std::size_t p = 0; p < c; ++p)
+      if (pivot_row[p] >= 0 && rows[static_cast<std::size_t>(pivot_row[p])][c] != 0)
+        o.parity_sources.push_back(order[p]);
+    Part& last = parts_[last_part[order[c]]];
+    last.halved = true;
+    last.size /= 2;
+  }
+  rows_ = 1;
+  columns_ = 1;
+  for (std::size_t i = 0; i < parts_.size(); ++i)
+    (i < row_parts_ ? rows_ : columns_) *= static_cast<std::uint32_t>(parts_[i].size);
+}
+
+// ---- the layout
+
+namespace {
+
+// The subset of `parts` with the largest product within `cap` (exhaustive
+// for up to 16 parts, else greedy, biggest first); returns the product.
+std::uint64_t best_subset(const std::vector<Part>& parts, std::uint64_t cap,
+                          std::vector<bool>& chosen) {
+  const std::size_t n = parts.size();
+  chosen.assign(n, false);
+  std::uint64_t best = 1;
+  if (n <= 16) {
+    std::uint32_t best_mask = 0;
+    for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
+      std::uint64_t product = 1;
+      for (std::size_t i = 0; i < n && product <= cap; ++i)
+        if ((mask >> i & 1U) != 0)
+          product = parts[i].size > cap ? cap + 1 : product * parts[i].size;
+      if (product <= cap && product > best) best = product, best_mask = mask;
+    }
+    for (std::size_t i = 0; i < n; ++i) chosen[i] = (best_mask >> i & 1U) != 0;
+    return best;
+  }
+  std::vector<std::size_t> by_size(n);
+  std::iota(by_size.begin(), by_size.end(), std::size_t{0});
+  std::sort(by_size.begin(), by_size.end(),
+            [&](std::size_t a, std::size_t b) { return parts[a].size > parts[b].size; });
+  for (std::size_t i : by_size)
+    if (parts[i].size <= cap / best) best *= parts[i].size, chosen[i] = true;
+  return best;
+}
+
+}  // namespace
+
+// Every orbit's pieces (when there are two kinds or more) and twists (when
+// they can change) as whole parts.
+std::vector<Part> TwistySpace::whole_parts() const {
+  std::vector<Part> whole;
+  double total = 1;
+  for (unsigned i = 0; i < orbits_.size(); ++i) {
+    const Orbit& o = orbits_[i];
+    if (o.kinds() > 1) {
+      const std::uint64_t size = multinomial(o.count);
+      whole.push_back({Part::Kind::Pieces, i, 0, o.kinds(), false, size});
+      total *= size == 0 ? kMaxStates * 2 : double(size);
+    }
+    if (o.radix > 1) {
+      const double size =
+          std::pow(double(o.radix), double(o.size() - 1)) * double(o.radix / o.sum_modulus);
+      whole.push_back({Part::Kind::Twists, i, 0, 0, false,
+                       size < kMaxStates ? static_cast<std::uint64_t>(size) : 0});
+      total *= size;
+    }
+  }
+  if (total > kMaxStates)
+    throw InputError(def_.file, 0,
+                     fmt::format("about {:.3g} states: more than cubenum can enumerate "
+                                 "(at most 2^48)",
+                                 total));
+  return whole;
+}
+
+// Column parts: the whole parts with the largest product within the limit.
+// If that row would be small (under limit / 64 states) and one arrangement
+// is bigger than the limit, it is cut: as many of its last kinds as fit go
+// to the column, with the permutation tables of every context within
+// max_action_bytes.
+void TwistySpace::choose_layout(const SpaceOptions& options) {
+  std::vector<Part> whole = whole_parts();
+  std::uint64_t total = 1;
+  for (const Part& p : whole) total *= p.size;
+  const std::uint64_t limit = options.max_columns;
+  std::vector<bool> in_column(whole.size(), true);
+  std::optional<Part> cut_row, cut_column;
+  if (total > limit &&
+      best_subset(whole, limit, in_column) < std::max<std::uint64_t>(limit / 64, 2)) {
+    std::size_t biggest = whole.size();
+    for (std::size_t i = 0; i < whole.size(); ++i)
+      if (whole[i].kind == Part::Kind::Pieces && whole[i].size > limit &&
+          (biggest == whole.size() || whole[i].size > whole[biggest].size))
+        biggest = i;
+    if (biggest != whole.size()) {
+      const Orbit& o = orbits_[whole[biggest].orbit];
+      for (unsigned first = 1; first + 1 < o.kinds() && !cut_column; ++first) {
+        const std::vector<std::uint8_t> tail(o.count.begin() + first, o.count.end());
+        const auto free = std::accumulate(tail.begin(), tail.end(), 0U);
+        const std::uint64_t size = multinomial(tail);
+        // Contexts: the combination of slots the row's pieces leave, times
+        // parity bits (an estimate: two of them).
+        const double tables = double(binomial(static_cast<unsigned>(o.size()), free)) * 4 *
+                              double(moves_.size()) * double(size) * 2;
+        if (size == 0 || size > limit || tables > double(options.max_action_bytes)) continue;
+        std::vector<std::uint8_t> head(o.count.begin(), o.count.begin() + first);
+        head.push_back(static_cast<std::uint8_t>(free));
+        cut_row =
+            Part{Part::Kind::Pieces, whole[biggest].orbit, 0, first, false, multinomial(head)};
+        cut_column = Part{Part::Kind::Pieces, whole[biggest].orbit, first, o.kinds(), false, size};
+      }
+    }
+    if (cut_column) {
+      whole.erase(whole.begin() + static_cast<std::ptrdiff_t>(biggest));
+      best_subset(whole, limit / cut_column->size, in_column);
+    }
+  }
+  // Row parts, then column parts; a cut orbit's row part first in the row
+  // and its column part first in the column.
+  if (cut_row) parts_.push_back(*cut_row);
+  for (std::size_t i = 0; i < whole.size(); ++i)
+    if (!in_column[i]) parts_.push_back(whole[i]);
+  row_parts_ = parts_.size();
+  if (cut_column) parts_.push_back(*cut_column);
+  for (std::size_t i = 0; i < whole.size(); ++i)
+    if (in_column[i]) parts_.push_back(whole[i]);
+  if (cut_row) {
+    cut_orbit_ = static_cast<int>(cut_row->orbit);
+    cut_kinds_ = cut_row->end_kind;
+  }
+}
+
+// ---- positions and their codes
+
+namespace {
+constexpr std::size_t kMaxParts = 64;  // 2^48 states have at most 48 parts of 2 or more
+}
+
+// No part filled yet; an orbit of one kind of piece has no part and holds
+// that kind everywhere.
+Position TwistySpace::blank() const {
+  const std::size_t n = orbits_.empty() ? 0 : base_.back() + orbits_.back().size();
+  Position p{std::vector<std::uint8_t>(n, kFree), std::vector<std::uint8_t>(n, 0)};
+  for (std::size_t o = 0; o < orbits_.size(); ++o)
+    if (orbits_[o].kinds() == 1)
+      std::fill_n(p.kind.begin() + static_cast<std::ptrdiff_t>(base_[o]), orbits_[o].size(), 0);
+  return p;
+}
+
+unsigned TwistySpace::orbit_parity(const Position& p, unsigned orbit) const {
+  return permutation_parity(
+      std::span<const std::uint8_t>(p.kind.data() + base_[orbit], orbits_[orbit].size()));
+}
+
+// The parity the moves leave orbit `orbit` (parity_fixed) given its sources.
+unsigned TwistySpace::required_parity(const Position& p, unsigned orbit) const {
+  const Orbit& o = orbits_[orbit];
+  unsigned parity = o.solved_parity;
+  for (unsigned source : o.parity_sources)
+    parity ^= orbit_parity(p, source) ^ orbits_[source].solved_parity;
+  return parity;
+}
+
+void TwistySpace::decode_part(const Part& part, std::uint64_t value, Position& p) const {
+  const Orbit& o = orbits_[part.orbit];
+  const std::size_t k = o.size();
+  if (part.kind == Part::Kind::Twists) {
+    std::uint8_t* digit = p.digit.data() + base_[part.orbit];
+    const unsigned q = o.sum_modulus;
+    if (q == 1) {
+      digits_unrank(value, o.radix, {digit, k});
+      return;
+    }
+    const unsigned lasts = o.radix / q;  // values of the last digit
+    digits_unrank(value / lasts, o.radix, {digit, k - 1});
+    unsigned sum = 0;
+    for (std::size_t i = 0; i + 1 < k; ++i) sum += digit[i];
+    digit[k - 1] =
+        static_cast<std::uint8_t>((o.sum_target + q - sum % q) % q + q * (value % lasts));
+    return;
+  }
+  std::uint8_t* kind = p.kind.data() + base_[part.orbit];
+  if (part.first_kind == 0) std::fill(kind, kind + k, kFree);
+  std::array<std::uint8_t, 256> free{}, counts{}, labels{};
+  std::size_t m = 0;
+  for (std::size_t i = 0; i < k; ++i)
+    if (kind[i] == kFree) free[m++] = static_cast<std::uint8_t>(i);
+  const unsigned named = part.end_kind - part.first_kind;
+  unsigned placed = 0;
+  for (unsigned j = 0; j < named; ++j) placed += counts[j] = o.count[part.first_kind + j];
+  counts[named] = static_cast<std::uint8_t>(m - placed);  // the filler: kinds after this part
+  multiset_unrank(part.halved ? 2 * value : value, {counts.data(), named + 1}, {labels.data(), m});
+  for (std::size_t j = 0; j < m; ++j)
+    if (labels[j] < named) kind[free[j]] = static_cast<std::uint8_t>(part.first_kind + labels[j]);
+  if (part.halved && orbit_parity(p, part.orbit) != required_parity(p, part.orbit))
+    std::swap(kind[free[m - 2]], kind[free[m - 1]]);
+}
+
+std::uint64_t TwistySpace::encode_part(const Part& part, const Position& p) const {
+  const Orbit& o = orbits_[part.orbit];
+  const std::size_t k = o.size();
+  if (part.kind == Part::Kind::Twists) {
+    const std::uint8_t* digit = p.digit.data() + base_[part.orbit];
+    const unsigned q = o.sum_modulus;
+    if (q == 1) return digits_rank({digit, k}, o.radix);
+    return digits_rank({digit, k - 1}, o.radix) * (o.radix / q) + digit[k - 1] / q;
+  }
+  const std::uint8_t* kind = p.kind.data() + base_[part.orbit];
+  const unsigned named = part.end_kind - part.first_kind;
+  std::array<std::uint8_t, 256> counts{}, labels{};
+  std::size_t m = 0;
+  for (std::size_t i = 0; i < k; ++i)
+    if (kind[i] >= part.first_kind)
+      labels[m++] = static_cast<std::uint8_t>(std::min<unsigned>(kind[i] - part.first_kind, named));
+  unsigned placed = 0;
+  for (unsigned j = 0; j < named; ++j) placed += counts[j] = o.count[part.first_kind + j];
+  counts[named] = static_cast<std::uint8_t>(m - placed);
+  const std::uint64_t rank = multiset_rank({labels.data(), m}, {counts.data(), named + 1});
+  return part.halved ? rank / 2 : rank;
+}
+
+void TwistySpace::decode_parts(std::size_t first, std::size_t last, std::uint64_t value,
+                               Position& p) const {
+  std::array<std::uint64_t, kMaxParts> digits{};
+  for (std::size_t i = last; i-- > first;) {
+    digits[i] = value % parts_[i].size;
+    value /= parts_[i].size;
+  }
+  for (std::size_t i = first; i < last; ++i) decode_part(parts_[i], digits[i], p);
+}
+
+std::uint64_t TwistySpace::encode_parts(std::size_t first, std::size_t last,
+                                        const Position& p) const {
+  std::uint64_t value = 0;
+  for (std::size_t i = first; i < last; ++i)
+    value = value * parts_[i].size + encode_part(parts_[i], p);
+  return value;
+}
+
+void TwistySpace::apply_move(const Position& in, int m, Position& out) const {
+  const auto move = static_cast<std::size_t>(m);
+  for (std::size_t o = 0; o < orbits_.size(); ++o) {
+    const Orbit& orbit = orbits_[o];
+    const std::uint8_t* from = orbit.from[move].data();
+    const std::uint8_t* add = orbit.add[move].data();
+    const std::size_t b = base_[o], k = orbit.size();
+    for (std::size_t i = 0; i < k; ++i) out.kind[b + i] = in.kind[b + from[i]];
+    if (orbit.radix > 1)
+      for (std::size_t i = 0; i < k; ++i)
+        out.digit[b + i] =
+            static_cast<std::uint8_t>((in.digit[b + from[i]] + add[i]) % orbit.radix);
+  }
+}
+
+std::optional<Position> TwistySpace::from_arrangement(const Arrangement& a) const {
+  Position p = blank();
+  for (std::size_t o = 0; o < orbits_.size(); ++o) {
+    const Orbit& orbit = orbits_[o];
+    std::vector<std::uint8_t> count(orbit.kinds(), 0);
+    unsigned sum = 0;
+    for (std::size_t i = 0; i < orbit.size(); ++i) {
+      const std::uint8_t slot = orbit.slots[i];
+      const auto it =
+          std::lower_bound(orbit.piece.begin(), orbit.piece.end(), a.perm[orbit.set][slot]);
+      if (it == orbit.piece.end() || *it != a.perm[orbit.set][slot]) return std::nullopt;
+      const auto kind = static_cast<std::uint8_t>(it - orbit.piece.begin());
+      p.kind[base_[o] + i] = kind;
+      ++count[kind];
+      const unsigned twist =
+          (a.ori[orbit.set][slot] + orbit.orientations - orbit.offset) % orbit.orientations;
+      if (twist % orbit.step != 0) return std::nullopt;
+      p.digit[base_[o] + i] = static_cast<std::uint8_t>(twist / orbit.step);
+      sum += twist / orbit.step;
+    }
+    if (count != orbit.count || sum % orbit.sum_modulus != orbit.sum_target) return std::nullopt;
+  }
+  for (std::size_t o = 0; o < orbits_.size(); ++o)
+    if (orbits_[o].parity_fixed &&
+        orbit_parity(p, static_cast<unsigned>(o)) != required_parity(p, static_cast<unsigned>(o)))
+      return std::nullopt;
+  return p;
+}
+
+Arrangement TwistySpace::to_arrangement(const Position& p) const {
+  Arrangement a = def_.solved;
+  for (std::size_t o = 0; o < orbits_.size(); ++o) {
+    const Orbit& orbit = orbits_[o];
+    for (std::size_t i = 0; i < orbit.size(); ++i) {
+      const std::uint8_t slot = orbit.slots[i];
+      a.perm[orbit.set][slot] = orbit.piece[p.kind[base_[o] + i]];
+      a.ori[orbit.set][slot] =
+          static_cast<std::uint8_t>(orbit.offset + orbit.step * p.digit[base_[o] + i]);
+    }
+  }
+  return a;
+}
+
+bool TwistySpace::contains(const Arrangement& a) const {
+  return from_arrangement(a).has_value();
+}
+
+std::uint64_t TwistySpace::rank(const Arrangement& a) const {
+  const std::optional<Position> p = from_arrangement(a);
+  if (!p) throw std::invalid_argument("twisty: a position outside the ranked space");
+  return encode_parts(0, row_parts_, *p) * columns_ + encode_parts(row_parts_, parts_.size(), *p);
+}
+
+Arrangement TwistySpace::unrank(std::uint64_t rank) const {
+  Position p = blank();
+  decode_parts(0, row_parts_, rank / columns_, p);
+  decode_parts(row_parts_, parts_.size(), rank % columns_, p);
+  return to_arrangement(p);
+}
+
+std::uint64_t TwistySpace::step(std::uint64_t rank, int m) const {
+  Position p = blank(), q = blank();
+  decode_parts(0, row_parts_, rank / columns_, p);
+  decode_parts(row_parts_, parts_.size(), rank % columns_, p);
+  apply_move(p, m, q);
+  return encode_parts(0, row_parts_, q) * columns_ + encode_parts(row_parts_, parts_.size(), q);
+}
+
+// ---- the row engine's tables
+
+// What a column permutation depends on besides the move: which slots of the
+// cut orbit the row's pieces take (and the parity its column part must
+// have), and the parity the row fixes for column-side orbits.
+std::uint32_t TwistySpace::context_of(const Position& row) const {
+  std::uint64_t context = 0;
+  if (cut_orbit_ >= 0) {
+    const auto cut = static_cast<unsigned>(cut_orbit_);
+    const Orbit& o = orbits_[cut];
+    const std::uint8_t* kind = row.kind.data() + base_[cut];
+    std::vector<bool> taken(o.size());
+    for (std::size_t i = 0; i < o.size(); ++i) taken[i] = kind[i] < cut_kinds_;
+    context = combination_rank(taken);
+    if (parts_[row_parts_].halved) {
+      // The parity of the row's placement with the free slots filled in order.
+      Position filled = row;
+      std::uint8_t next = static_cast<std::uint8_t>(cut_kinds_);
+      for (std::size_t i = 0; i < o.size(); ++i)
+        if (!taken[i]) filled.kind[base_[cut] + i] = next++;
+      context = context * 2 + (orbit_parity(filled, cut) ^ required_parity(row, cut));
+    }
+  }
+  for (unsigned o : context_parities_) {
+    unsigned bit = 0;
+    for (unsigned source : orbits_[o].parity_sources)
+      if (is_row_orbit(source)) bit ^= orbit_parity(row, source) ^ orbits_[source].solved_parity;
+    context = context * 2 + bit;
+  }
+  return static_cast<std::uint32_t>(context);
+}
+
+bool TwistySpace::is_row_orbit(unsigned orbit) const {
+  for (std::size_t i = row_parts_; i < parts_.size(); ++i)
+    if (parts_[i].orbit == orbit && parts_[i].kind == Part::Kind::Pieces) return false;
+  return true;
+}
+
+void TwistySpace::build_tables(const SpaceOptions& options) {
+  // Contexts.
+  std::uint64_t contexts = 1;
+  if (cut_orbit_ >= 0) {
+    const Orbit& o = orbits_[static_cast<std::size_t>(cut_orbit_)];
+    unsigned taken = 0;
+    for (unsigned k = 0; k < cut_kinds_; ++k) taken += o.count[k];
+    contexts =
+        binomial(static_cast<unsigned>(o.size()), taken) * (parts_[row_parts_].halved ? 2 : 1);
+  }
+  for (unsigned o = 0; o < orbits_.size(); ++o) {
+    if (!orbits_[o].parity_fixed || is_row_orbit(o) || static_cast<int>(o) == cut_orbit_) continue;
+    bool from_row = false;
+    for (unsigned source : orbits_[o].parity_sources) from_row = from_row || is_row_orbit(source);
+    if (from_row) {
+      context_parities_.push_back(o);
+      contexts *= 2;
+    }
+  }
+  if (contexts > (1U << 24))
+    throw InputError(def_.file, 0, fmt::format("{} column contexts: too many", contexts));
+  contexts_ = static_cast<std::uint32_t>(contexts);
+  const auto n_moves = moves_.size();
+  if (contexts_ > 1) {
+    context_of_row_.resize(rows_);
+    context_row_ = std::make_unique<std::atomic<std::uint32_t>[]>(contexts_);
+  }
+  if (rows_ > 1 && std::uint64_t{rows_} * n_moves <= options.max_row_table_entries)
+    row_table_.resize(std::size_t{rows_} * n_moves);
+  if (contexts_ > 1 || !row_table_.empty()) {
+    parallel_for_chunks(rows_, 256, [&](std::size_t begin, std::size_t end) {
+      Position p = blank(), q = blank();
+      for (std::size_t r = begin; r != end; ++r) {
+        decode_parts(0, row_parts_, r, p);
+        if (contexts_ > 1) {
+          const std::uint32_t c = context_of(p);
+          context_of_row_[r] = c;
+          context_row_[c].store(static_cast<std::uint32_t>(r), std::memory_order_relaxed);
+        }
+        if (row_table_.empty()) continue;
+        for (std::size_t m = 0; m < n_moves; ++m) {
+          apply_move(p, static_cast<int>(m), q);
+          row_table_[r * n_moves + m] = static_cast<std::uint32_t>(encode_parts(0, row_parts_, q));
+        }
+      }
+    });
+  }
+  actions_ =
+      std::make_unique<std::atomic<const std::uint16_t*>[]>(std::size_t{contexts_} * n_moves);
+  // Without contexts, every permutation now, in parallel.
+  if (contexts_ == 1)
+    parallel_for_chunks(n_moves, 1, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t m = begin; m != end; ++m) action(0, static_cast<int>(m));
+    });
+}
+
+std::uint32_t TwistySpace::row_step(std::uint32_t r, int m) const {
+  if (rows_ == 1) return 0;
+  const auto n_moves = moves_.size();
+  if (!row_table_.empty())
+    return row_table_[std::size_t{r} * n_moves + static_cast<std::size_t>(m)];
+  thread_local Position p, q;
+  if (p.kind.size() != blank().kind.size()) p = blank(), q = blank();
+  decode_parts(0, row_parts_, r, p);
+  apply_move(p, m, q);
+  return static_cast<std::uint32_t>(encode_parts(0, row_parts_, q));
+}
+
+const std::uint16_t* TwistySpace::action(std::uint32_t r, int m) const {
+  const std::uint32_t context = contexts_ > 1 ? context_of_row_[r] : 0;
+  std::atomic<const std::uint16_t*>& slot =
+      actions_[std::size_t{context} * moves_.size() + static_cast<std::size_t>(m)];
+  if (const std::uint16_t* table = slot.load(std::memory_order_acquire)) return table;
+  std::lock_guard lock(actions_mutex_);
+  if (const std::uint16_t* table = slot.load(std::memory_order_relaxed)) return table;
+  auto table = std::make_unique<std::uint16_t[]>(columns_);
+  build_action(context, m, table.get());
+  slot.store(table.get(), std::memory_order_release);
+  action_storage_.push_back(std::move(table));
+  return action_storage_.back().get();
+}
+
+// Column c of a row of this context goes where move m takes it: any row of
+// the context gives the same permutation.
+void TwistySpace::build_action(std::uint32_t context, int m, std::uint16_t* out) const {
+  const std::uint32_t row =
+      contexts_ > 1 ? context_row_[context].load(std::memory_order_relaxed) : 0;
+  Position base = blank();
+  decode_parts(0, row_parts_, row, base);
+  Position p = base, q = base;
+  for (std::uint32_t c = 0; c < columns_; ++c) {
+    std::copy(base.kind.begin(), base.kind.end(), p.kind.begin());
+    decode_parts(row_parts_, parts_.size(), c, p);
+    apply_move(p, m, q);
+    out[c] = static_cast<std::uint16_t>(encode_parts(row_parts_, parts_.size(), q));
+  }
+}
+
+// ---- what the ranking found
+
+std::vector<std::string> TwistySpace::notes() const {
+  std::vector<std::string> lines;
+  for (unsigned s = 0; s < def_.sets.size(); ++s) {
+    const PieceSet& set = def_.sets[s];
+    std::vector<std::string> parts;
+    for (unsigned o = 0; o < orbits_.size(); ++o) {
+      const Orbit& orbit = orbits_[o];
+      if (orbit.set != s) continue;
+      std::string text = orbit.kinds() == orbit.size()
+                             ? fmt::format("{} distinct pieces", orbit.size())
+                             : fmt::format("{} of {}", plural(orbit.size(), "piece"),
+                                           plural(orbit.kinds(), "kind"));
+      if (orbit.kinds() == 1 && orbit.size() == 1) text = "1 fixed piece";
+      if (orbit.radix > 1) {
+        text += fmt::format(", twists {} of {}", orbit.radix, orbit.orientations);
+        if (orbit.sum_modulus > 1)
+          text += fmt::format(" summing to {} mod {}", orbit.sum_target, orbit.sum_modulus);
+      }
+      if (orbit.parity_fixed) {
+        std::vector<std::string> names;
+        for (unsigned source : orbit.parity_sources)
+          names.push_back(fmt::format("{}[{}]", def_.sets[orbits_[source].set].name,
+                                      orbits_[source].slots[0] + 1));
+        text += names.empty() ? ", even permutations only"
+                              : fmt::format(", parity tied to {}", fmt::join(names, " + "));
+      }
+      parts.push_back(fmt::format("slots {}: {}", orbit.slots[0] + 1, text));
+    }
+    lines.push_back(fmt::format("set {} ({} slots, {}): {}", set.name, set.slots,
+                                plural(parts.size(), "orbit"), fmt::join(parts, "; ")));
+  }
+  lines.push_back(fmt::format("layout: {} rows x {} columns{}", rows_, columns_,
+                              contexts_ > 1 ? fmt::format(", {} column contexts", contexts_) : ""));
+  return lines;
+}
+
+}  // namespace cubenum::twisty

@@ -1,0 +1,262 @@
+// Permutation puzzles from definition files: the reader and its errors, the
+// moves of a search, the ranking (round trips, neighbours), and the BFS
+// against a deliberately naive BFS over whole positions in a std::map.
+#include "cubenum/puzzles/twisty.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <queue>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cubenum/bfs/row_bfs.hpp"
+#include "cubenum/core/error.hpp"
+#include "cubenum/puzzles/twisty_space.hpp"
+
+namespace cubenum::twisty {
+namespace {
+
+Definition parse(const std::string& text) {
+  std::istringstream in(text);
+  return parse_definition(in, "test.tws");
+}
+
+// The message of the InputError that parsing `text` throws ("" if none).
+std::string parse_error(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string pocket_cube_path() {
+  return std::string(CUBENUM_SOURCE_DIR) + "/data/twisty/pocket-cube.tws";
+}
+
+// Distances by brute force: a BFS over whole positions, kept in a std::map,
+// with the moves applied by twisty::apply. Shares nothing with the ranking
+// or the row engine.
+std::vector<std::uint64_t> naive_distances(const Definition& def, const std::vector<Move>& moves) {
+  auto key_less = [](const Arrangement& a, const Arrangement& b) {
+    return std::tie(a.perm, a.ori) < std::tie(b.perm, b.ori);
+  };
+  std::map<Arrangement, unsigned, decltype(key_less)> seen(key_less);
+  std::queue<Arrangement> queue;
+  seen.emplace(def.solved, 0);
+  queue.push(def.solved);
+  std::vector<std::uint64_t> levels{1};
+  while (!queue.empty()) {
+    const Arrangement a = queue.front();
+    queue.pop();
+    const unsigned d = seen.at(a);
+    for (const Move& m : moves) {
+      Arrangement b = apply(def.sets, a, m.effect);
+      if (seen.emplace(b, d + 1).second) {
+        if (levels.size() <= d + 1) levels.push_back(0);
+        ++levels[d + 1];
+        queue.push(std::move(b));
+      }
+    }
+  }
+  return levels;
+}
+
+std::vector<std::uint64_t> row_distances(const TwistySpace& space,
+                                         bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto) {
+  const std::uint64_t source = space.solved_rank();
+  bfs::RowBfsOptions options;
+  options.policy = policy;
+  return bfs::row_bfs(space, {&source, 1}, options).distribution();
+}
+
+// ---- the reader
+
+const char* const kToy = R"(# a toy: two identical pairs that twist, and a set that only swaps
+Name Toy
+Set PAIRS 4 2
+Set SWAP 3 1
+Solved
+PAIRS
+1 1 2 2
+0 0 0 0
+End
+Move X
+PAIRS
+2 3 4 1
+1 0 0 0
+End
+Move Y   # a comment after a move name
+SWAP
+2 1 3
+PAIRS
+2 1 3 4
+End
+)";
+
+TEST(TwistyDefinition, ReadsSetsSolvedAndMovesInStateForm) {
+  const Definition def = parse(kToy);
+  EXPECT_EQ(def.name, "Toy");
+  ASSERT_EQ(def.sets.size(), 2U);
+  EXPECT_EQ(def.sets[0].slots, 4U);
+  EXPECT_EQ(def.sets[0].orientations, 2U);
+  EXPECT_EQ(def.solved.perm[0], (std::vector<std::uint8_t>{0, 0, 1, 1}));
+  ASSERT_EQ(def.moves.size(), 2U);
+  // X: slot i takes the piece of slot p[i]; the twist of the piece coming
+  // from slot 1 (by piece in the file) lands in slot 4 (by slot here).
+  EXPECT_EQ(def.moves[0].effect.perm[0], (std::vector<std::uint8_t>{1, 2, 3, 0}));
+  EXPECT_EQ(def.moves[0].effect.ori[0], (std::vector<std::uint8_t>{0, 0, 0, 1}));
+  // Y names SWAP first; PAIRS is not twisted.
+  EXPECT_EQ(def.moves[1].effect.perm[1], (std::vector<std::uint8_t>{1, 0, 2}));
+  EXPECT_EQ(def.moves[1].effect.ori[0], (std::vector<std::uint8_t>{0, 0, 0, 0}));
+}
+
+TEST(TwistyDefinition, BadFilesNameTheLineAndTheProblem) {
+  const std::string head = "Set A 3 2\nSolved\nA\n1 2 3\nEnd\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {head + "Move M\nA\n1 1 2\nEnd\n", "test.tws:8: 1 appears twice in set A"},
+      {head + "Move M\nA\n1 2 4\nEnd\n", "test.tws:8: piece 4 is out of range (expected 1 to 3)"},
+      {head + "Move M\nA\n2 1 3\n0 2 0\nEnd\n", "test.tws:9: orientation 2 is out of range"},
+      {head + "Move M\nB\n2 1 3\nEnd\n", "test.tws:7: set 'B' is not declared"},
+      {head + "Move M\nA\n2 1 3\nEnd\nMove M\nA\n3 2 1\nEnd\n",
+       "test.tws:10: move M is defined twice (first at line 6)"},
+      {head + "Move M\nA\n2 1 3\n", "test.tws:8: Move M (line 6) has no End"},
+      {head + "Move M\nA\n2 1 3\nMove N\n",
+       "test.tws:9: Move M (line 6) has no End before this Move"},
+      {head + "Move M\nA\n2 1\nEnd\n",
+       "test.tws:8: set A has 3 slots, but this line has 2 numbers"},
+      {head + "Illegal A 1 2\n", "test.tws:6: 'Illegal' is not supported"},
+      {head + "MoveSequence S M M\n", "test.tws:6: 'MoveSequence' is not supported"},
+      {"Set A 3 2\nStartState\nA\n1 2 3\nEnd\n", "test.tws:2: 'StartState' is not supported"},
+      {"Set A 3 2\nSolved\nA\n1 ? 3\nEnd\n", "test.tws:4: '?' (an unknown piece) is not supported"},
+      {head + "Move M\nA\n1 2 3\nEnd\n", "test.tws:6: move M changes nothing"},
+      {head, "test.tws: no Move block"},
+      {"Set A 3 x\n", "test.tws:1: 'x': expected the orientation count, a whole number from 1"},
+      {"Set A 300 1\n", "test.tws:1: slot count 300 is out of range"},
+      {"Set A 3 1\nSet A 2 1\n", "test.tws:2: set A is declared twice"},
+      {"Solved\nEnd\n", "test.tws:1: Solved before any Set"},
+      {head + "Move M\nA\n2 1 3\nEnd\nFrobnicate\n", "test.tws:10: unexpected 'Frobnicate'"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string message = parse_error(text);
+    EXPECT_NE(message.find(expected), std::string::npos) << "got: " << message;
+  }
+}
+
+TEST(TwistyDefinition, AByteOrderMarkIsSkipped) {
+  EXPECT_EQ(parse(std::string("\xEF\xBB\xBF") + kToy).name, "Toy");
+}
+
+// ---- moves
+
+TEST(TwistyMoves, EveryPowerWithTwsearchsNames) {
+  const Definition def = load_definition(pocket_cube_path());
+  const std::vector<Move> all = expand_moves(def, {});
+  std::vector<std::string> names;
+  for (const Move& m : all) names.push_back(m.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"U", "U2", "U'", "D", "D2", "D'", "F", "F2", "F'", "B",
+                                             "B2", "B'", "R", "R2", "R'", "L", "L2", "L'"}));
+  const std::vector<Move> quarter = expand_moves(def, {{"U", "F", "R"}, true});
+  names.clear();
+  for (const Move& m : quarter) names.push_back(m.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"U", "U'", "F", "F'", "R", "R'"}));
+  // R2 alone generates {R2}, a move of order 2 and cost 1.
+  const std::vector<Move> halves = expand_moves(def, {{"R2"}, true});
+  ASSERT_EQ(halves.size(), 1U);
+  EXPECT_EQ(halves[0].name, "R2");
+  EXPECT_EQ(halves[0].order, 2U);
+}
+
+TEST(TwistyMoves, PowersOfAMoveOfOrderFive) {
+  const Definition def = parse("Set A 5 1\nSolved\nA\n1 2 3 4 5\nEnd\nMove C\nA\n2 3 4 5 1\nEnd\n");
+  std::vector<std::string> names;
+  for (const Move& m : expand_moves(def, {})) names.push_back(m.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"C", "C2", "C2'", "C'"}));
+}
+
+TEST(TwistyMoves, UnknownOrRepeatedMovesAreRefused) {
+  const Definition def = load_definition(pocket_cube_path());
+  EXPECT_THROW(expand_moves(def, {{"Q"}, false}), InputError);
+  EXPECT_THROW(expand_moves(def, {{"R", "R2"}, false}), InputError);
+  EXPECT_EQ(split_move_list("U, F,R"), (std::vector<std::string>{"U", "F", "R"}));
+}
+
+// ---- the ranked space
+
+// rank/unrank round trips, and step agrees with applying the move to the
+// whole position.
+void expect_consistent(const TwistySpace& space) {
+  const Definition& def = space.definition();
+  const std::uint64_t size = space.size();
+  const std::uint64_t stride = std::max<std::uint64_t>(1, size / 4000);
+  for (std::uint64_t r = 0; r < size; r += stride) {
+    const Arrangement a = space.unrank(r);
+    ASSERT_TRUE(space.contains(a)) << r;
+    ASSERT_EQ(space.rank(a), r);
+    for (int m = 0; m < space.moves(); ++m) {
+      const Arrangement b =
+          apply(def.sets, a, space.move_list()[static_cast<std::size_t>(m)].effect);
+      ASSERT_EQ(space.step(r, m), space.rank(b));
+      // The row layout says the same.
+      const auto row = static_cast<std::uint32_t>(r / space.columns());
+      const auto column = static_cast<std::uint32_t>(r % space.columns());
+      ASSERT_EQ(space.rank(b), std::uint64_t{space.row_step(row, m)} * space.columns() +
+                                   space.action(row, m)[column]);
+    }
+  }
+}
+
+TEST(TwistySpace, ToyPuzzleRanksIdenticalPiecesTwistsAndParity) {
+  const Definition def = parse(kToy);
+  const TwistySpace space(def, expand_moves(def, {}));
+  // PAIRS: 4!/(2!2!) = 6 arrangements; twists of 4 slots (X twists one
+  // piece by 1, so no sum constraint): 16. SWAP: 3 distinct pieces, but Y
+  // is the only move touching it and it swaps slots 1 and 2: two orbits,
+  // {1, 2} and {3}; the orbit {1, 2} has 2 arrangements.
+  EXPECT_EQ(space.size(), 6U * 16 * 2);
+  expect_consistent(space);
+  EXPECT_EQ(row_distances(space), naive_distances(def, space.move_list()));
+}
+
+TEST(TwistySpace, PocketCubeFixedCornerHasThePublishedTables) {
+  // Published tables (Scherphuis, jaapsch.net/puzzles/cube2.htm; OEIS
+  // A079761 for the half turn metric, A079762 for the quarter turns).
+  const std::vector<std::uint64_t> half = {1,     9,      54,     321,     1847,   9992,
+                                           50136, 227536, 870072, 1887748, 623800, 2644};
+  const std::vector<std::uint64_t> quarter = {
+      1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276};
+  const Definition def = load_definition(pocket_cube_path());
+  for (bool q : {false, true}) {
+    const TwistySpace space(def, expand_moves(def, {{"U", "F", "R"}, q}));
+    // The D-B-L corner never moves: 7! x 3^6 ranked states, all reachable.
+    EXPECT_EQ(space.size(), 3674160U);
+    EXPECT_EQ(row_distances(space), q ? quarter : half);
+  }
+}
+
+// Small rows force the cut of the corners' arrangement (its last pieces in
+// the column, the rest in the row: permutations that depend on which slots
+// the row's pieces take), with and without a parity to keep.
+TEST(TwistySpace, CutArrangementsAgreeWithTheNaiveSearch) {
+  const Definition def = load_definition(pocket_cube_path());
+  SpaceOptions small;
+  small.max_columns = 100;
+  for (const MoveChoice& choice :
+       {MoveChoice{{"U", "R"}, true}, MoveChoice{{"U2", "F2", "R2"}, false},
+        MoveChoice{{"U", "R2"}, false}}) {
+    const TwistySpace space(def, expand_moves(def, choice), small);
+    SCOPED_TRACE(space.notes().back());
+    EXPECT_GT(space.contexts(), 1U);
+    expect_consistent(space);
+    const std::vector<std::uint64_t> naive = naive_distances(def, space.move_list());
+    EXPECT_EQ(row_distances(space), naive);
+    EXPECT_EQ(row_distances(space, bfs::DirectionPolicy::TopDown), naive);
+    EXPECT_EQ(row_distances(space, bfs::DirectionPolicy::BottomUp), naive);
+  }
+}
+
+}  // namespace
+}  // namespace cubenum::twisty
