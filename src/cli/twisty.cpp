@@ -139,6 +139,17 @@ class LevelLines {
   ProgressLine progress_;
 };
 
+// How a level was found: push or pull, with the share of (row, move) pairs
+// when both served.
+std::string method(const bfs::RowLevelWork& work) {
+  const std::uint64_t total = work.pushed + work.pulled;
+  if (total == 0) return "";
+  if (work.pulled == 0) return "push";
+  if (work.pushed == 0) return "pull";
+  return work.pushed >= work.pulled ? fmt::format("push {}%", work.pushed * 100 / total)
+                                    : fmt::format("pull {}%", work.pulled * 100 / total);
+}
+
 Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   const auto space = make_space(args.space);
   check_memory(*space, args.memory_gib);
@@ -152,9 +163,10 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   const tw::Enumeration e = tw::enumerate(*space, options);
   const std::vector<std::uint64_t> distribution = e.bfs.distribution();
 
-  fmt::print(ctx.out, "{:>5} {:>15} {:>11}\n", "depth", "positions", "level time");
+  fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>11}\n", "depth", "positions", "method", "level time");
   for (std::size_t d = 0; d < distribution.size(); ++d)
-    fmt::print(ctx.out, "{:>5} {:>15} {:>9.3f} s\n", d, distribution[d], e.bfs.levels[d].seconds);
+    fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>9.3f} s\n", d, distribution[d],
+               method(e.bfs.levels[d].work), e.bfs.levels[d].seconds);
   fmt::print(ctx.out, "{:>5} {:>15}\n", "total", e.bfs.reached);
   if (e.bfs.reached == space->size())
     fmt::print(ctx.out, "every ranked state is reachable\n");

@@ -52,11 +52,81 @@ std::uint64_t combination_rank(const std::vector<bool>& chosen) {
   return rank;
 }
 
+// The largest potential (see Orbit) the orbit's twists have: for each
+// divisor d of the radix, from the largest, phi is propagated from position
+// 0 along every move and checked; the pieces of one kind must also share
+// their base (identical pieces are told apart by nothing else). Then the
+// digits become free parts: radix / d values, moved by
+// (phi(from) + add - phi(to)) / d.
+void find_potential(Orbit& o, const std::vector<std::uint8_t>& solved_digits) {
+  const std::size_t k = o.size();
+  for (unsigned d = o.radix; d > 1; --d) {
+    if (o.radix % d != 0) continue;
+    std::vector<int> phi(k, -1);
+    std::vector<std::size_t> queue{0};
+    phi[0] = 0;
+    bool ok = true;
+    for (std::size_t head = 0; head < queue.size() && ok; ++head) {
+      const std::size_t j = queue[head];
+      for (std::size_t m = 0; m < o.from.size() && ok; ++m)
+        for (std::size_t i = 0; i < k && ok; ++i) {
+          if (o.from[m][i] != j) continue;  // the piece at j moves to i
+          const int want = static_cast<int>((static_cast<unsigned>(phi[j]) + o.add[m][i]) % d);
+          if (phi[i] < 0) {
+            phi[i] = want;
+            queue.push_back(i);
+          } else {
+            ok = phi[i] == want;
+          }
+        }
+    }
+    if (!ok || queue.size() != k) continue;
+    std::vector<int> base(o.kinds(), -1);
+    for (std::size_t i = 0; i < k && ok; ++i) {
+      const int b = static_cast<int>((solved_digits[i] + d - static_cast<unsigned>(phi[i])) % d);
+      int& kind_base = base[o.kind[i]];
+      if (kind_base >= 0 && kind_base != b) ok = false;
+      kind_base = b;
+    }
+    if (!ok) continue;
+    o.potential = d;
+    o.phi.assign(phi.begin(), phi.end());
+    o.kind_base.assign(base.begin(), base.end());
+    const unsigned free = o.radix / d;
+    for (std::size_t m = 0; m < o.from.size(); ++m)
+      for (std::size_t i = 0; i < k; ++i) {
+        const int shift = (phi[o.from[m][i]] + o.add[m][i] - phi[i]) / static_cast<int>(d);
+        o.add[m][i] = static_cast<std::uint8_t>((shift % static_cast<int>(free) + free) % free);
+      }
+    o.radix = free;
+    return;
+  }
+}
+
 std::string plural(std::uint64_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
 }  // namespace
+
+// A digit (twist / step) as the free part of a piece of kind `kind` at
+// position i, and back: digit = phi(i) + base(kind) + potential * free,
+// mod potential * radix.
+unsigned Orbit::free_digit(std::size_t i, unsigned of_kind, unsigned digit) const {
+  if (potential == 1) return digit;
+  const unsigned full = radix * potential;
+  return ((digit + 2 * full - phi[i] - kind_base[of_kind]) % full) / potential;
+}
+
+unsigned Orbit::full_digit(std::size_t i, unsigned of_kind, unsigned free) const {
+  if (potential == 1) return free;
+  return (phi[i] + kind_base[of_kind] + potential * free) % (radix * potential);
+}
+
+bool Orbit::fits(std::size_t i, unsigned of_kind, unsigned digit) const {
+  return potential == 1 ||
+         (digit + potential - phi[i] % potential) % potential == kind_base[of_kind];
+}
 
 TwistySpace::TwistySpace(const Definition& def, std::vector<Move> moves,
                          const SpaceOptions& options)
@@ -145,13 +215,19 @@ void TwistySpace::find_orbits(const Definition& def) {
         o.add.push_back(std::move(add));
       }
       if (o.radix > 1) {
+        std::vector<std::uint8_t> solved_digits;
+        for (std::uint8_t slot : o.slots)
+          solved_digits.push_back(
+              static_cast<std::uint8_t>(((def.solved.ori[s][slot] + om - o.offset) % om) / step));
+        find_potential(o, solved_digits);
+        // The sum of the (free) digits the moves keep.
         unsigned modulus = o.radix;
         for (const auto& add : o.add)
           modulus = std::gcd(modulus, std::accumulate(add.begin(), add.end(), 0U) % o.radix);
         o.sum_modulus = modulus == 0 ? o.radix : modulus;
         unsigned sum = 0;
-        for (std::uint8_t slot : o.slots)
-          sum += ((def.solved.ori[s][slot] + om - o.offset) % om) / step;
+        for (std::size_t i = 0; i < o.size(); ++i)
+          sum += o.free_digit(i, o.kind[i], solved_digits[i]);
         o.sum_target = sum % o.sum_modulus;
       }
       o.has_parity = o.size() >= 2 && o.kinds() == o.size();
@@ -228,23 +304,25 @@ std::uint64_t best_subset(const std::vector<Part>& parts, std::uint64_t cap,
                           std::vector<bool>& chosen) {
   const std::size_t n = parts.size();
   chosen.assign(n, false);
-  std::uint64_t best = 1;
+  std::uint64_t best = 0;
   if (n <= 16) {
-    std::uint32_t best_mask = 0;
-    for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
+    std::vector<bool> in(n);
+    for (std::uint32_t mask = 0; mask < (1U << n); ++mask) {
       std::uint64_t product = 1;
-      for (std::size_t i = 0; i < n && product <= cap; ++i)
-        if ((mask >> i & 1U) != 0)
+      for (std::size_t i = 0; i < n; ++i) {
+        in[i] = (mask >> i & 1U) != 0;
+        if (in[i] && product <= cap)
           product = parts[i].size > cap ? cap + 1 : product * parts[i].size;
-      if (product <= cap && product > best) best = product, best_mask = mask;
+      }
+      if (product <= cap && product > best) best = product, chosen = in;
     }
-    for (std::size_t i = 0; i < n; ++i) chosen[i] = (best_mask >> i & 1U) != 0;
     return best;
   }
   std::vector<std::size_t> by_size(n);
   std::iota(by_size.begin(), by_size.end(), std::size_t{0});
   std::sort(by_size.begin(), by_size.end(),
             [&](std::size_t a, std::size_t b) { return parts[a].size > parts[b].size; });
+  best = 1;
   for (std::size_t i : by_size)
     if (parts[i].size <= cap / best) best *= parts[i].size, chosen[i] = true;
   return best;
@@ -280,61 +358,76 @@ std::vector<Part> TwistySpace::whole_parts() const {
   return whole;
 }
 
-// Column parts: the whole parts with the largest product within the limit.
-// If that row would be small (under limit / 64 states) and one arrangement
-// is bigger than the limit, it is cut: as many of its last kinds as fit go
-// to the column, with the permutation tables of every context within
-// max_action_bytes.
+namespace {
+
+// The cost model behind the layout (seconds, measured on dino, lo33 and
+// skewb with one thread): each (row, move) pair of each level costs about
+// kPairSeconds of bookkeeping, and each entry of a column permutation
+// about kEntrySeconds to build. The states' own work is the same in every
+// layout.
+constexpr double kPairSeconds = 30e-9;
+constexpr double kEntrySeconds = 100e-9;
+constexpr double kLevels = 15;
+
+struct Layout {
+  std::vector<Part> row, column;
+  double cost = 0;
+};
+
+}  // namespace
+
+// Column parts: the whole parts with the largest product within the limit;
+// or an arrangement cut in two, its last kinds in the column (with the
+// whole parts that still fit) and its first in the row. A cut column's
+// permutations depend on which slots the row's pieces take (its context),
+// so the cut is chosen by the cost model: fewer rows against more tables.
 void TwistySpace::choose_layout(const SpaceOptions& options) {
-  std::vector<Part> whole = whole_parts();
-  std::uint64_t total = 1;
-  for (const Part& p : whole) total *= p.size;
+  const std::vector<Part> whole = whole_parts();
+  double total = 1;
+  for (const Part& p : whole) total *= double(p.size);
   const std::uint64_t limit = options.max_columns;
-  std::vector<bool> in_column(whole.size(), true);
-  std::optional<Part> cut_row, cut_column;
-  if (total > limit &&
-      best_subset(whole, limit, in_column) < std::max<std::uint64_t>(limit / 64, 2)) {
-    std::size_t biggest = whole.size();
-    for (std::size_t i = 0; i < whole.size(); ++i)
-      if (whole[i].kind == Part::Kind::Pieces && whole[i].size > limit &&
-          (biggest == whole.size() || whole[i].size > whole[biggest].size))
-        biggest = i;
-    if (biggest != whole.size()) {
-      const Orbit& o = orbits_[whole[biggest].orbit];
-      for (unsigned first = 1; first + 1 < o.kinds() && !cut_column; ++first) {
-        const std::vector<std::uint8_t> tail(o.count.begin() + first, o.count.end());
-        const auto free = std::accumulate(tail.begin(), tail.end(), 0U);
-        const std::uint64_t size = multinomial(tail);
-        // Contexts: the combination of slots the row's pieces leave, times
-        // parity bits (an estimate: two of them).
-        const double tables = double(binomial(static_cast<unsigned>(o.size()), free)) * 4 *
-                              double(moves_.size()) * double(size) * 2;
-        if (size == 0 || size > limit || tables > double(options.max_action_bytes)) continue;
-        std::vector<std::uint8_t> head(o.count.begin(), o.count.begin() + first);
-        head.push_back(static_cast<std::uint8_t>(free));
-        cut_row =
-            Part{Part::Kind::Pieces, whole[biggest].orbit, 0, first, false, multinomial(head)};
-        cut_column = Part{Part::Kind::Pieces, whole[biggest].orbit, first, o.kinds(), false, size};
-      }
-    }
-    if (cut_column) {
-      whole.erase(whole.begin() + static_cast<std::ptrdiff_t>(biggest));
-      best_subset(whole, limit / cut_column->size, in_column);
+  const double moves = double(moves_.size());
+  std::vector<bool> in_column;
+  Layout best;
+  const std::uint64_t columns = best_subset(whole, limit, in_column);
+  for (std::size_t i = 0; i < whole.size(); ++i)
+    (in_column[i] ? best.column : best.row).push_back(whole[i]);
+  best.cost = total / double(columns) * moves * kLevels * kPairSeconds;
+  for (std::size_t x = 0; x < whole.size(); ++x) {
+    if (whole[x].kind != Part::Kind::Pieces) continue;
+    const Orbit& o = orbits_[whole[x].orbit];
+    std::vector<Part> rest = whole;
+    rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(x));
+    for (unsigned first = 1; first + 1 < o.kinds(); ++first) {
+      const std::vector<std::uint8_t> tail(o.count.begin() + first, o.count.end());
+      const auto free = std::accumulate(tail.begin(), tail.end(), 0U);
+      const std::uint64_t chunk = multinomial(tail);
+      if (chunk == 0 || chunk > limit) continue;
+      std::vector<bool> with;
+      const std::uint64_t others = best_subset(rest, limit / chunk, with);
+      const double cols = double(chunk * others);
+      // Contexts: the slots the row's pieces take, and a parity bit.
+      const double contexts = double(binomial(static_cast<unsigned>(o.size()), free)) * 2;
+      const double tables = contexts * moves * cols;
+      if (tables * 2 > double(options.max_action_bytes)) continue;
+      const double cost = total / cols * moves * kLevels * kPairSeconds + tables * kEntrySeconds;
+      if (cost >= best.cost) continue;
+      std::vector<std::uint8_t> head(o.count.begin(), o.count.begin() + first);
+      head.push_back(static_cast<std::uint8_t>(free));
+      best = Layout{{Part{Part::Kind::Pieces, whole[x].orbit, 0, first, false, multinomial(head)}},
+                    {Part{Part::Kind::Pieces, whole[x].orbit, first, o.kinds(), false, chunk}},
+                    cost};
+      for (std::size_t i = 0; i < rest.size(); ++i)
+        (with[i] ? best.column : best.row).push_back(rest[i]);
+      cut_orbit_ = static_cast<int>(whole[x].orbit);
+      cut_kinds_ = first;
     }
   }
-  // Row parts, then column parts; a cut orbit's row part first in the row
-  // and its column part first in the column.
-  if (cut_row) parts_.push_back(*cut_row);
-  for (std::size_t i = 0; i < whole.size(); ++i)
-    if (!in_column[i]) parts_.push_back(whole[i]);
+  // Row parts, then column parts; a cut orbit's row part is first in the
+  // row and its column part first in the column.
+  parts_ = best.row;
   row_parts_ = parts_.size();
-  if (cut_column) parts_.push_back(*cut_column);
-  for (std::size_t i = 0; i < whole.size(); ++i)
-    if (in_column[i]) parts_.push_back(whole[i]);
-  if (cut_row) {
-    cut_orbit_ = static_cast<int>(cut_row->orbit);
-    cut_kinds_ = cut_row->end_kind;
-  }
+  parts_.insert(parts_.end(), best.column.begin(), best.column.end());
 }
 
 // ---- positions and their codes
@@ -475,9 +568,10 @@ std::optional<Position> TwistySpace::from_arrangement(const Arrangement& a) cons
       ++count[kind];
       const unsigned twist =
           (a.ori[orbit.set][slot] + orbit.orientations - orbit.offset) % orbit.orientations;
-      if (twist % orbit.step != 0) return std::nullopt;
-      p.digit[base_[o] + i] = static_cast<std::uint8_t>(twist / orbit.step);
-      sum += twist / orbit.step;
+      if (twist % orbit.step != 0 || !orbit.fits(i, kind, twist / orbit.step)) return std::nullopt;
+      const unsigned free = orbit.free_digit(i, kind, twist / orbit.step);
+      p.digit[base_[o] + i] = static_cast<std::uint8_t>(free);
+      sum += free;
     }
     if (count != orbit.count || sum % orbit.sum_modulus != orbit.sum_target) return std::nullopt;
   }
@@ -495,8 +589,8 @@ Arrangement TwistySpace::to_arrangement(const Position& p) const {
     for (std::size_t i = 0; i < orbit.size(); ++i) {
       const std::uint8_t slot = orbit.slots[i];
       a.perm[orbit.set][slot] = orbit.piece[p.kind[base_[o] + i]];
-      a.ori[orbit.set][slot] =
-          static_cast<std::uint8_t>(orbit.offset + orbit.step * p.digit[base_[o] + i]);
+      const unsigned digit = orbit.full_digit(i, p.kind[base_[o] + i], p.digit[base_[o] + i]);
+      a.ori[orbit.set][slot] = static_cast<std::uint8_t>(orbit.offset + orbit.step * digit);
     }
   }
   return a;
@@ -679,9 +773,12 @@ std::vector<std::string> TwistySpace::notes() const {
                                            plural(orbit.kinds(), "kind"));
       if (orbit.kinds() == 1 && orbit.size() == 1) text = "1 fixed piece";
       if (orbit.radix > 1) {
-        text += fmt::format(", twists {} of {}", orbit.radix, orbit.orientations);
+        text += fmt::format(", twists {} of {}", orbit.radix * orbit.potential, orbit.orientations);
         if (orbit.sum_modulus > 1)
           text += fmt::format(" summing to {} mod {}", orbit.sum_target, orbit.sum_modulus);
+        if (orbit.potential > 1)
+          text +=
+              fmt::format(", tied to the positions mod {} ({} free)", orbit.potential, orbit.radix);
       }
       if (orbit.parity_fixed) {
         std::vector<std::string> names;

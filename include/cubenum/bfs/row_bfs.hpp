@@ -31,6 +31,7 @@
 #include <bit>
 #include <concepts>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -69,7 +70,8 @@ class RowDepths {
     bytes_ = std::size_t{rows} * row_words_ * sizeof(Word);
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
-    madvise(p, bytes_, MADV_HUGEPAGE);  // fewer page faults; a hint, fine if refused
+    if (!std::getenv("NOHUGE"))
+      madvise(p, bytes_, MADV_HUGEPAGE);  // fewer page faults; a hint, fine if refused
     words_ = std::unique_ptr<Word[], Unmap>(static_cast<Word*>(p), Unmap{bytes_});
   }
 
@@ -124,10 +126,21 @@ struct RowLevel {
   RowLevelWork work;
 };
 
+// What the two bits of a state say.
+enum class RowCodes : std::uint8_t {
+  DepthMod3,  // 0 unseen, else 1 + depth mod 3: the result is a depth table
+  Frontier,   // 0 unseen, 1 the frontier, 2 found this level, 3 older
+};
+
 struct RowBfsOptions {
   // TopDown: push only; BottomUp: pull only; Auto: the cheaper for each
   // row and move.
   DirectionPolicy policy = DirectionPolicy::Auto;
+  // DepthMod3 keeps every state's depth mod 3 (for shortest paths), but a
+  // push from the frontier's code also pushes the states three levels
+  // back; Frontier tells the frontier apart exactly and turns the codes
+  // over after each level.
+  RowCodes codes = RowCodes::DepthMod3;
   // Called after each level.
   std::function<void(const RowLevel&)> on_level;
   // Called now and then during a level, from any thread, with the rows done.
@@ -159,20 +172,44 @@ inline std::uint64_t entries_equal(std::uint64_t word, unsigned code) {
   return same & (same >> 1) & kLowBits;
 }
 
+// Bits 0, 2, 4, ... 62 of x as bits 0..31.
+inline std::uint64_t gather_even_bits(std::uint64_t x) {
+  x &= kLowBits;
+  x = (x | x >> 1) & 0x3333333333333333ULL;
+  x = (x | x >> 2) & 0x0F0F0F0F0F0F0F0FULL;
+  x = (x | x >> 4) & 0x00FF00FF00FF00FFULL;
+  x = (x | x >> 8) & 0x0000FFFF0000FFFFULL;
+  return (x | x >> 16) & 0x00000000FFFFFFFFULL;
+}
+
+// Bits 0..31 of x as bits 0, 2, 4, ... 62.
+inline std::uint64_t spread_to_even_bits(std::uint64_t x) {
+  x &= 0x00000000FFFFFFFFULL;
+  x = (x | x << 16) & 0x0000FFFF0000FFFFULL;
+  x = (x | x << 8) & 0x00FF00FF00FF00FFULL;
+  x = (x | x << 4) & 0x0F0F0F0F0F0F0F0FULL;
+  x = (x | x << 2) & 0x3333333333333333ULL;
+  return (x | x << 1) & kLowBits;
+}
+
 template <RowSpace S>
 class RowLevels {
  public:
-  RowLevels(const S& space, RowDepths& depths)
+  RowLevels(const S& space, RowDepths& depths, RowCodes codes)
       : space_(space),
         depths_(depths),
+        codes_(codes),
         moves_(space.moves()),
         words_(depths.row_words()),
         frontier_(space.rows(), 0),
         next_(space.rows(), 0),
-        open_(space.rows(), space.columns()) {
+        open_(space.rows(), space.columns()),
+        has_frontier_((std::size_t{space.rows()} + 63) / 64, 0),
+        bit_words_((space.columns() + 63) / 64) {
     for (int m = 0; m < moves_; ++m) inverse_.push_back(space.inverse(m));
     const std::uint32_t tail = space.columns() % 32;
     last_mask_ = tail == 0 ? kLowBits : kLowBits & ((std::uint64_t{1} << (2 * tail)) - 1);
+    if (codes_ == RowCodes::DepthMod3) coded_.assign(std::size_t{space.rows()} * 3, 0);
   }
 
   std::uint64_t add_source(std::uint64_t rank) {
@@ -182,97 +219,168 @@ class RowLevels {
     RowDepths::Word* w = depths_.row(r) + c / 32;
     RowDepths::store(w, RowDepths::load(w) | std::uint64_t{1} << (2 * (c % 32)));
     ++frontier_[r];
+    has_frontier_[r / 64] |= std::uint64_t{1} << (r % 64);
     --open_[r];
+    if (!coded_.empty()) ++coded_[std::size_t{r} * 3];
     return 1;
   }
 
   // Builds level depth + 1 from level `depth` into row p; returns its new
-  // states. Only the thread that calls this for p writes p.
+  // states. Only the thread that calls this for p writes p. The row's
+  // unseen states and what the moves reach are kept as one bit a column
+  // while the moves are gathered, then written back as codes at once.
   std::uint32_t expand_row(std::uint32_t p, unsigned depth, DirectionPolicy policy,
                            RowLevelWork& work) {
-    std::uint32_t left = open_[p];
-    if (left == 0) return next_[p] = 0;
-    const unsigned from_code = 1 + depth % 3, to_code = 1 + (depth + 1) % 3;
-    RowDepths::Word* target = depths_.row(p);
-    for (int m = 0; m < moves_ && left != 0; ++m) {
+    const std::uint32_t open_count = open_[p];
+    if (open_count == 0) return next_[p] = 0;
+    const unsigned from_code = codes_ == RowCodes::Frontier ? 1 : 1 + depth % 3;
+    const unsigned to_code = codes_ == RowCodes::Frontier ? 2 : 1 + (depth + 1) % 3;
+    Buffers& buffers = buffers_.local();
+    if (buffers.open.size() != bit_words_)
+      buffers.open.resize(bit_words_), buffers.reach.resize(bit_words_);
+    std::uint64_t* open = buffers.open.data();
+    std::uint64_t* reach = buffers.reach.data();
+    bool started = false, have_open = false;
+    std::uint32_t left = open_count;  // an upper bound while pushes add to reach
+    for (int m = 0; m < moves_; ++m) {
       const std::uint32_t q = space_.row_step(p, inverse_[static_cast<std::size_t>(m)]);
-      const std::uint32_t sources = frontier_[q];
-      if (sources == 0) continue;
+      if ((has_frontier_[q / 64] >> (q % 64) & 1U) == 0) continue;
+      if (!started) std::fill_n(reach, bit_words_, 0), started = true;
+      // A push reads every state of q with the frontier's code.
+      const std::uint32_t sources =
+          coded_.empty() ? frontier_[q] : coded_[std::size_t{q} * 3 + from_code - 1];
       const bool push = policy == DirectionPolicy::TopDown ||
                         (policy == DirectionPolicy::Auto && sources <= left);
       if (push) {
-        left -= push_row(q, space_.action(q, m), target, from_code, to_code);
+        push_row(depths_.row(q), space_.action(q, m), from_code, reach);
         ++work.pushed;
-      } else {
-        left -= pull_row(q, space_.action(p, inverse_[static_cast<std::size_t>(m)]), target,
-                         from_code, to_code);
-        ++work.pulled;
+        continue;
       }
+      if (!have_open) read_open(depths_.row(p), open), have_open = true;
+      left -= pull_row(depths_.row(q), space_.action(p, inverse_[static_cast<std::size_t>(m)]),
+                       from_code, open, reach);
+      ++work.pulled;
     }
-    const std::uint32_t fresh = open_[p] - left;
-    open_[p] = left;
+    if (!started) return next_[p] = 0;
+    const std::uint32_t fresh =
+        write_found(depths_.row(p), have_open ? open : nullptr, reach, to_code);
+    open_[p] = open_count - fresh;
+    if (!coded_.empty()) coded_[std::size_t{p} * 3 + to_code - 1] += fresh;
     return next_[p] = fresh;
   }
 
-  // The level is done: its new states are the frontier.
-  void advance() { frontier_.swap(next_); }
+  // The level is done: its new states become the frontier (Frontier codes:
+  // 1 -> 3 and 2 -> 1 in the rows that have either).
+  void advance() {
+    if (codes_ == RowCodes::Frontier)
+      parallel_for_chunks(space_.rows(), 256, [&](std::size_t b, std::size_t e) {
+        for (auto r = static_cast<std::uint32_t>(b); r != e; ++r) {
+          if ((frontier_[r] | next_[r]) == 0) continue;
+          RowDepths::Word* row = depths_.row(r);
+          for (std::uint32_t w = 0; w < words_; ++w) {
+            const RowDepths::Word x = RowDepths::load(row + w);
+            const std::uint64_t old = entries_equal(x, 1), found = entries_equal(x, 2);
+            if ((old | found) != 0) RowDepths::store(row + w, (x | old << 1) ^ found * 3);
+          }
+        }
+      });
+    frontier_.swap(next_);
+    parallel_for_chunks(has_frontier_.size(), 1024, [&](std::size_t b, std::size_t e) {
+      for (std::size_t k = b; k != e; ++k) {
+        std::uint64_t bits = 0;
+        const std::size_t end = std::min<std::size_t>(64, frontier_.size() - k * 64);
+        for (std::size_t i = 0; i < end; ++i)
+          bits |= std::uint64_t{frontier_[k * 64 + i] != 0} << i;
+        has_frontier_[k] = bits;
+      }
+    });
+  }
   std::uint32_t frontier(std::uint32_t r) const { return frontier_[r]; }
+  unsigned last_code(unsigned depth) const {
+    return codes_ == RowCodes::Frontier ? 1 : 1 + depth % 3;
+  }
 
  private:
-  // q's states with `from` go where `to_column` sends them in `target`;
-  // returns how many were unseen there.
-  std::uint32_t push_row(std::uint32_t q, const std::uint16_t* to_column, RowDepths::Word* target,
-                         unsigned from, unsigned to) const {
-    const RowDepths::Word* source = depths_.row(q);
-    std::uint32_t found = 0;
-    for (std::uint32_t w = 0; w < words_; ++w) {
+  // One bit a column: the row's unseen states (2-bit code 0).
+  void read_open(const RowDepths::Word* row, std::uint64_t* open) const {
+    for (std::uint32_t k = 0; k < bit_words_; ++k) open[k] = open_word(row, k);
+  }
+  std::uint64_t open_word(const RowDepths::Word* row, std::uint32_t k) const {
+    const std::uint32_t w = 2 * k;
+    std::uint64_t low = entries_equal(RowDepths::load(row + w), 0);
+    std::uint64_t high = w + 1 < words_ ? entries_equal(RowDepths::load(row + w + 1), 0) : 0;
+    if (w + 1 == words_) low &= last_mask_;
+    if (w + 2 == words_) high &= last_mask_;
+    return gather_even_bits(low) | gather_even_bits(high) << 32;
+  }
+
+  // The states of row `source` with code `from` go where `to_column` sends
+  // them: their bits in `reach`.
+  void push_row(const RowDepths::Word* source, const std::uint16_t* to_column, unsigned from,
+                std::uint64_t* reach) const {
+    for (std::uint32_t w = 0; w < words_; ++w)
       for (std::uint64_t bits = entries_equal(RowDepths::load(source + w), from); bits != 0;
            bits &= bits - 1) {
         const std::uint32_t c =
             to_column[w * 32 + static_cast<std::uint32_t>(std::countr_zero(bits)) / 2];
-        RowDepths::Word* t = target + c / 32;
-        const unsigned shift = 2 * (c % 32);
-        const RowDepths::Word word = RowDepths::load(t);
-        if (((word >> shift) & 3U) != 0) continue;
-        RowDepths::store(t, word | RowDepths::Word{to} << shift);
-        ++found;
+        reach[c / 64] |= std::uint64_t{1} << (c % 64);
       }
+  }
+
+  // The open states not yet reached whose image under `to_column` in row
+  // `source` has code `from` are reached; returns how many.
+  std::uint32_t pull_row(const RowDepths::Word* source, const std::uint16_t* to_column,
+                         unsigned from, const std::uint64_t* open, std::uint64_t* reach) const {
+    std::uint32_t found = 0;
+    for (std::uint32_t k = 0; k < bit_words_; ++k) {
+      std::uint64_t hit = 0;
+      for (std::uint64_t bits = open[k] & ~reach[k]; bits != 0; bits &= bits - 1) {
+        const int bit = std::countr_zero(bits);
+        const std::uint32_t c = to_column[k * 64 + static_cast<std::uint32_t>(bit)];
+        const auto code =
+            static_cast<unsigned>(RowDepths::load(source + c / 32) >> (2 * (c % 32))) & 3U;
+        hit |= std::uint64_t{code == from} << bit;
+      }
+      reach[k] |= hit;
+      found += static_cast<std::uint32_t>(std::popcount(hit));
     }
     return found;
   }
 
-  // Unseen states of `target` whose image under `to_column` in row q has
-  // `from` get `to`; returns how many.
-  std::uint32_t pull_row(std::uint32_t q, const std::uint16_t* to_column, RowDepths::Word* target,
-                         unsigned from, unsigned to) const {
-    const RowDepths::Word* source = depths_.row(q);
+  // The reached open states get code `to` (`open`: the row's open states
+  // if read already); returns how many.
+  std::uint32_t write_found(RowDepths::Word* row, const std::uint64_t* open,
+                            const std::uint64_t* reach, unsigned to) const {
     std::uint32_t found = 0;
-    for (std::uint32_t w = 0; w < words_; ++w) {
-      const RowDepths::Word word = RowDepths::load(target + w);
-      std::uint64_t open = entries_equal(word, 0);
-      if (w + 1 == words_) open &= last_mask_;
-      std::uint64_t hit = 0;
-      for (; open != 0; open &= open - 1) {
-        const int bit = std::countr_zero(open);
-        const std::uint32_t c = to_column[w * 32 + static_cast<std::uint32_t>(bit) / 2];
-        const unsigned code =
-            static_cast<unsigned>(RowDepths::load(source + c / 32) >> (2 * (c % 32))) & 3U;
-        hit |= std::uint64_t{code == from} << bit;
-      }
-      if (hit == 0) continue;
-      RowDepths::store(target + w, word | hit * to);
-      found += static_cast<std::uint32_t>(std::popcount(hit));
+    for (std::uint32_t k = 0; k < bit_words_; ++k) {
+      if (reach[k] == 0) continue;
+      const std::uint64_t fresh = (open != nullptr ? open[k] : open_word(row, k)) & reach[k];
+      if (fresh == 0) continue;
+      found += static_cast<std::uint32_t>(std::popcount(fresh));
+      const std::uint32_t w = 2 * k;
+      RowDepths::store(row + w, RowDepths::load(row + w) | spread_to_even_bits(fresh) * to);
+      if (w + 1 < words_)
+        RowDepths::store(row + w + 1,
+                         RowDepths::load(row + w + 1) | spread_to_even_bits(fresh >> 32) * to);
     }
     return found;
   }
 
   const S& space_;
   RowDepths& depths_;
+  RowCodes codes_;
   int moves_;
   std::uint32_t words_;
   std::vector<int> inverse_;
   std::uint64_t last_mask_ = 0;
   std::vector<std::uint32_t> frontier_, next_, open_;
+  std::vector<std::uint64_t> has_frontier_;  // a bit a row: frontier_[r] != 0 (fits in cache)
+  std::vector<std::uint32_t> coded_;  // DepthMod3: [row * 3 + code - 1], states with each code
+  std::uint32_t bit_words_;           // a row at one bit a column
+  struct Buffers {
+    std::vector<std::uint64_t> open, reach;
+  };
+  PerWorker<Buffers> buffers_;
 };
 
 inline constexpr std::size_t kGrainRowsTwoBit = 16;
@@ -302,7 +410,7 @@ RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
   Stopwatch clock;
   RowBfsResult result;
   result.depths = RowDepths(space.rows(), space.columns());
-  detail::RowLevels<S> state(space, result.depths);
+  detail::RowLevels<S> state(space, result.depths, options.codes);
   std::uint64_t fresh = 0;
   for (std::uint64_t s : sources) fresh += state.add_source(s);
   RowLevel level{0, fresh, clock.seconds(), {}};

@@ -39,17 +39,28 @@ struct Orbit {
   std::vector<std::uint8_t> kind;   // solved: the kind of piece at each position
   std::vector<std::uint8_t> count;  // pieces of each kind
   std::vector<std::uint8_t> piece;  // the definition's piece number of each kind
-  // Twists: a slot's twist is offset + step * digit, digit in [0, radix);
-  // the digits sum to sum_target mod sum_modulus (1: no constraint).
-  unsigned orientations = 1, radix = 1, step = 1, offset = 0;
+  // Twists: a slot's twist is offset + step * digit. A digit may be tied to
+  // the position: with a potential phi mod `potential`, every move twists a
+  // piece by phi(to) - phi(from) mod `potential` (turnfour's tiles turn a
+  // quarter as they step to a cell of the other colour), so a piece's digit
+  // is phi(position) + the base of its kind + potential * its free part.
+  // Positions hold free parts: `radix` values each, summing to sum_target
+  // mod sum_modulus (1: no constraint). No potential: potential 1, free
+  // part = digit.
+  unsigned orientations = 1, step = 1, offset = 0, radix = 1;
+  unsigned potential = 1;
+  std::vector<std::uint8_t> phi, kind_base;
   unsigned sum_modulus = 1, sum_target = 0;
+  unsigned free_digit(std::size_t position, unsigned of_kind, unsigned digit) const;
+  unsigned full_digit(std::size_t position, unsigned of_kind, unsigned free) const;
+  bool fits(std::size_t position, unsigned of_kind, unsigned digit) const;
   // Parity (distinct pieces, two or more slots): the solved arrangement's,
   // and whether the moves fix it from other orbits' (the XOR of their
   // parities relative to solved; no sources: always the solved parity).
   bool has_parity = false, parity_fixed = false;
   unsigned solved_parity = 0;
   std::vector<unsigned> parity_sources;
-  // Per move, per position: where its piece comes from, the digits it adds.
+  // Per move, per position: where its piece comes from, the free part it adds.
   std::vector<std::vector<std::uint8_t>> from, add;
 
   std::size_t size() const { return slots.size(); }
