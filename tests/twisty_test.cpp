@@ -34,7 +34,7 @@ std::string parse_error(const std::string& text) {
 }
 
 std::string pocket_cube_path() {
-  return std::string(CUBENUM_SOURCE_DIR) + "/data/twisty/pocket-cube.tws";
+  return std::string(CUBENUM_DATA_DIR) + "/twisty/pocket-cube.tws";
 }
 
 // Distances by brute force: a BFS over whole positions, kept in a std::map,
@@ -157,8 +157,8 @@ TEST(TwistyMoves, EveryPowerWithTwsearchsNames) {
   const std::vector<Move> all = expand_moves(def, {});
   std::vector<std::string> names;
   for (const Move& m : all) names.push_back(m.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"U", "U2", "U'", "D", "D2", "D'", "F", "F2", "F'", "B",
-                                             "B2", "B'", "R", "R2", "R'", "L", "L2", "L'"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"R", "R2", "R'", "L", "L2", "L'", "U", "U2", "U'", "D",
+                                             "D2", "D'", "F", "F2", "F'", "B", "B2", "B'"}));
   const std::vector<Move> quarter = expand_moves(def, {{"U", "F", "R"}, true});
   names.clear();
   for (const Move& m : quarter) names.push_back(m.name);
@@ -240,27 +240,9 @@ TEST(TwistySpace, PocketCubeFixedCornerHasThePublishedTables) {
 // Twists tied to positions: each move turns its tiles a quarter turn as it
 // moves them to a neighbouring cell, so a tile's twist mod 2 is fixed by
 // its cell's colour on a checkerboard (a potential mod 2).
-const char* const kTiles = R"(Name Tiles2x3
-Set TILE 6 4
-Solved
-TILE
-1 2 3 4 5 6
-0 0 0 0 0 0
-End
-Move L
-TILE
-4 1 3 5 2 6
-1 1 0 1 1 0
-End
-Move R
-TILE
-1 5 2 4 6 3
-0 1 1 0 1 1
-End
-)";
-
+// (data/twisty/tiles-2x3.tws)
 TEST(TwistySpace, TwistsTiedToPositionsAgreeWithTheNaiveSearch) {
-  const Definition def = parse(kTiles);
+  const Definition def = load_definition(std::string(CUBENUM_DATA_DIR) + "/twisty/tiles-2x3.tws");
   for (std::uint32_t columns : {1U << 16, 100U, 8U}) {
     SpaceOptions options;
     options.max_columns = columns;
@@ -272,6 +254,25 @@ TEST(TwistySpace, TwistsTiedToPositionsAgreeWithTheNaiveSearch) {
     expect_consistent(space);
     EXPECT_EQ(row_distances(space), naive_distances(def, space.move_list()));
   }
+}
+
+// The same puzzles as two of twsearch's samples, written independently
+// (data/twisty/README.md), give twsearch's tables: from twsearch 0a8bfb0,
+// `twsearch -g samples/main/2x2x2.tws` and `-g samples/main/turnfour.tws`
+// (results/twisty.md). The pocket cube with every face turning, and the
+// tiles whose twists are tied to their cells (ranked exactly).
+TEST(TwistySpace, SamePuzzlesAsTwsearchsSamplesGiveItsTables) {
+  const Definition cube = load_definition(pocket_cube_path());
+  const TwistySpace cube_space(cube, expand_moves(cube, {}));
+  EXPECT_EQ(row_distances(cube_space),
+            (std::vector<std::uint64_t>{1, 18, 243, 2874, 28000, 205416, 1168516, 5402628, 20776176,
+                                        45391616, 15139616, 64736}));
+  const Definition tiles = load_definition(std::string(CUBENUM_DATA_DIR) + "/twisty/tiles-3x3.tws");
+  const TwistySpace tiles_space(tiles, expand_moves(tiles, {}));
+  EXPECT_EQ(tiles_space.size(), 92897280U);
+  EXPECT_EQ(row_distances(tiles_space),
+            (std::vector<std::uint64_t>{1, 12, 108, 968, 8572, 74952, 638044, 5005792, 28783571,
+                                        51843540, 6537044, 4672, 4}));
 }
 
 // Small rows force the cut of the corners' arrangement (its last pieces in

@@ -142,12 +142,17 @@ class LevelLines {
 // How a level was found: push or pull, with the share of (row, move) pairs
 // when both served.
 std::string method(const bfs::RowLevelWork& work) {
-  const std::uint64_t total = work.pushed + work.pulled;
+  const std::pair<std::uint64_t, const char*> ways[] = {
+      {work.pushed, "push"}, {work.pulled, "pull"}, {work.permuted, "permute"}};
+  std::uint64_t total = 0;
+  auto best = ways[0];
+  for (const auto& way : ways) {
+    total += way.first;
+    if (way.first > best.first) best = way;
+  }
   if (total == 0) return "";
-  if (work.pulled == 0) return "push";
-  if (work.pushed == 0) return "pull";
-  return work.pushed >= work.pulled ? fmt::format("push {}%", work.pushed * 100 / total)
-                                    : fmt::format("pull {}%", work.pulled * 100 / total);
+  if (best.first == total) return best.second;
+  return fmt::format("{} {}%", best.second, best.first * 100 / total);
 }
 
 Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -30,8 +29,6 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
   bfs_options.policy = options.policy;
   bfs_options.on_level = options.on_level;
   bfs_options.on_progress = options.on_progress;
-  if (std::getenv("CUBENUM_CODES") && std::string(std::getenv("CUBENUM_CODES")) == "frontier")
-    bfs_options.codes = bfs::RowCodes::Frontier;
   // Candidates share the last level's code with older levels: take more.
   bfs_options.keep_last = options.antipodes == 0 ? 0 : options.antipodes * 64;
   const std::uint64_t solved = space.solved_rank();
@@ -39,7 +36,6 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
   const unsigned max_depth = e.bfs.max_depth();
   for (std::uint64_t rank : e.bfs.last) {
     if (e.antipodes.size() == options.antipodes) break;
-    if (bfs_options.codes == bfs::RowCodes::Frontier) break;
     std::vector<int> path = path_to_solved(space, e.bfs.depths, rank);
     if (path.size() == max_depth) e.antipodes.push_back(inverse_sequence(space, path));
   }

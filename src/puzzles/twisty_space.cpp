@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numeric>
 #include <optional>
@@ -433,8 +434,10 @@ void TwistySpace::choose_layout(const SpaceOptions& options) {
 // ---- positions and their codes
 
 namespace {
-constexpr std::size_t kMaxParts = 64;  // 2^48 states have at most 48 parts of 2 or more
-}
+constexpr std::size_t kMaxParts = 64;
+constexpr std::uint32_t kNoRow =
+    ~std::uint32_t{0};  // 2^48 states have at most 48 parts of 2 or more
+}  // namespace
 
 // No part filled yet; an orbit of one kind of piece has no part and holds
 // that kind everywhere.
@@ -685,6 +688,7 @@ void TwistySpace::build_tables(const SpaceOptions& options) {
   if (contexts_ > 1) {
     context_of_row_.resize(rows_);
     context_row_ = std::make_unique<std::atomic<std::uint32_t>[]>(contexts_);
+    for (std::uint32_t c = 0; c < contexts_; ++c) context_row_[c].store(kNoRow);
   }
   if (rows_ > 1 && std::uint64_t{rows_} * n_moves <= options.max_row_table_entries)
     row_table_.resize(std::size_t{rows_} * n_moves);
@@ -706,12 +710,24 @@ void TwistySpace::build_tables(const SpaceOptions& options) {
       }
     });
   }
-  actions_ =
-      std::make_unique<std::atomic<const std::uint16_t*>[]>(std::size_t{contexts_} * n_moves);
-  // Without contexts, every permutation now, in parallel.
-  if (contexts_ == 1)
-    parallel_for_chunks(n_moves, 1, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t m = begin; m != end; ++m) action(0, static_cast<int>(m));
+  networks_ =
+      std::make_unique<std::atomic<const BitPermutation*>[]>(std::size_t{contexts_} * n_moves);
+  std::uint64_t bits = 64;
+  while (bits < columns_) bits *= 2;
+  const auto stages = static_cast<std::uint64_t>(2 * std::countr_zero(bits) - 1);
+  networks_fit_ = double(contexts_) * double(n_moves) * double(stages * bits / 8) <=
+                  double(options.max_network_bytes);
+  action_once_ = std::make_unique<std::once_flag[]>(std::size_t{contexts_} * n_moves);
+  action_tables_.resize(std::size_t{contexts_} * n_moves);
+  // Every permutation of the contexts that occur, now and in parallel,
+  // unless there are too many to keep (then each is built on first use).
+  std::vector<std::uint32_t> used;
+  for (std::uint32_t c = 0; c < contexts_; ++c)
+    if (contexts_ == 1 || context_row_[c].load() != kNoRow) used.push_back(c);
+  if (double(used.size()) * double(n_moves) * columns_ * 2 <= double(options.max_action_bytes))
+    parallel_for_chunks(used.size() * n_moves, 1, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i != end; ++i)
+        action_for(used[i / n_moves], static_cast<int>(i % n_moves));
     });
 }
 
@@ -728,17 +744,32 @@ std::uint32_t TwistySpace::row_step(std::uint32_t r, int m) const {
 }
 
 const std::uint16_t* TwistySpace::action(std::uint32_t r, int m) const {
+  return action_for(contexts_ > 1 ? context_of_row_[r] : 0, m);
+}
+
+const std::uint16_t* TwistySpace::action_for(std::uint32_t context, int m) const {
+  const std::size_t i = std::size_t{context} * moves_.size() + static_cast<std::size_t>(m);
+  std::call_once(action_once_[i], [&] {
+    action_tables_[i] = std::make_unique<std::uint16_t[]>(columns_);
+    build_action(context, m, action_tables_[i].get());
+  });
+  return action_tables_[i].get();
+}
+
+const BitPermutation* TwistySpace::permutation(std::uint32_t r, int m) const {
+  if (!networks_fit_) return nullptr;
   const std::uint32_t context = contexts_ > 1 ? context_of_row_[r] : 0;
-  std::atomic<const std::uint16_t*>& slot =
-      actions_[std::size_t{context} * moves_.size() + static_cast<std::size_t>(m)];
-  if (const std::uint16_t* table = slot.load(std::memory_order_acquire)) return table;
-  std::lock_guard lock(actions_mutex_);
-  if (const std::uint16_t* table = slot.load(std::memory_order_relaxed)) return table;
-  auto table = std::make_unique<std::uint16_t[]>(columns_);
-  build_action(context, m, table.get());
-  slot.store(table.get(), std::memory_order_release);
-  action_storage_.push_back(std::move(table));
-  return action_storage_.back().get();
+  std::atomic<const BitPermutation*>& slot =
+      networks_[std::size_t{context} * moves_.size() + static_cast<std::size_t>(m)];
+  if (const BitPermutation* network = slot.load(std::memory_order_acquire)) return network;
+  const std::uint16_t* table = action(r, m);
+  const std::vector<std::uint32_t> to(table, table + columns_);
+  auto network = std::make_unique<BitPermutation>(to);  // routed outside the lock
+  std::lock_guard lock(networks_mutex_);
+  if (const BitPermutation* built = slot.load(std::memory_order_relaxed)) return built;
+  slot.store(network.get(), std::memory_order_release);
+  network_storage_.push_back(std::move(network));
+  return network_storage_.back().get();
 }
 
 // Column c of a row of this context goes where move m takes it: any row of

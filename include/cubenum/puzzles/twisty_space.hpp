@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "cubenum/core/bit_permutation.hpp"
 #include "cubenum/puzzles/twisty.hpp"
 
 namespace cubenum::twisty {
@@ -83,6 +84,7 @@ struct SpaceOptions {
   std::uint32_t max_columns = 1 << 16;           // a row's states
   std::uint64_t max_action_bytes = 64ULL << 20;  // column permutations, all contexts
   std::uint64_t max_row_table_entries = 1ULL << 26;
+  std::uint64_t max_network_bytes = 256ULL << 20;  // Beneš networks, all contexts
 };
 
 // A position by orbit: the kind of piece at each position and its digit.
@@ -116,6 +118,9 @@ class TwistySpace {
   // Where move m takes each column of row r (a permutation of the columns,
   // built on first use).
   const std::uint16_t* action(std::uint32_t r, int m) const;
+  // The same permutation as a Beneš network (routed on first use), or
+  // nullptr when all of them would take more than max_network_bytes.
+  const BitPermutation* permutation(std::uint32_t r, int m) const;
 
   // Ranks of positions of the definition. contains() is false for a
   // position the ranking cannot hold (a piece outside its orbit, a twist
@@ -172,10 +177,15 @@ class TwistySpace {
   std::vector<std::uint32_t> context_of_row_;                  // [row], when contexts_ > 1
   std::unique_ptr<std::atomic<std::uint32_t>[]> context_row_;  // a row of each context
   std::vector<std::uint32_t> row_table_;                       // [row * moves + m], when it fits
-  // Column permutations, [context * moves + m], built on first use.
-  std::unique_ptr<std::atomic<const std::uint16_t*>[]> actions_;
-  mutable std::mutex actions_mutex_;
-  mutable std::vector<std::unique_ptr<std::uint16_t[]>> action_storage_;
+  // Column permutations, [context * moves + m], built up front or on first use.
+  const std::uint16_t* action_for(std::uint32_t context, int m) const;
+  std::unique_ptr<std::once_flag[]> action_once_;
+  mutable std::vector<std::unique_ptr<std::uint16_t[]>> action_tables_;
+  mutable std::mutex networks_mutex_;
+  // The same as networks, [context * moves + m], routed on first use.
+  std::unique_ptr<std::atomic<const BitPermutation*>[]> networks_;
+  mutable std::vector<std::unique_ptr<BitPermutation>> network_storage_;
+  bool networks_fit_ = false;
 };
 
 }  // namespace cubenum::twisty
