@@ -29,16 +29,29 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
   bfs_options.policy = options.policy;
   bfs_options.on_level = options.on_level;
   bfs_options.on_progress = options.on_progress;
-  // Candidates share the last level's code with older levels: take more.
-  bfs_options.keep_last = options.antipodes == 0 ? 0 : options.antipodes * 64;
+  bfs_options.keep_last_rows = options.antipodes;
   const std::uint64_t solved = space.solved_rank();
   e.bfs = bfs::row_bfs(space, {&solved, 1}, bfs_options);
+  // In the rows the last level reached, the states with its code (older
+  // levels share it, depth mod 3) that are at the full depth.
   const unsigned max_depth = e.bfs.max_depth();
-  for (std::uint64_t rank : e.bfs.last) {
-    if (e.antipodes.size() == options.antipodes) break;
-    std::vector<int> path = path_to_solved(space, e.bfs.depths, rank);
-    if (path.size() == max_depth) e.antipodes.push_back(inverse_sequence(space, path));
-  }
+  const int code = static_cast<int>(max_depth % 3), beyond = static_cast<int>((max_depth + 1) % 3);
+  for (std::uint32_t row : e.bfs.last_rows)
+    for (std::uint32_t c = 0; c < space.columns() && e.antipodes.size() < options.antipodes; ++c) {
+      const std::uint64_t rank = std::uint64_t{row} * space.columns() + c;
+      if (e.bfs.depths.depth_mod3(rank) != code) continue;
+      // A state three levels back has, but for dead ends, a neighbour one
+      // level further out; an antipode has none.
+      bool further = false;
+      for (int m = 0; m < space.moves() && !further; ++m)
+        further = e.bfs.depths.depth_mod3(space.step(rank, m)) == beyond;
+      if (further) continue;
+      std::vector<int> path = path_to_solved(space, e.bfs.depths, rank);
+      if (path.size() == max_depth) {
+        e.antipodes.push_back(inverse_sequence(space, path));
+        break;  // one per row: different antipodes
+      }
+    }
   return e;
 }
 

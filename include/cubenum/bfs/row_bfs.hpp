@@ -153,15 +153,15 @@ struct RowBfsOptions {
   std::function<void(const RowLevel&)> on_level;
   // Called now and then during a level, from any thread, with the rows done.
   std::function<void(std::uint64_t rows_done)> on_progress;
-  // States of the last level to keep (ranks), for showing antipodes.
-  std::size_t keep_last = 0;
+  // Rows of the last level's states to keep, for finding antipodes.
+  std::size_t keep_last_rows = 0;
 };
 
 struct RowBfsResult {
   std::vector<RowLevel> levels;  // levels[d]: states at distance d
   std::uint64_t reached = 0;
   RowDepths depths;
-  std::vector<std::uint64_t> last;  // up to keep_last states of the last level, smallest ranks
+  std::vector<std::uint32_t> last_rows;  // up to keep_last_rows rows with states of the last level
   std::vector<std::uint64_t> distribution() const {
     std::vector<std::uint64_t> d;
     for (const auto& level : levels) d.push_back(level.states);
@@ -449,22 +449,6 @@ class RowLevels {
 
 inline constexpr std::size_t kGrainRowsTwoBit = 16;
 
-// Up to `keep` ranks, smallest first, of states with depth code `code` in
-// the rows where the frontier (the last level) has states. Older levels
-// share the code (depth mod 3): the caller keeps those at the full depth.
-template <RowSpace S>
-std::vector<std::uint64_t> first_states(const S& space, const RowDepths& depths,
-                                        const RowLevels<S>& levels, unsigned code,
-                                        std::size_t keep) {
-  std::vector<std::uint64_t> found;
-  for (std::uint32_t r = 0; r < space.rows() && found.size() < keep; ++r) {
-    if (levels.frontier(r) == 0) continue;
-    for (std::uint32_t c = 0; c < space.columns() && found.size() < keep; ++c)
-      if (depths.code(r, c) == code) found.push_back(std::uint64_t{r} * space.columns() + c);
-  }
-  return found;
-}
-
 }  // namespace detail
 
 // BFS from `sources` (ranks, all at depth 0) over every reachable state.
@@ -504,9 +488,8 @@ RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
     work.for_each([&](const RowLevelWork& w) { total += w; });
     level = RowLevel{depth + 1, fresh, clock.seconds(), total};
   }
-  if (options.keep_last != 0)
-    result.last = detail::first_states(space, result.depths, state, 1 + result.max_depth() % 3,
-                                       options.keep_last);
+  for (std::uint32_t r = 0; r < space.rows() && result.last_rows.size() < options.keep_last_rows; ++r)
+    if (state.frontier(r) != 0) result.last_rows.push_back(r);
   return result;
 }
 
