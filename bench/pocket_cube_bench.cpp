@@ -23,9 +23,10 @@
 
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/bfs/hashed_bfs.hpp"
-#include "cubenum/bfs/product_bfs.hpp"
+#include "cubenum/bfs/row_policies.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
 #include "cubenum/puzzles/pocket_cube_packed.hpp"
+#include "cubenum/puzzles/twisty_space.hpp"
 
 namespace {
 
@@ -91,7 +92,9 @@ void CoordRowsBfs(benchmark::State& state, pc::Metric metric) {
   std::uint64_t reached = 0;
   const std::uint64_t solved = 0;
   for (auto _ : state) {
-    reached = cubenum::bfs::product_bfs(pc::PocketCubeSpace(metric), {&solved, 1}).reached;
+    reached = cubenum::bfs::row_bfs<cubenum::bfs::PlaneRows>(
+                  cubenum::bfs::ProductRows(pc::PocketCubeSpace(metric)), {&solved, 1})
+                  .reached;
     benchmark::DoNotOptimize(reached);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(reached));
@@ -106,6 +109,32 @@ void PieceRowsBfs(benchmark::State& state, pc::Metric metric) {
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(reached));
 }
+// The same puzzle from its definition file (data/twisty/pocket-cube.tws,
+// moves U, F, R): the generic ranking and tables, two bits a state, as
+// `twisty bfs` runs it; the space is built in each iteration, as in a run.
+void TwistyRowsBfs(benchmark::State& state, bool quarter) {
+  namespace tw = cubenum::twisty;
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, state.range(0));
+  const tw::Definition def = tw::load_definition(CUBENUM_DATA_DIR "/twisty/pocket-cube.tws");
+  const auto moves = tw::expand_moves(def, {{"U", "F", "R"}, quarter});
+  std::uint64_t reached = 0;
+  for (auto _ : state) {
+    const tw::TwistySpace space(def, moves);
+    const std::uint64_t solved = space.solved_rank();
+    reached = cubenum::bfs::row_bfs(space, {&solved, 1}).reached;
+    benchmark::DoNotOptimize(reached);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(reached));
+}
+void BM_TwistyRowsBfsQtm(benchmark::State& state) {
+  TwistyRowsBfs(state, true);
+}
+void BM_TwistyRowsBfsHtm(benchmark::State& state) {
+  TwistyRowsBfs(state, false);
+}
+BENCHMARK(BM_TwistyRowsBfsQtm)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_TwistyRowsBfsHtm)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_PieceRowsBfsQtm(benchmark::State& state) {
   PieceRowsBfs(state, pc::Metric::Quarter);
 }

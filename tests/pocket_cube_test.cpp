@@ -14,7 +14,7 @@
 #include <tuple>
 
 #include "cubenum/bfs/hashed_bfs.hpp"
-#include "cubenum/bfs/product_bfs.hpp"
+#include "cubenum/bfs/row_policies.hpp"
 #include "cubenum/core/digit_shift.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/puzzles/pocket_cube_packed.hpp"
@@ -104,30 +104,36 @@ TEST(PocketCube, HalfTurnTableIsThePublishedOne) {
   EXPECT_EQ(enumerate(Metric::Half, false).distribution, kHalfTurnTable);
 }
 
-// `enumerate` runs the shift engine (rows of twists by piece); `solve` runs
-// the generic frontier engine over ranks; the product engine (twists by
-// slot) is measured in bench/. All give the published tables.
-TEST(PocketCube, FrontierAndProductEnginesGiveThePublishedTablesToo) {
+// `enumerate` runs the row engine on twists by piece (ShiftRows); `solve`
+// runs the generic frontier engine over ranks; the row engine on twists by
+// slot (ProductRows) is measured in bench/. All give the published tables.
+TEST(PocketCube, FrontierEngineAndProductRowsGiveThePublishedTablesToo) {
   const std::uint64_t solved = 0;
   for (Metric metric : {Metric::Quarter, Metric::Half}) {
     const PocketCubeSpace space(metric);
     const Distribution& table = metric == Metric::Quarter ? kQuarterTurnTable : kHalfTurnTable;
     EXPECT_EQ(bfs::frontier_bfs(space, {&solved, 1}).distribution(), table);
-    EXPECT_EQ(bfs::product_bfs(space, {&solved, 1}).distribution(), table);
+    EXPECT_EQ(bfs::row_bfs<bfs::PlaneRows>(bfs::ProductRows(space), {&solved, 1}).distribution(),
+              table);
   }
 }
 
-// With half turns each face's three turns are the powers of one: the
-// product engine finds those move cycles (4 permutations to a cycle, 5040 /
-// 4 cycles). With quarter turns alone there are none.
-TEST(PocketCube, HalfTurnsFormMoveCyclesOfEachFace) {
-  const bfs::detail::ProductTables half(PocketCubeSpace{Metric::Half});
-  ASSERT_EQ(half.families.size(), 3U);
-  for (const auto& family : half.families) {
-    EXPECT_EQ(family.order(), 4U);
-    EXPECT_EQ(family.cycles(), kPermutationCount / 4);
+// Each face's turns are powers of its quarter turn: the row engine finds
+// those move families (cycles of 4 rows, 5040 / 4 of them), with powers
+// 1, 2, 3 in the half turn metric and 1, 3 in the quarter turn metric.
+TEST(PocketCube, FaceTurnsFormMoveFamiliesOfEachFace) {
+  for (Metric metric : {Metric::Half, Metric::Quarter}) {
+    const auto families = bfs::detail::families_of(bfs::ProductRows(PocketCubeSpace{metric}));
+    ASSERT_EQ(families.size(), 3U);
+    for (const auto& family : families) {
+      EXPECT_EQ(family.order, 4U);
+      EXPECT_EQ(family.cycles(), kPermutationCount / 4);
+      const std::vector<std::uint32_t> powers = metric == Metric::Half
+                                                    ? std::vector<std::uint32_t>{1, 2, 3}
+                                                    : std::vector<std::uint32_t>{1, 3};
+      EXPECT_EQ(family.powers, powers);
+    }
   }
-  EXPECT_TRUE(bfs::detail::ProductTables(PocketCubeSpace{Metric::Quarter}).families.empty());
 }
 
 // Twists by piece: a face turn's row and shift give the neighbour that the

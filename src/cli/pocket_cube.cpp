@@ -32,7 +32,7 @@ bfs::DirectionPolicy parse_direction(const std::string& text) {
 }
 
 // How a level was found: the way that served most (row, move) pairs, with
-// its share when others served some (see include/cubenum/bfs/product_bfs.hpp).
+// its share when others served some (see include/cubenum/bfs/row_bfs.hpp).
 std::string method(const bfs::RowWork& work) {
   const std::pair<std::uint64_t, const char*> ways[] = {{work.pushed, "push"},
                                                         {work.pulled, "pull"},

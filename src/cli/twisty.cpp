@@ -141,9 +141,11 @@ class LevelLines {
 
 // How a level was found: push or pull, with the share of (row, move) pairs
 // when both served.
-std::string method(const bfs::RowLevelWork& work) {
-  const std::pair<std::uint64_t, const char*> ways[] = {
-      {work.pushed, "push"}, {work.pulled, "pull"}, {work.permuted, "permute"}};
+std::string method(const bfs::RowWork& work) {
+  const std::pair<std::uint64_t, const char*> ways[] = {{work.pushed, "push"},
+                                                        {work.pulled, "pull"},
+                                                        {work.permuted, "permute"},
+                                                        {work.cycled, "cycles"}};
   std::uint64_t total = 0;
   auto best = ways[0];
   for (const auto& way : ways) {
@@ -183,9 +185,9 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   for (const auto& sequence : e.antipodes) antipodes.push_back(tw::sequence_text(*space, sequence));
   for (const std::string& a : antipodes) fmt::print(ctx.out, "  antipode: {}\n", a);
   if (args.table) {
-    tw::save_table(*args.table, *space, e.bfs.depths);
+    tw::save_table(*args.table, *space, *e.bfs.depths);
     fmt::print(ctx.out, "wrote the depth table to {} ({})\n", *args.table,
-               bytes_text(double(e.bfs.depths.bytes())));
+               bytes_text(double(e.bfs.depths->bytes())));
   }
   Json result = space_json(*space);
   result["states"] = e.bfs.reached;
@@ -214,7 +216,7 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
   } else {
     check_memory(*space, args.memory_gib);
     const std::uint64_t solved = space->solved_rank();
-    depths = bfs::row_bfs(*space, {&solved, 1}).depths;
+    depths = std::move(*bfs::row_bfs(*space, {&solved, 1}).depths);
     if (args.table) tw::save_table(*args.table, *space, depths);
   }
   const std::vector<int> path = tw::path_to_solved(*space, depths, rank);

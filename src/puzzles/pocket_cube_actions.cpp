@@ -4,12 +4,13 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <numeric>
 
-#include "cubenum/bfs/shift_bfs.hpp"
+#include "cubenum/bfs/row_policies.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
@@ -22,19 +23,25 @@ constexpr std::uint64_t kSolved = 0;  // identity permutation, no twist
 
 // The positions of a level that are the least of their symmetry class. The
 // level's columns are twists by piece (PocketCubeShiftSpace).
-std::uint64_t count_canonical(const bfs::RowBitmap& level) {
-  return parallel_sum<std::uint64_t>(level.rows(), 16, [&](std::size_t begin, std::size_t end) {
-    std::uint64_t sum = 0;
-    for (auto perm = static_cast<std::uint32_t>(begin); perm != end; ++perm) {
-      const Corners row = unrank(std::uint64_t{perm} * kTwistCount);
-      for (std::uint32_t w = 0; w < level.row_words(); ++w)
-        for (std::uint64_t bits = level.row(perm)[w]; bits != 0; bits &= bits - 1) {
-          const std::uint32_t twists = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
-          sum += is_canonical(PocketCubeShiftSpace::rank_of(row, twists)) ? 1 : 0;
+std::uint64_t count_canonical(const bfs::LevelRows& level) {
+  constexpr std::uint32_t kWords = (kTwistCount + 63) / 64;
+  return parallel_sum<std::uint64_t>(
+      kPermutationCount, 16, [&](std::size_t begin, std::size_t end) {
+        std::uint64_t sum = 0;
+        std::array<bfs::Word, kWords> scratch{};
+        for (auto perm = static_cast<std::uint32_t>(begin); perm != end; ++perm) {
+          if (level.count(perm) == 0) continue;
+          const Corners row = unrank(std::uint64_t{perm} * kTwistCount);
+          const bfs::Word* words = level.row(perm, scratch.data());
+          for (std::uint32_t w = 0; w < kWords; ++w)
+            for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
+              const std::uint32_t twists =
+                  w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
+              sum += is_canonical(PocketCubeShiftSpace::rank_of(row, twists)) ? 1 : 0;
+            }
         }
-    }
-    return sum;
-  });
+        return sum;
+      });
 }
 
 }  // namespace
@@ -49,16 +56,19 @@ std::uint64_t Enumeration::symmetry_classes() const {
 }
 
 Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy) {
-  const PocketCubeShiftSpace space(metric);
+  // Twists by piece: a turn's permutation of the twists is a vector added
+  // (ShiftRows), none for U, D and half turns; three bitplanes.
+  const bfs::ShiftRows<PocketCubeShiftSpace::kRadix, PocketCubeShiftSpace::kDigits> space{
+      PocketCubeShiftSpace(metric)};
   Enumeration e;
   e.metric = metric;
-  bfs::ProductBfsOptions options;
+  bfs::RowBfsOptions options;
   options.policy = policy;
   if (symmetry)
-    options.on_level = [&](const bfs::ProductLevel&, const bfs::RowBitmap& level) {
+    options.on_level = [&](const bfs::RowLevel&, const bfs::LevelRows& level) {
       e.symmetry_distribution.push_back(count_canonical(level));
     };
-  const bfs::ProductBfsResult result = bfs::shift_bfs(space, {&kSolved, 1}, options);
+  const bfs::RowBfsResult result = bfs::row_bfs<bfs::PlaneRows>(space, {&kSolved, 1}, options);
   e.distribution = result.distribution();
   e.levels = result.levels;
   return e;

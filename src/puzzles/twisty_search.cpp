@@ -27,7 +27,10 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
   Enumeration e;
   bfs::RowBfsOptions bfs_options;
   bfs_options.policy = options.policy;
-  bfs_options.on_level = options.on_level;
+  if (options.on_level)
+    bfs_options.on_level = [&](const bfs::RowLevel& level, const bfs::LevelRows&) {
+      options.on_level(level);
+    };
   bfs_options.on_progress = options.on_progress;
   bfs_options.keep_last_rows = options.antipodes;
   const std::uint64_t solved = space.solved_rank();
@@ -39,14 +42,14 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
   for (std::uint32_t row : e.bfs.last_rows)
     for (std::uint32_t c = 0; c < space.columns() && e.antipodes.size() < options.antipodes; ++c) {
       const std::uint64_t rank = std::uint64_t{row} * space.columns() + c;
-      if (e.bfs.depths.depth_mod3(rank) != code) continue;
+      if (e.bfs.depths->depth_mod3(rank) != code) continue;
       // A state three levels back has, but for dead ends, a neighbour one
       // level further out; an antipode has none.
       bool further = false;
       for (int m = 0; m < space.moves() && !further; ++m)
-        further = e.bfs.depths.depth_mod3(space.step(rank, m)) == beyond;
+        further = e.bfs.depths->depth_mod3(space.step(rank, m)) == beyond;
       if (further) continue;
-      std::vector<int> path = path_to_solved(space, e.bfs.depths, rank);
+      std::vector<int> path = path_to_solved(space, *e.bfs.depths, rank);
       if (path.size() == max_depth) {
         e.antipodes.push_back(inverse_sequence(space, path));
         break;  // one per row: different antipodes

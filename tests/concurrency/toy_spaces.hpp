@@ -14,25 +14,36 @@
 #include <utility>
 #include <vector>
 
-#include "cubenum/bfs/product_bfs.hpp"
+#include "cubenum/bfs/row_policies.hpp"
 #include "cubenum/core/ranking.hpp"
 
 namespace cubenum::testing {
 
-// Every direction policy, and one run of a row engine (product_bfs,
-// shift_bfs) from state 0 under one of them, on at most `threads` threads.
+// Every direction policy, and the row engine's runs from state 0 under one
+// of them, on at most `threads` threads: one for each storage (three
+// bitplanes; two bits as depth mod 3; two bits with the frontier told
+// apart), all of which must agree.
 inline const std::vector<bfs::DirectionPolicy> kPolicies = {
     bfs::DirectionPolicy::Auto, bfs::DirectionPolicy::TopDown, bfs::DirectionPolicy::BottomUp};
 
-template <class Engine, class Space>
-bfs::ProductBfsResult run_rows(Engine&& engine, const Space& space, bfs::DirectionPolicy policy,
-                               int threads) {
+template <class Space>
+std::vector<bfs::RowBfsResult> run_rows(const Space& space, bfs::DirectionPolicy policy,
+                                        int threads) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
   const std::uint64_t source = 0;
-  bfs::ProductBfsOptions options;
+  const std::span<const std::uint64_t> sources(&source, 1);
+  bfs::RowBfsOptions options;
   options.policy = policy;
-  return engine(space, std::span<const std::uint64_t>(&source, 1), options);
+  std::vector<bfs::RowBfsResult> runs;
+  runs.push_back(bfs::row_bfs<bfs::PlaneRows>(space, sources, options));
+  runs.push_back(bfs::row_bfs<bfs::TwoBitRows>(space, sources, options));
+  options.codes = bfs::RowCodes::Frontier;
+  runs.push_back(bfs::row_bfs<bfs::TwoBitRows>(space, sources, options));
+  return runs;
 }
+
+inline const char* const kStorageNames[] = {"planes", "two bits (depth mod 3)",
+                                            "two bits (frontier)"};
 
 template <unsigned N>
 struct AdjacentSwapSpace {
@@ -69,7 +80,7 @@ struct PackedAdjacentSwapSpace {
   }
 };
 
-// Product spaces for product_bfs: rows and columns each with their own
+// Product spaces for the row engine's ProductRows: rows and columns each with their own
 // moves. `Coordinate` is a set of n points with k permutations of it
 // (as tables); the product's moves are pairs (row permutation, column
 // permutation).

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "cubenum/bfs/frontier_bfs.hpp"
-#include "cubenum/bfs/product_bfs.hpp"
+#include "cubenum/bfs/row_bfs.hpp"
 #include "cubenum/core/cube_symmetry.hpp"
 
 namespace cubenum::pocket_cube {
@@ -106,8 +106,8 @@ std::vector<Turn> generators(Metric metric);
 
 // The position graph: move tables over coordinates. For the frontier BFS a
 // neighbour's rank is perm_step[perm][m] + twist_step[twist][m], with the
-// permutation's factor 729 folded into the table; for the product BFS a
-// permutation is a row and a twist a column.
+// permutation's factor 729 folded into the table; for the row engine
+// (ProductRows) a permutation is a row and a twist a column.
 class PocketCubeSpace {
  public:
   static constexpr int kMaxMoves = 9;
@@ -155,7 +155,8 @@ class PocketCubeSpace {
   std::vector<std::array<std::uint16_t, kMaxMoves>> twist_step_;  // [twist][move]: twist'
 };
 
-// The same graph with the twists kept by piece, for shift_bfs: a column is
+// The same graph with the twists kept by piece, for the row engine's
+// ShiftRows (bfs/row_policies.hpp): a column is
 // sum of twist(p) 3^p over the pieces p = 0 .. 5 (piece 6's twist follows,
 // D-L-B stays home untwisted). A turn permutes the pieces (the row: the
 // permutation coordinate above) and twists the pieces it moves by what
@@ -196,7 +197,7 @@ struct Enumeration {
   Metric metric = Metric::Quarter;
   std::vector<std::uint64_t> distribution;           // positions per distance
   std::vector<std::uint64_t> symmetry_distribution;  // classes per distance
-  std::vector<bfs::ProductLevel> levels;
+  std::vector<bfs::RowLevel> levels;
   std::uint64_t states() const;
   std::uint64_t symmetry_classes() const;
 };

@@ -118,9 +118,14 @@ class TwistySpace {
   // Where move m takes each column of row r (a permutation of the columns,
   // built on first use).
   const std::uint16_t* action(std::uint32_t r, int m) const;
-  // The same permutation as a Beneš network (routed on first use), or
-  // nullptr when all of them would take more than max_network_bytes.
-  const BitPermutation* permutation(std::uint32_t r, int m) const;
+  // The permutations by name (bfs/row_bfs.hpp's PermutableRows): an id for
+  // each (context, move), applied to a whole row as a Beneš network (routed
+  // on first use); when all of them would take more than max_network_bytes,
+  // permute_nanoseconds() is infinite and the engine never asks.
+  std::uint32_t action_id(std::uint32_t r, int m) const;
+  void permute(std::uint32_t id, const std::uint64_t* in, std::uint64_t* out) const;
+  std::uint32_t permute_words() const { return network_words_; }
+  double permute_nanoseconds() const { return permute_nanoseconds_; }
 
   // Ranks of positions of the definition. contains() is false for a
   // position the ranking cannot hold (a piece outside its orbit, a twist
@@ -186,6 +191,8 @@ class TwistySpace {
   std::unique_ptr<std::atomic<const BitPermutation*>[]> networks_;
   mutable std::vector<std::unique_ptr<BitPermutation>> network_storage_;
   bool networks_fit_ = false;
+  std::uint32_t network_words_ = 1;
+  double permute_nanoseconds_ = 0;
 };
 
 }  // namespace cubenum::twisty
