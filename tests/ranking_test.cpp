@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <numeric>
+#include <random>
 #include <vector>
 
 namespace cubenum {
@@ -64,6 +65,62 @@ TEST(DigitsRank, IsBaseSixNumber) {
   std::array<std::uint8_t, 3> back{};
   digits_unrank(51, 6, back);
   EXPECT_EQ(back, d);
+}
+
+}  // namespace
+}  // namespace cubenum
+
+namespace cubenum {
+namespace {
+
+// std::next_permutation walks the distinct orderings of a multiset in
+// lexicographic order, so the k-th has multiset rank k: an independent
+// check, for identical pieces (and for distinct ones, where the rank is
+// permutation_rank's).
+TEST(MultisetRank, MatchesLexicographicOrderOfDistinctArrangements) {
+  for (const std::vector<std::uint8_t>& start :
+       {std::vector<std::uint8_t>{0, 0, 1, 1, 2, 2, 2}, std::vector<std::uint8_t>{0, 1, 1, 1, 1},
+        std::vector<std::uint8_t>{0, 1, 2, 3, 4, 5}, std::vector<std::uint8_t>{0, 0, 0}}) {
+    std::vector<std::uint8_t> counts(3 + start.size(), 0);
+    for (std::uint8_t v : start) ++counts[v];
+    counts.resize(static_cast<std::size_t>(*std::max_element(start.begin(), start.end())) + 1);
+    std::vector<std::uint8_t> p = start;
+    std::uint64_t k = 0;
+    do {
+      std::vector<std::uint8_t> c = counts;
+      ASSERT_EQ(multiset_rank(p, c), k);
+      std::vector<std::uint8_t> back(p.size());
+      c = counts;
+      multiset_unrank(k, c, back);
+      ASSERT_EQ(back, p);
+      ++k;
+    } while (std::next_permutation(p.begin(), p.end()));
+    EXPECT_EQ(k, multinomial(counts));
+  }
+  // 7! / (2! 2! 3!) = 210, by hand.
+  const std::uint8_t counts[] = {2, 2, 3};
+  EXPECT_EQ(multinomial(counts), 210U);
+}
+
+// Past 2^55 arrangements the rank takes 128-bit products: a round trip of
+// 24 pieces of 6 kinds (24! / (4!)^6, about 3.2e15) and of 20 distinct.
+TEST(MultisetRank, RoundTripsForLargeMultisets) {
+  std::vector<std::uint8_t> counts(6, 4), p;
+  for (std::uint8_t v = 0; v < 6; ++v) p.insert(p.end(), 4, v);
+  std::mt19937 random(5);
+  for (int trial = 0; trial < 100; ++trial) {
+    std::shuffle(p.begin(), p.end(), random);
+    std::vector<std::uint8_t> c = counts, back(p.size());
+    const std::uint64_t r = multiset_rank(p, c);
+    c = counts;
+    multiset_unrank(r, c, back);
+    ASSERT_EQ(back, p);
+  }
+  std::vector<std::uint8_t> distinct(20), ones(20, 1);
+  std::iota(distinct.begin(), distinct.end(), 0);
+  std::shuffle(distinct.begin(), distinct.end(), random);
+  std::vector<std::uint8_t> c = ones;
+  EXPECT_EQ(multiset_rank(distinct, c), permutation_rank(distinct));
 }
 
 }  // namespace

@@ -275,6 +275,46 @@ TEST(TwistySpace, SamePuzzlesAsTwsearchsSamplesGiveItsTables) {
                                         51843540, 6537044, 4672, 4}));
 }
 
+// Two sets that every move moves alike, their slots numbered differently
+// (a piece split in two, like a pyraminx's tip and the centre under it):
+// the second set's arrangement follows the first's.
+TEST(TwistySpace, PiecesMovingWithOthersAreRankedOnce) {
+  const Definition def = parse(R"(Set TIP 4 3
+Set BASE 4 1
+Solved
+TIP
+1 2 3 4
+BASE
+1 2 3 4
+End
+Move X
+TIP
+2 3 1 4
+1 0 2 0
+BASE
+1 3 4 2
+End
+Move Y
+TIP
+1 3 4 2
+BASE
+3 2 4 1
+End
+Move T
+TIP
+1 2 3 4
+0 0 0 1
+End
+)");
+  const TwistySpace space(def, expand_moves(def, {}));
+  ASSERT_EQ(space.orbits().size(), 2U);
+  EXPECT_EQ(space.orbits()[1].coupled_to, 0);
+  // Even permutations of the tips (X and Y are 3-cycles) times their twists.
+  EXPECT_EQ(space.size(), 12U * 81);
+  expect_consistent(space);
+  EXPECT_EQ(row_distances(space), naive_distances(def, space.move_list()));
+}
+
 // Small rows force the cut of the corners' arrangement (its last pieces in
 // the column, the rest in the row: permutations that depend on which slots
 // the row's pieces take), with and without a parity to keep.

@@ -237,6 +237,7 @@ void TwistySpace::find_orbits(const Definition& def) {
       orbits_.push_back(std::move(o));
     }
   }
+  find_couplings();
   for (const Orbit& o : orbits_) {
     base_.push_back(base_.empty() ? 0 : base_.back() + orbits_[base_.size() - 1].size());
     if (o.has_parity && o.size() > 20)
@@ -244,6 +245,63 @@ void TwistySpace::find_orbits(const Definition& def) {
                        fmt::format("set {} has {} distinct pieces in one orbit: too many states "
                                    "to enumerate",
                                    def.sets[o.set].name, o.size()));
+  }
+}
+
+// Orbits whose pieces follow an earlier orbit's distinct pieces: a
+// bijection beta of the positions with from_B[m][beta(i)] =
+// beta(from_A[m][i]) for every move, found from each choice of beta(0)
+// by propagation along the moves.
+void TwistySpace::find_couplings() {
+  for (std::size_t b = 0; b < orbits_.size(); ++b) {
+    Orbit& follower = orbits_[b];
+    if (follower.kinds() < 2) continue;
+    const std::size_t k = follower.size();
+    for (std::size_t a = 0; a < b && follower.coupled_to < 0; ++a) {
+      const Orbit& leader = orbits_[a];
+      if (leader.size() != k || leader.kinds() != k || leader.coupled_to >= 0) continue;
+      for (std::size_t start = 0; start < k && follower.coupled_to < 0; ++start) {
+        std::vector<int> beta(k, -1);
+        std::vector<bool> used(k, false);
+        std::vector<std::size_t> queue{0};
+        beta[0] = static_cast<int>(start);
+        used[start] = true;
+        bool ok = true;
+        for (std::size_t head = 0; head < queue.size() && ok; ++head) {
+          const std::size_t i = queue[head];
+          for (std::size_t m = 0; m < moves_.size() && ok; ++m) {
+            const std::size_t j = leader.from[m][i];
+            const int image = follower.from[m][static_cast<std::size_t>(beta[i])];
+            if (beta[j] < 0) {
+              ok = !used[static_cast<std::size_t>(image)];
+              beta[j] = image;
+              used[static_cast<std::size_t>(image)] = true;
+              queue.push_back(j);
+            } else {
+              ok = beta[j] == image;
+            }
+          }
+        }
+        if (!ok || queue.size() != k) continue;
+        follower.coupled_to = static_cast<int>(a);
+        follower.beta.assign(beta.begin(), beta.end());
+        follower.follow.assign(k, 0);
+        for (std::size_t i = 0; i < k; ++i)
+          follower.follow[leader.kind[i]] = follower.kind[static_cast<std::size_t>(beta[i])];
+        follower.has_parity = false;  // its arrangement is the leader's
+      }
+    }
+  }
+}
+
+// The kinds of a coupled orbit's pieces, from its leader's.
+void TwistySpace::follow_leaders(Position& p) const {
+  for (std::size_t o = 0; o < orbits_.size(); ++o) {
+    const Orbit& follower = orbits_[o];
+    if (follower.coupled_to < 0) continue;
+    const auto a = static_cast<std::size_t>(follower.coupled_to);
+    for (std::size_t i = 0; i < follower.size(); ++i)
+      p.kind[base_[o] + follower.beta[i]] = follower.follow[p.kind[base_[a] + i]];
   }
 }
 
@@ -339,7 +397,7 @@ std::vector<Part> TwistySpace::whole_parts() const {
   double total = 1;
   for (unsigned i = 0; i < orbits_.size(); ++i) {
     const Orbit& o = orbits_[i];
-    if (o.kinds() > 1) {
+    if (o.kinds() > 1 && o.coupled_to < 0) {
       const std::uint64_t size = multinomial(o.count);
       whole.push_back({Part::Kind::Pieces, i, 0, o.kinds(), false, size});
       total *= size == 0 ? kMaxStates * 2 : double(size);
@@ -583,10 +641,15 @@ std::optional<Position> TwistySpace::from_arrangement(const Arrangement& a) cons
     if (orbits_[o].parity_fixed &&
         orbit_parity(p, static_cast<unsigned>(o)) != required_parity(p, static_cast<unsigned>(o)))
       return std::nullopt;
+  Position followed = p;
+  follow_leaders(followed);
+  if (followed.kind != p.kind) return std::nullopt;
   return p;
 }
 
-Arrangement TwistySpace::to_arrangement(const Position& p) const {
+Arrangement TwistySpace::to_arrangement(const Position& position) const {
+  Position p = position;
+  follow_leaders(p);
   Arrangement a = def_.solved;
   for (std::size_t o = 0; o < orbits_.size(); ++o) {
     const Orbit& orbit = orbits_[o];
@@ -826,6 +889,10 @@ std::vector<std::string> TwistySpace::notes() const {
           text +=
               fmt::format(", tied to the positions mod {} ({} free)", orbit.potential, orbit.radix);
       }
+      if (orbit.coupled_to >= 0)
+        text += fmt::format(", moving with {}[{}]",
+                            def_.sets[orbits_[static_cast<std::size_t>(orbit.coupled_to)].set].name,
+                            orbits_[static_cast<std::size_t>(orbit.coupled_to)].slots[0] + 1);
       if (orbit.parity_fixed) {
         std::vector<std::string> names;
         for (unsigned source : orbit.parity_sources)

@@ -175,7 +175,7 @@ class RowLevels {
     for (int m = 0; m < moves_; ++m) inverse_.push_back(space.inverse(m));
     if constexpr (PermutableRows<S>) {
       permute_words_ = std::max(bit_words_, space.permute_words());
-      permute_cost_ = space.permute_nanoseconds() + 0.5 * storage.scan_words();
+      permute_cost_ = space.permute_nanoseconds() + 0.5 * storage.scan_words(space.columns());
     }
   }
 
@@ -253,7 +253,7 @@ class RowLevels {
   Way choose(DirectionPolicy policy, std::uint32_t sources, std::uint32_t left) const {
     if (policy == DirectionPolicy::TopDown) return Way::Push;
     if (policy == DirectionPolicy::BottomUp) return Way::Pull;
-    const double push = 2.0 * sources + 0.25 * storage_.scan_words();
+    const double push = 2.0 * sources + 0.25 * storage_.scan_words(sources);
     const double pull = 1.7 * left;
     if (permute_cost_ < push && permute_cost_ < pull) return Way::Permute;
     return push <= pull ? Way::Push : Way::Pull;
@@ -261,12 +261,18 @@ class RowLevels {
 
   bool has_frontier(std::uint32_t q) const { return (has_frontier_[q / 64] >> (q % 64) & 1U) != 0; }
 
+  struct Source {
+    std::uint32_t q;
+    int m;
+  };
   struct Buffers {
     std::vector<Word> open, reach, from, moved;
+    std::vector<Source> sources;
   };
   Buffers& buffers() {
     Buffers& b = buffers_.local();
     if (b.open.size() != bit_words_) {
+      b.sources.resize(static_cast<std::size_t>(moves_));
       b.open.assign(bit_words_, 0);
       b.reach.assign(bit_words_, 0);
       b.from.assign(std::max(bit_words_, permute_words_), 0);
@@ -276,18 +282,39 @@ class RowLevels {
   }
 
   // Row p's new states from its sources, one move at a time; returns how
-  // many. Only the thread that calls this for p writes p.
+  // many. Only the thread that calls this for p writes p. A row with few
+  // source states takes them one by one into its row (claim); else what
+  // the moves bring is gathered in a bitset of the row first.
   std::uint32_t expand_row(std::uint32_t p, DirectionPolicy policy, RowWork& work) {
     const std::uint32_t open_count = open_[p];
     if (open_count == 0) return 0;
     Buffers& b = buffers();
-    bool started = false, have_open = false;
-    std::uint32_t left = open_count;  // an upper bound while pushes add to reach
+    std::uint32_t count = 0, sources = 0;
     for (int m = 0; m < moves_; ++m) {
-      const int back = inverse_[static_cast<std::size_t>(m)];
-      const std::uint32_t q = space_.row_step(p, back);
+      const std::uint32_t q = space_.row_step(p, inverse_[static_cast<std::size_t>(m)]);
       if (!has_frontier(q)) continue;
-      if (!started) std::fill(b.reach.begin(), b.reach.end(), 0), started = true;
+      b.sources[count++] = {q, m};
+      sources += storage_.push_sources(q, frontier_[q]);
+    }
+    if (count == 0) return 0;
+    // The bitset costs a few operations a word of the row.
+    if (sources < bit_words_ && policy != DirectionPolicy::BottomUp) {
+      std::uint32_t fresh = 0;
+      for (std::uint32_t i = 0; i < count; ++i) {
+        const auto [q, m] = b.sources[i];
+        const std::uint16_t* to = space_.action(q, m);
+        storage_.for_each_frontier(q, [&](std::uint32_t c) { fresh += storage_.claim(p, to[c]); });
+      }
+      work.pushed += count;
+      open_[p] = open_count - fresh;
+      return next_[p] = fresh;
+    }
+    std::fill(b.reach.begin(), b.reach.end(), 0);
+    bool have_open = false;
+    std::uint32_t left = open_count;  // an upper bound while pushes add to reach
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const auto [q, m] = b.sources[i];
+      const int back = inverse_[static_cast<std::size_t>(m)];
       const Way way = choose(policy, storage_.push_sources(q, frontier_[q]), left);
       if (way == Way::Permute) {
         if constexpr (PermutableRows<S>) {
@@ -312,7 +339,6 @@ class RowLevels {
       left -= pull_row(q, space_.action(p, back), b);
       ++work.pulled;
     }
-    if (!started) return 0;
     if (!have_open) storage_.open_row(p, b.open.data());
     for (std::uint32_t k = 0; k < bit_words_; ++k) b.reach[k] &= b.open[k];
     const std::uint32_t fresh = storage_.record(p, b.reach.data());

@@ -178,13 +178,19 @@ class TwoBitRows {
     const std::uint32_t tail = columns % 32;
     last_mask_ = tail == 0 ? detail::kLowBits : detail::kLowBits & ((Word{1} << (2 * tail)) - 1);
     if (codes_ == RowCodes::DepthMod3) coded_.assign(std::size_t{rows} * 3, 0);
+    const std::uint32_t blocks = (table_.row_words() + kBlockWords - 1) / kBlockWords;
+    mark_words_ = (blocks + 63) / 64;
+    for (auto& marks : marks_) marks.assign(std::size_t{rows} * mark_words_, 0);
   }
 
   std::uint32_t rows() const { return table_.rows(); }
   std::uint32_t columns() const { return table_.columns(); }
   std::uint32_t bit_words() const { return bit_words_; }
-  // Words read to scan a row's frontier.
-  std::uint32_t scan_words() const { return table_.row_words(); }
+  // Words read to scan the frontier of a row with `sources` states: only
+  // the blocks of words that the last level wrote to are read.
+  std::uint32_t scan_words(std::uint32_t sources) const {
+    return std::min(table_.row_words(), mark_words_ + kBlockWords * sources);
+  }
   RowCodes codes() const { return codes_; }
   const RowDepths& depths() const { return table_; }
   RowDepths take_depths() { return std::move(table_); }
@@ -200,6 +206,19 @@ class TwoBitRows {
     Word* w = table_.row(r) + c / 32;
     store_word(w, load_word(w) | Word{1} << (2 * (c % 32)));
     if (!coded_.empty()) ++coded_[std::size_t{r} * 3];
+    mark(marks_[frontier_marks_], r, c / 32);
+    return true;
+  }
+
+  // State (p, c) joins the next level if it is open; returns whether.
+  bool claim(std::uint32_t p, std::uint32_t c) {
+    Word* w = table_.row(p) + c / 32;
+    const unsigned shift = 2 * (c % 32);
+    const Word word = load_word(w);
+    if (((word >> shift) & 3U) != 0) return false;
+    store_word(w, word | Word{to_} << shift);
+    if (!coded_.empty()) ++coded_[std::size_t{p} * 3 + to_ - 1];
+    mark(marks_[1 - frontier_marks_], p, c / 32);
     return true;
   }
 
@@ -231,9 +250,12 @@ class TwoBitRows {
     Word* row = table_.row(p);
     std::uint32_t count = 0;
     const std::uint32_t words = table_.row_words();
+    std::vector<Word>& next_marks = marks_[1 - frontier_marks_];
     for (std::uint32_t k = 0; k < bit_words_; ++k) {
       const Word fresh = found[k];
       if (fresh == 0) continue;
+      mark(next_marks, p, 2 * k);
+      if (fresh >> 32 != 0 && 2 * k + 1 < words) mark(next_marks, p, 2 * k + 1);
       count += static_cast<std::uint32_t>(std::popcount(fresh));
       store_word(row + 2 * k, load_word(row + 2 * k) | detail::spread_to_even_bits(fresh) * to_);
       if (2 * k + 1 < words)
@@ -289,9 +311,24 @@ class TwoBitRows {
     return out;
   }
 
+  // The block of word w of row r has states of the level (a bit a block of
+  // kBlockWords words): a sparse row's frontier is found without reading
+  // the whole row. marks_[frontier_marks_]: the frontier's; the other:
+  // the level being built.
+  static constexpr std::uint32_t kBlockWords = 8;
+  void mark(std::vector<Word>& marks, std::uint32_t r, std::uint32_t w) {
+    const std::uint32_t block = w / kBlockWords;
+    Word& m = marks[std::size_t{r} * mark_words_ + block / 64];
+    const Word bit = Word{1} << (block % 64);
+    if ((m & bit) == 0) m |= bit;  // one thread owns row r's marks
+  }
+
   RowCodes codes_;
   RowDepths table_;
   std::uint32_t bit_words_;
+  std::uint32_t mark_words_ = 1;
+  std::array<std::vector<Word>, 2> marks_;
+  int frontier_marks_ = 0;
   Word last_mask_ = 0;
   unsigned from_ = 1, to_ = 2;
   std::vector<std::uint32_t> coded_;  // DepthMod3: [row * 3 + code - 1], states with each code
@@ -306,7 +343,7 @@ class PlaneRows {
   std::uint32_t rows() const { return visited_.rows(); }
   std::uint32_t columns() const { return visited_.columns(); }
   std::uint32_t bit_words() const { return visited_.row_words(); }
-  std::uint32_t scan_words() const { return visited_.row_words(); }
+  std::uint32_t scan_words(std::uint32_t) const { return visited_.row_words(); }
 
   void begin_level(unsigned depth) { level_ = depth + 1; }
 
@@ -318,6 +355,18 @@ class PlaneRows {
   }
 
   std::uint32_t push_sources(std::uint32_t, std::uint32_t frontier) const { return frontier; }
+
+  // State (p, c) joins the next level if it is open; returns whether.
+  bool claim(std::uint32_t p, std::uint32_t c) {
+    if (visited_.test(p, c)) return false;
+    if (stamp_[p] != level_) {
+      std::fill_n(next_.row(p), bit_words(), 0);
+      stamp_[p] = level_;
+    }
+    visited_.set(p, c);
+    next_.set(p, c);
+    return true;
+  }
 
   template <class Visit>
   void for_each_frontier(std::uint32_t q, Visit&& visit) const {

@@ -87,11 +87,22 @@ constexpr std::uint64_t multinomial(std::span<const std::uint8_t> counts) {
 // distinct labels it equals permutation_rank.
 constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
                                       std::span<std::uint8_t> counts) {
-  Wide total = multinomial(counts);
-  std::uint64_t rank = 0;
+  const std::uint64_t arrangements = multinomial(counts);
   auto left = static_cast<unsigned>(labels.size());
+  std::uint64_t rank = 0;
+  if (arrangements < (std::uint64_t{1} << 55)) {  // total * count fits in 64 bits
+    std::uint64_t total = arrangements;
+    for (std::uint8_t label : labels) {
+      // Orderings that put v here: total * counts[v] / left.
+      for (unsigned v = 0; v < label; ++v) rank += total * counts[v] / left;
+      total = total * counts[label] / left;
+      --counts[label];
+      --left;
+    }
+    return rank;
+  }
+  Wide total = arrangements;
   for (std::uint8_t label : labels) {
-    // Orderings that put v here: total * counts[v] / left.
     for (unsigned v = 0; v < label; ++v)
       rank += static_cast<std::uint64_t>(total * counts[v] / left);
     total = total * counts[label] / left;
@@ -104,14 +115,19 @@ constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
 // Inverse of multiset_rank: fills `labels` (counts consumed).
 constexpr void multiset_unrank(std::uint64_t rank, std::span<std::uint8_t> counts,
                                std::span<std::uint8_t> labels) {
-  Wide total = multinomial(counts);
+  const std::uint64_t arrangements = multinomial(counts);
   auto left = static_cast<unsigned>(labels.size());
+  const bool narrow = arrangements < (std::uint64_t{1} << 55);  // total * count fits in 64 bits
+  Wide total = arrangements;
+  std::uint64_t total64 = arrangements;
   for (std::uint8_t& label : labels) {
     unsigned v = 0;
     for (;; ++v) {
-      const auto block = static_cast<std::uint64_t>(total * counts[v] / left);
+      const std::uint64_t block = narrow ? total64 * counts[v] / left
+                                         : static_cast<std::uint64_t>(total * counts[v] / left);
       if (rank < block) {
         total = block;
+        total64 = block;
         break;
       }
       rank -= block;

@@ -61,6 +61,12 @@ struct Orbit {
   bool has_parity = false, parity_fixed = false;
   unsigned solved_parity = 0;
   std::vector<unsigned> parity_sources;
+  // Pieces coupled to another orbit's: every move moves them as it moves
+  // that orbit's distinct pieces (a pyraminx's tips and the centres under
+  // them, listed as two sets), so they follow: the piece at position
+  // beta[i] is of kind follow[the other orbit's kind at i]. -1: free.
+  int coupled_to = -1;
+  std::vector<std::uint8_t> beta, follow;
   // Per move, per position: where its piece comes from, the free part it adds.
   std::vector<std::vector<std::uint8_t>> from, add;
 
@@ -144,6 +150,8 @@ class TwistySpace {
 
  private:
   void find_orbits(const Definition& def);
+  void find_couplings();
+  void follow_leaders(Position& p) const;
   void find_parities();
   std::vector<Part> whole_parts() const;
   void choose_layout(const SpaceOptions& options);
