@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 #include <queue>
 #include <sstream>
@@ -334,6 +335,62 @@ TEST(TwistySpace, CutArrangementsAgreeWithTheNaiveSearch) {
     EXPECT_EQ(row_distances(space, bfs::DirectionPolicy::TopDown), naive);
     EXPECT_EQ(row_distances(space, bfs::DirectionPolicy::BottomUp), naive);
   }
+}
+
+}  // namespace
+}  // namespace cubenum::twisty
+
+// ---- the command line
+#include "run_cubenum.hpp"
+
+namespace cubenum::twisty {
+namespace {
+
+using cubenum::testing::run_cubenum;
+
+TEST(TwistyCommand, SolvesFromATableItWritesAndReadsAgain) {
+  const std::string file = CUBENUM_DATA_DIR "/twisty/pocket-cube.tws";
+  const std::string table = ::testing::TempDir() + "cubenum-pocket-cube.table";
+  std::remove(table.c_str());
+  const std::string solve =
+      "twisty solve " + file + " --moves U,F,R --scramble \"R U F' R2 U' F\" --table " + table;
+  const auto first = run_cubenum(solve);  // builds and writes the table
+  EXPECT_EQ(first.status, 0) << first.output;
+  EXPECT_NE(first.output.find("(6 moves, optimal)"), std::string::npos) << first.output;
+  const auto second = run_cubenum(solve);  // reads it
+  EXPECT_EQ(second.output, first.output);
+  // Another move set is another space: its table is refused.
+  const auto other =
+      run_cubenum("twisty solve " + file + " --moves U,R --scramble R --table " + table);
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.output.find("belongs to another puzzle"), std::string::npos) << other.output;
+  std::remove(table.c_str());
+}
+
+TEST(TwistyCommand, BadInputIsAnErrorWithTheFileAndLine) {
+  const std::string dir = ::testing::TempDir();
+  const std::string bad = dir + "cubenum-bad.tws";
+  std::FILE* f = std::fopen(bad.c_str(), "w");
+  std::fputs("Set A 3 1\nSolved\nA\n1 2 3\nEnd\nMove M\nA\n2 2 3\nEnd\n", f);
+  std::fclose(f);
+  auto r = run_cubenum("twisty bfs " + bad);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find(bad + ":8: 2 appears twice in set A"), std::string::npos) << r.output;
+  r = run_cubenum("twisty bfs " + dir + "cubenum-no-such-file.tws");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("cannot open the definition file"), std::string::npos) << r.output;
+  const std::string file = CUBENUM_DATA_DIR "/twisty/pocket-cube.tws";
+  r = run_cubenum("twisty bfs " + file + " --moves U,Q");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("no move 'Q'"), std::string::npos) << r.output;
+  r = run_cubenum("twisty bfs " + file + " --memory 0.001");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("more than the 1.0 MiB that --memory allows"), std::string::npos)
+      << r.output;
+  r = run_cubenum("twisty solve " + file + " --moves U,F,R --scramble \"D\"");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("leaves the positions the chosen moves can reach"), std::string::npos);
+  std::remove(bad.c_str());
 }
 
 }  // namespace

@@ -74,8 +74,9 @@ class ProductRows {
       for (std::size_t m = begin; m != end; ++m) {
         const std::vector<std::uint32_t> to(tables_[m].begin(), tables_[m].end());
         networks_[m] = BitPermutation(to);
-        identity_[m] = true;
-        for (std::uint32_t c = 0; c < columns_ && identity_[m]; ++c) identity_[m] = to[c] == c;
+        bool identity = true;
+        for (std::uint32_t c = 0; c < columns_ && identity; ++c) identity = to[c] == c;
+        identity_[m] = identity ? 1 : 0;
       }
     });
   }
@@ -93,7 +94,8 @@ class ProductRows {
   }
 
   std::uint32_t action_id(std::uint32_t, int m) const {
-    return identity_[static_cast<std::size_t>(m)] ? kIdentityAction : static_cast<std::uint32_t>(m);
+    return identity_[static_cast<std::size_t>(m)] != 0 ? kIdentityAction
+                                                       : static_cast<std::uint32_t>(m);
   }
   void permute(std::uint32_t id, const Word* in, Word* out) const {
     const BitPermutation& network = networks_[id];
@@ -110,7 +112,7 @@ class ProductRows {
   std::vector<std::vector<std::uint16_t>> tables_;  // [m][c]
   std::vector<int> inverse_;
   std::vector<BitPermutation> networks_;  // [m]
-  std::vector<bool> identity_;            // [m]
+  std::vector<std::uint8_t> identity_;    // [m]: a byte each (written by different threads)
 };
 
 template <unsigned Radix, unsigned Digits>
