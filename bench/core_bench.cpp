@@ -65,7 +65,7 @@ void BM_BitPermutationApply(benchmark::State& state) {
     benchmark::DoNotOptimize(bits.data());
   }
 }
-BENCHMARK(BM_BitPermutationApply)->Arg(64)->Arg(256)->Arg(729)->Arg(2187);
+BENCHMARK(BM_BitPermutationApply)->Arg(64)->Arg(256)->Arg(729)->Arg(2187)->Arg(40320)->Arg(65536);
 
 void BM_BitPermutationBuild729(benchmark::State& state) {
   std::vector<std::uint32_t> to(729);

@@ -25,7 +25,7 @@ std::vector<std::uint64_t> naive_apply(const std::vector<std::uint32_t>& to,
 
 TEST(BitPermutation, AgreesWithNaivePermutationOnRandomCases) {
   std::mt19937_64 random(2026);
-  for (std::uint32_t n : {1U, 2U, 7U, 63U, 64U, 65U, 100U, 128U, 729U, 1024U, 2187U}) {
+  for (std::uint32_t n : {1U, 2U, 7U, 63U, 64U, 65U, 100U, 128U, 200U, 729U, 1024U, 2187U, 40320U}) {
     for (int trial = 0; trial < 5; ++trial) {
       std::vector<std::uint32_t> to(n);
       std::iota(to.begin(), to.end(), 0U);

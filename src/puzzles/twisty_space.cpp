@@ -782,10 +782,10 @@ void TwistySpace::build_tables(const SpaceOptions& options) {
   networks_fit_ = double(contexts_) * double(n_moves) * double(stages * bits / 8) <=
                   double(options.max_network_bytes);
   // Networks of up to 32 words stay in registers; bigger ones stream their
-  // masks (measured: 0.25 and 1.6 ns a word and stage, 2x2x2 and skewb).
+  // masks (measured, bench/core_bench.cpp: 0.25 and 0.4 ns a word and stage).
   network_words_ = static_cast<std::uint32_t>(bits / 64);
   permute_nanoseconds_ =
-      networks_fit_ ? (network_words_ <= 32 ? 0.25 : 1.6) * double(stages) * double(network_words_)
+      networks_fit_ ? (network_words_ <= 32 ? 0.25 : 0.4) * double(stages) * double(network_words_)
                     : std::numeric_limits<double>::infinity();
   action_once_ = std::make_unique<std::once_flag[]>(std::size_t{contexts_} * n_moves);
   action_tables_.resize(std::size_t{contexts_} * n_moves);

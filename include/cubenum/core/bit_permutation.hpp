@@ -116,16 +116,58 @@ class BitPermutation {
     for (std::size_t w = 0; w < words_; ++w) x[w] = w < in_words ? in[w] : 0;
     const unsigned log_bits = static_cast<unsigned>(std::countr_zero(words_ * 64));
     const std::uint64_t* mask = masks_.data();
+    if (words_ < 4) {  // one or two words: a stage a word at a time
+      for (unsigned s = 0; s + 1 < 2 * log_bits; ++s, mask += words_) {
+        const unsigned d = distance(log_bits, s);
+        for (std::size_t w = 0; w < words_; ++w) {
+          if (d < 64) {
+            const std::uint64_t t = ((x[w] >> d) ^ x[w]) & mask[w];
+            x[w] ^= t ^ (t << d);
+          } else if ((w & (d / 64)) == 0) {
+            const std::uint64_t t = (x[w] ^ x[w + d / 64]) & mask[w];
+            x[w] ^= t;
+            x[w + d / 64] ^= t;
+          }
+        }
+      }
+      return;
+    }
+    // Bigger than the registers: each stage streams the bitset and its mask
+    // through vectors of four words (the stage's distance chooses the loop).
+    const std::size_t vectors = words_ / 4;
+    auto load = [](const std::uint64_t* p) {
+      Vector v;
+      __builtin_memcpy(&v, p, sizeof v);
+      return v;
+    };
+    auto store = [](std::uint64_t* p, const Vector& v) { __builtin_memcpy(p, &v, sizeof v); };
     for (unsigned s = 0; s + 1 < 2 * log_bits; ++s, mask += words_) {
       const unsigned d = distance(log_bits, s);
-      for (std::size_t w = 0; w < words_; ++w) {
-        if (d < 64) {
-          const std::uint64_t t = ((x[w] >> d) ^ x[w]) & mask[w];
-          x[w] ^= t ^ (t << d);
-        } else if ((w & (d / 64)) == 0) {
-          const std::uint64_t t = (x[w] ^ x[w + d / 64]) & mask[w];
-          x[w] ^= t;
-          x[w + d / 64] ^= t;
+      if (d < 64) {
+        for (std::size_t v = 0; v < vectors; ++v) {
+          Vector a = load(x + 4 * v);
+          const Vector t = ((a >> d) ^ a) & load(mask + 4 * v);
+          a ^= t ^ (t << d);
+          store(x + 4 * v, a);
+        }
+      } else if (d < 256) {
+        for (std::size_t v = 0; v < vectors; ++v) {
+          Vector a = load(x + 4 * v);
+          const Vector partner = d == 64 ? __builtin_shuffle(a, Vector{1, 0, 3, 2})
+                                         : __builtin_shuffle(a, Vector{2, 3, 0, 1});
+          a ^= (a ^ partner) & load(mask + 4 * v);
+          store(x + 4 * v, a);
+        }
+      } else {
+        const std::size_t k = d / 256;  // the partner vector
+        for (std::size_t v = 0; v < vectors; ++v) {
+          if ((v & k) != 0) continue;
+          Vector a = load(x + 4 * v), b = load(x + 4 * (v + k));
+          const Vector t = (a ^ b) & load(mask + 4 * v);
+          a ^= t;
+          b ^= t;
+          store(x + 4 * v, a);
+          store(x + 4 * (v + k), b);
         }
       }
     }
