@@ -8,10 +8,12 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
 
+#include "cubenum/bfs/row_families.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/core/ranking.hpp"
@@ -745,6 +747,8 @@ void TwistySpace::build_tables(const SpaceOptions& options) {
       contexts *= 2;
     }
   }
+  parity_contexts_ = (cut_orbit_ >= 0 && parts_[row_parts_].halved ? 2U : 1U)
+                     << context_parities_.size();
   if (contexts > (1U << 24))
     throw InputError(def_.file, 0, fmt::format("{} column contexts: too many", contexts));
   contexts_ = static_cast<std::uint32_t>(contexts);
@@ -787,18 +791,72 @@ void TwistySpace::build_tables(const SpaceOptions& options) {
   permute_nanoseconds_ =
       networks_fit_ ? (network_words_ <= 32 ? 0.25 : 0.4) * double(stages) * double(network_words_)
                     : std::numeric_limits<double>::infinity();
-  action_once_ = std::make_unique<std::once_flag[]>(std::size_t{contexts_} * n_moves);
-  action_tables_.resize(std::size_t{contexts_} * n_moves);
+  const std::size_t slots = std::size_t{contexts_} * n_moves;
+  action_once_ = std::make_unique<std::once_flag[]>(slots);
+  action_tables_.resize(slots);
+  table_of_.assign(slots, nullptr);
+  action_ids_.assign(slots, 0);
   // Every permutation of the contexts that occur, now and in parallel,
   // unless there are too many to keep (then each is built on first use).
+  // Slots with equal signatures share one table: built once, one network.
   std::vector<std::uint32_t> used;
   for (std::uint32_t c = 0; c < contexts_; ++c)
     if (contexts_ == 1 || context_row_[c].load() != kNoRow) used.push_back(c);
-  if (double(used.size()) * double(n_moves) * columns_ * 2 <= double(options.max_action_bytes))
-    parallel_for_chunks(used.size() * n_moves, 1, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i != end; ++i)
-        action_for(used[i / n_moves], static_cast<int>(i % n_moves));
-    });
+  if (double(used.size()) * double(n_moves) * columns_ * 2 > double(options.max_action_bytes))
+    return;
+  std::vector<std::size_t> first_of(slots, 0);
+  std::vector<std::size_t> unique;
+  {
+    std::map<std::string, std::size_t> by_signature;
+    for (std::uint32_t c : used)
+      for (std::size_t m = 0; m < n_moves; ++m) {
+        const std::size_t i = std::size_t{c} * n_moves + m;
+        const auto [at, fresh] = by_signature.emplace(signature(c, static_cast<int>(m)), i);
+        first_of[i] = at->second;
+        if (fresh) unique.push_back(i);
+      }
+  }
+  parallel_for_chunks(unique.size(), 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t u = begin; u != end; ++u)
+      action_for(static_cast<std::uint32_t>(unique[u] / n_moves),
+                 static_cast<int>(unique[u] % n_moves));
+  });
+  for (std::uint32_t c : used)
+    for (std::size_t m = 0; m < n_moves; ++m) {
+      const std::size_t i = std::size_t{c} * n_moves + m;
+      if (first_of[i] == i) continue;
+      std::call_once(action_once_[i], [&] {
+        table_of_[i] = table_of_[first_of[i]];
+        action_ids_[i] = action_ids_[first_of[i]];
+      });
+    }
+}
+
+// What a context's permutation for move m depends on: how the move takes
+// the cut orbit's free slots to the free slots after it (their order), the
+// parities the contexts before and after fix, and the move itself when the
+// column has other parts. Equal signatures, equal permutations.
+std::string TwistySpace::signature(std::uint32_t context, int m) const {
+  std::string key;
+  if (cut_orbit_ < 0) return std::to_string(context) + "/" + std::to_string(m);
+  const auto cut = static_cast<std::size_t>(cut_orbit_);
+  const std::uint32_t row = context_row_[context].load(std::memory_order_relaxed);
+  Position p = blank();
+  decode_parts(0, row_parts_, row, p);
+  const Orbit& o = orbits_[cut];
+  const std::uint8_t* kind = p.kind.data() + base_[cut];
+  std::vector<int> rank_in_free(o.size(), -1);
+  int free = 0;
+  for (std::size_t i = 0; i < o.size(); ++i)
+    if (kind[i] == kFree) rank_in_free[i] = free++;
+  const auto& from = o.from[static_cast<std::size_t>(m)];
+  for (std::size_t i = 0; i < o.size(); ++i)
+    if (rank_in_free[from[i]] >= 0) key += static_cast<char>(rank_in_free[from[i]]);
+  const std::uint32_t after = context_of_row_[row_step(row, m)];
+  key += "/" + std::to_string(context % parity_contexts_) + "/" +
+         std::to_string(after % parity_contexts_);
+  if (parts_.size() - row_parts_ > 1) key += "/" + std::to_string(m);
+  return key;
 }
 
 std::uint32_t TwistySpace::row_step(std::uint32_t r, int m) const {
@@ -822,13 +880,18 @@ const std::uint16_t* TwistySpace::action_for(std::uint32_t context, int m) const
   std::call_once(action_once_[i], [&] {
     action_tables_[i] = std::make_unique<std::uint16_t[]>(columns_);
     build_action(context, m, action_tables_[i].get());
+    table_of_[i] = action_tables_[i].get();
+    bool identity = true;
+    for (std::uint32_t c = 0; c < columns_ && identity; ++c) identity = table_of_[i][c] == c;
+    action_ids_[i] = identity ? bfs::kIdentityAction : static_cast<std::uint32_t>(i);
   });
-  return action_tables_[i].get();
+  return table_of_[i];
 }
 
 std::uint32_t TwistySpace::action_id(std::uint32_t r, int m) const {
   const std::uint32_t context = contexts_ > 1 ? context_of_row_[r] : 0;
-  return context * static_cast<std::uint32_t>(moves_.size()) + static_cast<std::uint32_t>(m);
+  action_for(context, m);
+  return action_ids_[std::size_t{context} * moves_.size() + static_cast<std::size_t>(m)];
 }
 
 void TwistySpace::permute(std::uint32_t id, const std::uint64_t* in, std::uint64_t* out) const {

@@ -192,8 +192,12 @@ class TwistySpace {
   std::vector<std::uint32_t> row_table_;                       // [row * moves + m], when it fits
   // Column permutations, [context * moves + m], built up front or on first use.
   const std::uint16_t* action_for(std::uint32_t context, int m) const;
+  std::string signature(std::uint32_t context, int m) const;
   std::unique_ptr<std::once_flag[]> action_once_;
-  mutable std::vector<std::unique_ptr<std::uint16_t[]>> action_tables_;
+  mutable std::vector<std::unique_ptr<std::uint16_t[]>> action_tables_;  // those built
+  mutable std::vector<const std::uint16_t*> table_of_;  // [slot]: its table, maybe another's
+  mutable std::vector<std::uint32_t> action_ids_;  // [slot]: the slot that built it, or identity
+  std::uint32_t parity_contexts_ = 1;              // the parity bits at the bottom of a context
   mutable std::mutex networks_mutex_;
   // The same as networks, [context * moves + m], routed on first use.
   std::unique_ptr<std::atomic<const BitPermutation*>[]> networks_;
