@@ -297,6 +297,7 @@ class RowLevels {
       sources += storage_.push_sources(q, frontier_[q]);
     }
     if (count == 0) return 0;
+    for (std::uint32_t i = 0; i < count; ++i) storage_.prefetch(b.sources[i].q);
     // The bitset costs a few operations a word of the row.
     if (sources < bit_words_ && policy != DirectionPolicy::BottomUp) {
       std::uint32_t fresh = 0;

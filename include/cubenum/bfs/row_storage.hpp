@@ -210,6 +210,15 @@ class TwoBitRows {
     return true;
   }
 
+  // Asks the memory for row q's frontier: a level reads its rows in
+  // scattered order, a few hundred bytes each (3p1: 552).
+  void prefetch(std::uint32_t q) const {
+    const Word* row = table_.row(q);
+    const std::uint32_t words = std::min<std::uint32_t>(table_.row_words(), 64 * kBlockWords);
+    for (std::uint32_t w = 0; w < words; w += 8) __builtin_prefetch(row + w);
+    __builtin_prefetch(marks_[frontier_marks_].data() + std::size_t{q} * mark_words_);
+  }
+
   // State (p, c) joins the next level if it is open; returns whether.
   bool claim(std::uint32_t p, std::uint32_t c) {
     Word* w = table_.row(p) + c / 32;
@@ -355,6 +364,11 @@ class PlaneRows {
   }
 
   std::uint32_t push_sources(std::uint32_t, std::uint32_t frontier) const { return frontier; }
+
+  void prefetch(std::uint32_t q) const {
+    const Word* row = frontier_.row(q);
+    for (std::uint32_t w = 0; w < bit_words(); w += 8) __builtin_prefetch(row + w);
+  }
 
   // State (p, c) joins the next level if it is open; returns whether.
   bool claim(std::uint32_t p, std::uint32_t c) {
