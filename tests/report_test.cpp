@@ -48,5 +48,20 @@ TEST(Report, ScalingTableAndPlot) {
   EXPECT_NE(svg.find("ideal"), std::string::npos);
 }
 
+TEST(Report, ScalingPlotStartsAtTheFewestThreadsAndLabelsItsAxes) {
+  const std::vector<ScalingPoint> points = {{2, 4.0}, {4, 2.5}, {8, 1.6}};
+  const std::string svg = speedup_svg(points, "job");
+  EXPECT_NE(svg.find("width=\"640\" height=\"440\""), std::string::npos);
+  EXPECT_NE(svg.find(">threads</text>"), std::string::npos);
+  EXPECT_NE(svg.find("speedup over 2 threads"), std::string::npos);
+  EXPECT_NE(svg.find("measured (median)"), std::string::npos);
+  EXPECT_NE(svg.find("ideal (linear)"), std::string::npos);
+  // The first point sits on the y axis (x = 70), at speedup 1; the values
+  // are written beside the points.
+  EXPECT_NE(svg.find("<circle cx=\"70.0\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">2.50</text>"), std::string::npos);
+  EXPECT_EQ(speedup_svg({}, "nothing"), "");
+}
+
 }  // namespace
 }  // namespace cubenum::report

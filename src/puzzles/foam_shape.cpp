@@ -283,12 +283,22 @@ std::string foam_shape_svg(const FoamShape& shape, const FoamProblem& pool,
       }
     body += "</g>\n";
   }
-  const double margin = 10;
+  // Drawn at least 560 pixels on its longer side (a cube alone would be
+  // about 130), with the shape's name above it.
+  constexpr double kMargin = 10, kCaption = 14, kMinPixels = 560;
+  const double width = max_x - min_x + 2 * kMargin;
+  const double height = max_y - min_y + 2 * kMargin + kCaption;
+  const double pixels = std::max(1.0, kMinPixels / std::max(width, height));
+  const double top = min_y - kMargin - kCaption;
   return fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{:.1f} {:.1f} {:.1f} {:.1f}\" "
-      "width=\"{:.0f}\" height=\"{:.0f}\">\n<title>{}</title>\n{}</svg>\n",
-      min_x - margin, min_y - margin, max_x - min_x + 2 * margin, max_y - min_y + 2 * margin,
-      max_x - min_x + 2 * margin, max_y - min_y + 2 * margin, shape.name, body);
+      "width=\"{:.0f}\" height=\"{:.0f}\" font-family=\"sans-serif\">\n<title>{}</title>\n"
+      "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"white\"/>\n"
+      "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"8\" text-anchor=\"middle\">{}: {} faces, "
+      "first assembly listed</text>\n{}</svg>\n",
+      min_x - kMargin, top, width, height, width * pixels, height * pixels, shape.name,
+      min_x - kMargin, top, width, height, (min_x + max_x) / 2, top + kCaption - 2, shape.name,
+      s.face_count(), body);
 }
 
 }  // namespace cubenum::puzzles
