@@ -242,7 +242,7 @@ TEST(FoamEngine, OnePerColourOriginalAgreesWithNaiveVoxelCover) {
   const FoamCount c = count_foam(problems[0]);
   EXPECT_EQ(c.raw, naive.assemblies.size());
   EXPECT_EQ(c.piece_choices, naive.choices.size());
-  // The seed's author found 21 piece choices (seeds/foam-cubes.txt).
+  // The seed's author found 21 piece choices (docs/PUZZLES.md).
   EXPECT_EQ(c.piece_choices, 21U);
 }
 
