@@ -278,6 +278,8 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   SearchProgress progress("foam count: " + job.shape.name);
   auto options = progress_options(progress);
   options.stop = deadline(o.time_limit);
+  if (o.time_limit > 0)
+    progress.subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
   Stopwatch clock;
   const auto c = puzzles::count_foam_shape(job.shape, job.pool, options);
   const double seconds = clock.seconds();
@@ -334,6 +336,8 @@ Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJ
   SearchProgress progress("foam solve: " + job.shape.name);
   auto options = progress_options(progress);
   options.stop = deadline(o.time_limit);
+  if (o.time_limit > 0)
+    progress.subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
   options.list_limit = o.list;
   options.list_up_to = parse_up_to(o.up_to);
   Stopwatch clock;
