@@ -42,8 +42,7 @@ void add_output_options(Command& command, OutputOptions& options) {
   command.add_flag("--verbose", options.verbose,
                    "say what is being done, step by step, on standard error");
   command.add_flag("--progress", options.progress,
-                   "show the progress line even when standard error is not a terminal "
-                   "(it is shown on a terminal anyway)");
+                   "progress lines on standard error even when it is not a terminal");
 }
 
 void apply_output_options(const OutputOptions& options) {

@@ -41,13 +41,17 @@ Option* Option::excludes(Option* other) {
 }
 
 Option* Option::check(const Check& check) {
-  if (check.kind == Check::Kind::Member) {
-    option_->check(CLI::IsMember(check.members));
-  } else if (check.low == std::floor(check.low) && check.high == std::floor(check.high)) {
-    option_->check(CLI::Range(static_cast<long long>(check.low), static_cast<long long>(check.high)));
-  } else {
-    option_->check(CLI::Range(check.low, check.high));
-  }
+  // The help shows "--threads INT=2", not CLI11's "INT:INT in [1 - 65536]";
+  // the option's description says what is allowed, and a bad value is told
+  // the range.
+  CLI::Validator validator =
+      check.kind == Check::Kind::Member ? CLI::Validator(CLI::IsMember(check.members))
+      : check.low == std::floor(check.low) && check.high == std::floor(check.high)
+          ? CLI::Validator(CLI::Range(static_cast<long long>(check.low),
+                                      static_cast<long long>(check.high)))
+          : CLI::Validator(CLI::Range(check.low, check.high));
+  if (check.kind == Check::Kind::Range) validator.description("");
+  option_->check(validator);
   return this;
 }
 

@@ -153,7 +153,7 @@ ExportCounts export_neo4j(const std::filesystem::path& dir, Progress* progress) 
     }
     if (progress != nullptr) progress->add(end - begin);
   });
-  progress::note("ids of {} positions made", kPositionCount);
+  progress::note("ids of {} positions made", progress::grouped(kPositionCount));
   auto append_id = [&](std::string& out, std::uint64_t r) {
     out.append(ids[r].data(), kStickerCount);
   };
