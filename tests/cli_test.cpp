@@ -78,8 +78,8 @@ TEST(Cli, ScaleWritesItsTableAndPlotWhereToldAndItsJson) {
 TEST(Cli, HelpOfScaleShowsTheJobAndEveryOption) {
   const Outcome r = run_cubenum("scale --help");
   EXPECT_EQ(r.status, 0);
-  for (const char* word : {"PUZZLE ACTION", "--threads", "--repeat", "--out", "--json",
-                           "--verbose", "--progress", "Example:"})
+  for (const char* word : {"PUZZLE ACTION", "--threads", "--repeat", "--out", "--json", "--verbose",
+                           "--progress", "Example:"})
     EXPECT_NE(r.output.find(word), std::string::npos) << word << " in:\n" << r.output;
 }
 
@@ -110,7 +110,8 @@ TEST(Cli, EveryActionTakesVerboseAndProgress) {
 TEST(Cli, ProgressLinesOnlyWhenAskedOffATerminal) {
   setenv("CUBENUM_PROGRESS_DELAY", "0", 1);  // every task shows, however short
   const std::string job = "pocket-cube bfs --symmetry --threads 1";
-  const std::string line = "pocket-cube bfs: symmetry classes: 3,674,160/3,674,160 positions (100%)";
+  const std::string line =
+      "pocket-cube bfs: symmetry classes: 3,674,160/3,674,160 positions (100%)";
   const Outcome quiet = run_cubenum(job);
   EXPECT_EQ(quiet.status, 0);
   EXPECT_EQ(quiet.output.find("symmetry classes:"), std::string::npos) << quiet.output;
@@ -124,8 +125,9 @@ TEST(Cli, ProgressLinesOnlyWhenAskedOffATerminal) {
 TEST(Cli, SolutionsReadAsSentences) {
   EXPECT_EQ(run_cubenum("pocket-cube solve --metric qtm --scramble R").output,
             "R' (1 move, qtm, optimal)\n");
-  EXPECT_EQ(run_cubenum("pocket-cube solve --metric qtm --stickers 000022443355224433551111").output,
-            "already solved (0 moves, qtm)\n");
+  EXPECT_EQ(
+      run_cubenum("pocket-cube solve --metric qtm --stickers 000022443355224433551111").output,
+      "already solved (0 moves, qtm)\n");
   // QTM writes a half turn as one (R2) and counts it as two.
   const Outcome half = run_cubenum("pocket-cube solve --metric qtm --scramble R2 --json -");
   EXPECT_NE(half.output.find("\"length\": 2"), std::string::npos) << half.output;

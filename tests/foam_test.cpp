@@ -20,7 +20,7 @@
 namespace cubenum::puzzles {
 namespace {
 
-const std::string kData = std::string(CUBENUM_DATA_DIR) + "/foam/";
+const std::string kData = std::string(CUBENUM_DATA_DIR "/foam/");
 const std::vector<std::string> kSetFiles = {
     "construct.txt",        "happy-cube-little-genius.txt", "happy-cube-marble.txt",
     "happy-cube-micro.txt", "happy-cube-original.txt",      "happy-cube-profi.txt",

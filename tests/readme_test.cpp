@@ -24,7 +24,7 @@ struct Example {
 };
 
 std::vector<Example> readme_examples() {
-  std::ifstream in(std::string(CUBENUM_SOURCE_DIR) + "/README.md");
+  std::ifstream in(CUBENUM_SOURCE_DIR "/README.md");
   std::vector<Example> examples;
   bool in_console = false;
   for (std::string line; std::getline(in, line);) {

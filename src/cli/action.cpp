@@ -131,7 +131,7 @@ std::string default_output_dir() {
 }
 
 std::string shown_path(const std::string& path) {
-  const std::string data = std::string(CUBENUM_DATA_DIR) + "/";
+  const std::string data = std::string(CUBENUM_DATA_DIR "/");
   if (path.rfind(data, 0) == 0) return "data/" + path.substr(data.size());
   std::error_code error;
   const std::string here = std::filesystem::current_path(error).string() + "/";

@@ -47,8 +47,8 @@ Option* Option::check(const Check& check) {
   CLI::Validator validator =
       check.kind == Check::Kind::Member ? CLI::Validator(CLI::IsMember(check.members))
       : check.low == std::floor(check.low) && check.high == std::floor(check.high)
-          ? CLI::Validator(CLI::Range(static_cast<long long>(check.low),
-                                      static_cast<long long>(check.high)))
+          ? CLI::Validator(
+                CLI::Range(static_cast<long long>(check.low), static_cast<long long>(check.high)))
           : CLI::Validator(CLI::Range(check.low, check.high));
   if (check.kind == Check::Kind::Range) validator.description("");
   option_->check(validator);
@@ -63,7 +63,8 @@ Command::~Command() = default;
 std::unique_ptr<Command> Command::program(const std::string& description) {
   auto shared = std::make_unique<Shared>();
   shared->app = std::make_unique<CLI::App>(description, "cubenum");
-  std::unique_ptr<Command> root(new Command(shared->app.get(), shared.get(), "cubenum", description));
+  std::unique_ptr<Command> root(
+      new Command(shared->app.get(), shared.get(), "cubenum", description));
   root->owned_ = std::move(shared);
   return root;
 }

@@ -137,8 +137,8 @@ void print_row(std::ostream& out, std::size_t width, const FoamProblem& p,
     name.clear();
   }
   out << fmt::format("{:<{}} {:>12} {:>11} {:>11}{} {:>9.3f}\n", name, width, c.raw, c.rotations,
-                     c.symmetries,
-                     p.counts_choices ? fmt::format(" {:>13}", c.piece_choices) : "", s);
+                     c.symmetries, p.counts_choices ? fmt::format(" {:>13}", c.piece_choices) : "",
+                     s);
 }
 
 Json run_count(const FoamOptions& o, const ActionContext& ctx) {

@@ -108,8 +108,8 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
   // Two quarter turns of one face in a row are written as the half turn
   // (R R -> R2); in QTM they still count two.
   const std::string moves = pc::turns_text(pc::join_half_turns(turns));
-  const std::string length =
-      fmt::format("{} move{}, {}", turns.size(), turns.size() == 1 ? "" : "s", pc::metric_name(metric));
+  const std::string length = fmt::format("{} move{}, {}", turns.size(),
+                                         turns.size() == 1 ? "" : "s", pc::metric_name(metric));
   if (turns.empty())
     fmt::print(ctx.out, "already solved (0 moves, {})\n", pc::metric_name(metric));
   else

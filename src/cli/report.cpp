@@ -33,7 +33,7 @@ struct Section {
 };
 
 std::string data(const std::string& relative) {
-  return std::string(CUBENUM_DATA_DIR) + "/" + relative;
+  return std::string(CUBENUM_DATA_DIR "/").append(relative);
 }
 
 const std::vector<std::string> kSeries = {"happy-cube-little-genius", "happy-cube-marble",

@@ -74,8 +74,9 @@ std::vector<std::string> job_words(std::vector<std::string> words) {
     const std::string flag = w.substr(0, w.find('='));
     if (flag == "--threads" || flag == "--json" || flag == "--out" || flag == "--repeat")
       throw InputError("scale", 0,
-                       "'" + flag + "' in the job: scale sets the job's threads and writes its "
-                       "own files; put scale's options before the job (cubenum scale --help)");
+                       "'" + flag +
+                           "' in the job: scale sets the job's threads and writes its "
+                           "own files; put scale's options before the job (cubenum scale --help)");
   }
   return words;
 }
@@ -143,13 +144,14 @@ void run_scale(const ScaleOptions& o, const std::vector<std::string>& words) {
               fmt::format("{} gave different counts on {} threads", command, t));
         seconds.push_back(result["seconds"].get<double>());
         progress.add(1);
-        progress::note("{} thread{}, run {}: {:.4f} s", t, t == 1 ? "" : "s", r + 1, seconds.back());
+        progress::note("{} thread{}, run {}: {:.4f} s", t, t == 1 ? "" : "s", r + 1,
+                       seconds.back());
       }
       points.push_back({t, report::median(seconds)});
       if (o.json != "-")
-        progress::guarded_stdout() << fmt::format("{:>3} thread{}: {:.4f} s (median of {})\n", t,
-                                                  t == 1 ? " " : "s", points.back().seconds,
-                                                  o.repeat);
+        progress::guarded_stdout()
+            << fmt::format("{:>3} thread{}: {:.4f} s (median of {})\n", t, t == 1 ? " " : "s",
+                           points.back().seconds, o.repeat);
     }
   }
 

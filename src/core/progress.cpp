@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <mutex>
 #include <streambuf>
@@ -69,7 +69,8 @@ class Drawer {
     mode_ = mode;
   }
   bool enabled() const {
-    return mode_ == progress::Mode::Always || (mode_ == progress::Mode::Auto && stderr_is_terminal());
+    return mode_ == progress::Mode::Always ||
+           (mode_ == progress::Mode::Auto && stderr_is_terminal());
   }
 
   void add(const Progress* task) {
@@ -112,7 +113,8 @@ class Drawer {
     std::unique_lock lock(mutex);
     const bool terminal = stderr_is_terminal();
     while (!stop_) {
-      wake_.wait_for(lock, terminal ? Clock::duration(kTerminalPeriod) : Clock::duration(kLogPeriod));
+      wake_.wait_for(lock,
+                     terminal ? Clock::duration(kTerminalPeriod) : Clock::duration(kLogPeriod));
       if (!stop_) draw_locked(terminal);
     }
   }
@@ -155,8 +157,9 @@ class GuardedBuffer : public std::streambuf {
  protected:
   int_type overflow(int_type c) override {
     progress::clear_line();
-    return traits_type::eq_int_type(c, traits_type::eof()) ? traits_type::not_eof(c)
-                                                           : target_->sputc(traits_type::to_char_type(c));
+    return traits_type::eq_int_type(c, traits_type::eof())
+               ? traits_type::not_eof(c)
+               : target_->sputc(traits_type::to_char_type(c));
   }
   std::streamsize xsputn(const char* s, std::streamsize n) override {
     progress::clear_line();
@@ -266,11 +269,13 @@ std::string Progress::text() const {
   } else if (done > 0) {
     s += fmt::format(": {}{}", progress::grouped(done), unit);
   }
-  if (done > 0 && elapsed > 0) s += fmt::format(", {}/s", rate_text(static_cast<double>(done) / elapsed));
+  if (done > 0 && elapsed > 0)
+    s += fmt::format(", {}/s", rate_text(static_cast<double>(done) / elapsed));
   s += ", " + progress::duration(elapsed);
   if (estimate_.load(std::memory_order_relaxed) && total > 0 && done > 0 && done < total)
     s += ", about " +
-         progress::duration(elapsed * static_cast<double>(total - done) / static_cast<double>(done)) +
+         progress::duration(elapsed * static_cast<double>(total - done) /
+                            static_cast<double>(done)) +
          " left";
   if (!detail_.empty()) s += ", " + detail_;
   return s;

@@ -86,14 +86,16 @@ std::string speedup_svg(const std::vector<ScalingPoint>& points, const std::stri
     line += fmt::format("{:.1f},{:.1f} ", x(p.threads), y(speedup));
     svg += fmt::format(
         "<circle cx=\"{0:.1f}\" cy=\"{1:.1f}\" r=\"4.5\" fill=\"#1f77b4\"/>\n"
-        "<text x=\"{0:.1f}\" y=\"{2:.1f}\" text-anchor=\"middle\" fill=\"#1f77b4\">{3:.2f}</text>\n",
+        "<text x=\"{0:.1f}\" y=\"{2:.1f}\" text-anchor=\"middle\" "
+        "fill=\"#1f77b4\">{3:.2f}</text>\n",
         x(p.threads), y(speedup), y(speedup) - 10, speedup);
   }
   svg += fmt::format(
       "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2.5\"/>\n", line);
   // Legend, top left inside the plot.
   svg += fmt::format(
-      "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#1f77b4\" stroke-width=\"2.5\"/>\n"
+      "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#1f77b4\" "
+      "stroke-width=\"2.5\"/>\n"
       "<text x=\"{3}\" y=\"{4}\">measured (median)</text>\n"
       "<line x1=\"{0}\" y1=\"{5}\" x2=\"{2}\" y2=\"{5}\" stroke=\"#888\" stroke-width=\"1.5\" "
       "stroke-dasharray=\"6 4\"/>\n"

@@ -583,8 +583,8 @@ bool PlateAssembly::probe(State& st, int depth, Restart& r) const {
     ++r.placements;
     const bool check = (r.placements & 1023) == 0;
     if (check && r.progress != nullptr) r.progress->add(1024);
-    const bool over = r.placements > r.budget || (check && *r.stop && (*r.stop)()) ||
-                      probe(st, depth + 1, r);
+    const bool over =
+        r.placements > r.budget || (check && *r.stop && (*r.stop)()) || probe(st, depth + 1, r);
     if (r.placements > r.budget) r.out_of_budget = true;
     r.placed[f] = false;
     ++st.remaining[c.kind];
