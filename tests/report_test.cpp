@@ -63,5 +63,20 @@ TEST(Report, ScalingPlotStartsAtTheFewestThreadsAndLabelsItsAxes) {
   EXPECT_EQ(speedup_svg({}, "nothing"), "");
 }
 
+TEST(Report, ScalingPlotWrapsALongCommandAndEscapesIt) {
+  const std::string command =
+      "cubenum foam count --challenge pool --via-shapes data/foam/construct.txt "
+      "data/foam/happy-cube-little-genius.txt data/foam/happy-cube-marble.txt <&>";
+  const std::string svg = speedup_svg({{1, 2.0}, {2, 1.0}}, command);
+  // Three lines of at most 70 characters: the plot is 36 pixels taller.
+  EXPECT_NE(svg.find("width=\"640\" height=\"476\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">cubenum foam count --challenge pool --via-shapes</text>"), std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find(">data/foam/construct.txt data/foam/happy-cube-little-genius.txt</text>"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("&lt;&amp;&gt;</text>"), std::string::npos) << svg;
+}
+
 }  // namespace
 }  // namespace cubenum::report
