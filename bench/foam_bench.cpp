@@ -15,7 +15,7 @@ using namespace cubenum;
 using search::CellMask;
 using search::PlateGrid;
 
-const std::string kOriginal = std::string(CUBENUM_DATA_DIR) + "/foam/happy-cube-original.txt";
+const std::string kOriginal = std::string(CUBENUM_DATA_DIR "/foam/happy-cube-original.txt");
 constexpr int kLast = 5;  // face B, tested with the other five placed
 
 // Border position i (clockwise from the top-left) of a plate.

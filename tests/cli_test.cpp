@@ -1,6 +1,10 @@
 // The program itself: errors are clear and exit non-zero.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <string>
 
 #include "run_cubenum.hpp"
@@ -37,9 +41,104 @@ TEST(Cli, UnwritableOutputDirectoryIsRejected) {
 
 TEST(Cli, ScaleNeedsAJobAndValidThreadCounts) {
   EXPECT_EQ(run_cubenum("scale").status, 2);
-  const Outcome r = run_cubenum("scale pocket-cube bfs --threads 1,x");
+  const Outcome r = run_cubenum("scale --threads 1,x pocket-cube bfs");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("'x' is not a positive whole number"), std::string::npos);
+}
+
+TEST(Cli, ScaleKeepsItsOwnOptionsApartFromTheJobs) {
+  // scale's options come before the job; the job may not set what scale sets.
+  for (const char* args : {"scale pocket-cube bfs --threads 1,2", "scale pocket-cube bfs --json -",
+                           "scale pocket-cube bfs --out /tmp"}) {
+    const Outcome r = run_cubenum(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_NE(r.output.find("in the job"), std::string::npos) << args << ": " << r.output;
+  }
+  const Outcome unknown = run_cubenum("scale --metric htm pocket-cube bfs");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.output.find("unknown option '--metric'"), std::string::npos);
+}
+
+TEST(Cli, ScaleWritesItsTableAndPlotWhereToldAndItsJson) {
+  const std::string dir = ::testing::TempDir() + "cubenum-scale-test";
+  const Outcome r = run_cubenum("scale --threads 1,2 --repeat 1 --out " + dir +
+                                " --json - nine-colour-cube count");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("\"command\": \"cubenum nine-colour-cube count\""), std::string::npos);
+  EXPECT_NE(r.output.find("\"threads\": 2"), std::string::npos);
+  std::ifstream md(dir + "/scaling-nine-colour-cube-count.md");
+  std::ifstream svg(dir + "/scaling-nine-colour-cube-count.svg");
+  ASSERT_TRUE(md && svg);
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("Made by `cubenum scale --threads 1,2 --repeat 1 nine-colour-cube count`"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Cli, HelpOfScaleShowsTheJobAndEveryOption) {
+  const Outcome r = run_cubenum("scale --help");
+  EXPECT_EQ(r.status, 0);
+  for (const char* word : {"PUZZLE ACTION", "--threads", "--repeat", "--out", "--json", "--verbose",
+                           "--progress", "Example:"})
+    EXPECT_NE(r.output.find(word), std::string::npos) << word << " in:\n" << r.output;
+}
+
+// Every action takes --verbose (lines on standard error) and --progress.
+TEST(Cli, EveryActionTakesVerboseAndProgress) {
+  const Outcome list = run_cubenum("list");
+  std::istringstream lines(list.output);
+  int actions = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string puzzle, action;
+    words >> puzzle >> action;
+    if (puzzle == "report" || puzzle == "scale" || puzzle == "list") continue;
+    ++actions;
+    const Outcome help = run_cubenum(puzzle + " " + action + " --help");
+    EXPECT_NE(help.output.find("--verbose"), std::string::npos) << puzzle << " " << action;
+    EXPECT_NE(help.output.find("--progress"), std::string::npos) << puzzle << " " << action;
+  }
+  EXPECT_EQ(actions, 13);  // pocket-cube 3, rolling-cubes 2, foam 2, one each for the nine-colour and
+                          // sudoku cubes, twisty 3
+  const Outcome verbose = run_cubenum("nine-colour-cube count --verbose --threads 1");
+  EXPECT_EQ(verbose.status, 0);
+  EXPECT_NE(verbose.output.find("nine-colour-cube count: 1 thread\n"), std::string::npos);
+  EXPECT_NE(verbose.output.find("nine-colour-cube count: done in"), std::string::npos);
+}
+
+// The progress line goes to standard error only when it is a terminal (it
+// is not here) or --progress asks; a task shows after half a second.
+TEST(Cli, ProgressLinesOnlyWhenAskedOffATerminal) {
+  setenv("CUBENUM_PROGRESS_DELAY", "0", 1);  // every task shows, however short
+  const std::string job = "pocket-cube bfs --symmetry --threads 1";
+  const std::string line =
+      "pocket-cube bfs: symmetry classes: 3,674,160/3,674,160 positions (100%)";
+  const Outcome quiet = run_cubenum(job);
+  EXPECT_EQ(quiet.status, 0);
+  EXPECT_EQ(quiet.output.find("symmetry classes:"), std::string::npos) << quiet.output;
+  const Outcome shown = run_cubenum(job + " --progress");
+  EXPECT_EQ(shown.status, 0);
+  EXPECT_NE(shown.output.find(line), std::string::npos) << shown.output;
+  EXPECT_NE(shown.output.find(": done\n"), std::string::npos) << shown.output;
+  unsetenv("CUBENUM_PROGRESS_DELAY");
+}
+
+TEST(Cli, SolutionsReadAsSentences) {
+  EXPECT_EQ(run_cubenum("pocket-cube solve --metric qtm --scramble R").output,
+            "R' (1 move, qtm, optimal)\n");
+  EXPECT_EQ(
+      run_cubenum("pocket-cube solve --metric qtm --stickers 000022443355224433551111").output,
+      "already solved (0 moves, qtm)\n");
+  // QTM writes a half turn as one (R2) and counts it as two.
+  const Outcome half = run_cubenum("pocket-cube solve --metric qtm --scramble R2 --json -");
+  EXPECT_NE(half.output.find("\"length\": 2"), std::string::npos) << half.output;
+  EXPECT_NE(half.output.find("\"moves\": \"R2\""), std::string::npos) << half.output;
+}
+
+TEST(Cli, ReportWritesOutsideTheRepositoryUnlessTold) {
+  // Its help names the default, build/results beside the program.
+  const Outcome r = run_cubenum("report --help");
+  EXPECT_NE(r.output.find("build/results"), std::string::npos) << r.output;
 }
 
 }  // namespace

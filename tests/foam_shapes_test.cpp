@@ -20,7 +20,7 @@
 namespace cubenum::puzzles {
 namespace {
 
-const std::string kData = std::string(CUBENUM_DATA_DIR) + "/";
+const std::string kData = std::string(CUBENUM_DATA_DIR "/");
 
 FoamSet set_of(const std::string& name) {
   return load_foam_set(kData + "foam/" + name + ".txt");

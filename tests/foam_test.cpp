@@ -20,7 +20,7 @@
 namespace cubenum::puzzles {
 namespace {
 
-const std::string kData = std::string(CUBENUM_DATA_DIR) + "/foam/";
+const std::string kData = std::string(CUBENUM_DATA_DIR "/foam/");
 const std::vector<std::string> kSetFiles = {
     "construct.txt",        "happy-cube-little-genius.txt", "happy-cube-marble.txt",
     "happy-cube-micro.txt", "happy-cube-original.txt",      "happy-cube-profi.txt",
@@ -242,7 +242,7 @@ TEST(FoamEngine, OnePerColourOriginalAgreesWithNaiveVoxelCover) {
   const FoamCount c = count_foam(problems[0]);
   EXPECT_EQ(c.raw, naive.assemblies.size());
   EXPECT_EQ(c.piece_choices, naive.choices.size());
-  // The seed's author found 21 piece choices (seeds/foam-cubes.txt).
+  // The seed's author found 21 piece choices (docs/PUZZLES.md).
   EXPECT_EQ(c.piece_choices, 21U);
 }
 

@@ -48,5 +48,35 @@ TEST(Report, ScalingTableAndPlot) {
   EXPECT_NE(svg.find("ideal"), std::string::npos);
 }
 
+TEST(Report, ScalingPlotStartsAtTheFewestThreadsAndLabelsItsAxes) {
+  const std::vector<ScalingPoint> points = {{2, 4.0}, {4, 2.5}, {8, 1.6}};
+  const std::string svg = speedup_svg(points, "job");
+  EXPECT_NE(svg.find("width=\"640\" height=\"440\""), std::string::npos);
+  EXPECT_NE(svg.find(">threads</text>"), std::string::npos);
+  EXPECT_NE(svg.find("speedup over 2 threads"), std::string::npos);
+  EXPECT_NE(svg.find("measured (median)"), std::string::npos);
+  EXPECT_NE(svg.find("ideal (linear)"), std::string::npos);
+  // The first point sits on the y axis (x = 70), at speedup 1; the values
+  // are written beside the points.
+  EXPECT_NE(svg.find("<circle cx=\"70.0\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">2.50</text>"), std::string::npos);
+  EXPECT_EQ(speedup_svg({}, "nothing"), "");
+}
+
+TEST(Report, ScalingPlotWrapsALongCommandAndEscapesIt) {
+  const std::string command =
+      "cubenum foam count --challenge pool --via-shapes data/foam/construct.txt "
+      "data/foam/happy-cube-little-genius.txt data/foam/happy-cube-marble.txt <&>";
+  const std::string svg = speedup_svg({{1, 2.0}, {2, 1.0}}, command);
+  // Three lines of at most 70 characters: the plot is 36 pixels taller.
+  EXPECT_NE(svg.find("width=\"640\" height=\"476\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">cubenum foam count --challenge pool --via-shapes</text>"), std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find(">data/foam/construct.txt data/foam/happy-cube-little-genius.txt</text>"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("&lt;&amp;&gt;</text>"), std::string::npos) << svg;
+}
+
 }  // namespace
 }  // namespace cubenum::report

@@ -259,6 +259,11 @@ struct Case {
   unsigned rows, cols;
 };
 
+// How GoogleTest prints a grid size: "2x3", not its bytes.
+void PrintTo(const Case& c, std::ostream* out) {
+  *out << c.rows << "x" << c.cols;
+}
+
 class SmallGrid : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SmallGrid, BfsAgreesWithBruteForceAndBothGenericEngines) {

@@ -20,7 +20,7 @@
 namespace cubenum::sudoku_cube {
 namespace {
 
-// ---- The seed's data, copied verbatim from seeds/sudoku-cube.txt ----------
+// ---- The seed's data, copied verbatim from its page (docs/PUZZLES.md) --
 constexpr int kSeedCornerValues[8][3] = {{4, 8, 4}, {9, 5, 1}, {5, 9, 1}, {3, 7, 5},
                                          {2, 6, 7}, {6, 3, 7}, {4, 1, 6}, {8, 9, 2}};
 constexpr int kSeedCornerRotations[8][3] = {{3, 2, 1}, {3, 2, 1}, {2, 2, 1}, {1, 0, 3},

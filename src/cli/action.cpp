@@ -5,6 +5,7 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -21,6 +22,7 @@ namespace {
 struct CommonOptions {
   int threads = tbb::info::default_concurrency();
   std::string json;
+  OutputOptions output;
 };
 
 // Set while run_captured runs an action: the result goes here, and the
@@ -36,16 +38,32 @@ class NullStream : public std::ostream {
 
 }  // namespace
 
-CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::string& description,
-                     ActionFn run) {
+void add_output_options(Command& command, OutputOptions& options) {
+  command.add_flag("--verbose", options.verbose,
+                   "say what is being done, step by step, on standard error");
+  command.add_flag("--progress", options.progress,
+                   "progress lines on standard error even when it is not a terminal");
+}
+
+void apply_output_options(const OutputOptions& options) {
+  progress::set_verbose(options.verbose);
+  progress::set_mode(options.progress ? progress::Mode::Always : progress::Mode::Auto);
+}
+
+Command* add_action(Command& puzzle, const std::string& name, const std::string& description,
+                    ActionFn run) {
   auto options = std::make_shared<CommonOptions>();
-  CLI::App* action = puzzle.add_subcommand(name, description);
+  Command* action = puzzle.add_subcommand(name, description);
   action->add_option("--threads", options->threads, "worker threads (default: all cores)")
-      ->check(CLI::Range(1, 65536))
+      ->check(Range(1, 65536))
       ->capture_default_str();
   action->add_option("--json", options->json, "write the result as JSON to FILE ('-': stdout)")
       ->type_name("FILE");
+  add_output_options(*action, options->output);
   action->callback([options, run = std::move(run), action, &puzzle] {
+    // A run inside report or scale keeps the settings of the command around it.
+    const bool captured = captured_result != nullptr;
+    if (!captured) apply_output_options(options->output);
     // Open the JSON file first: an unwritable path fails before the work.
     std::ofstream json_file;
     if (!options->json.empty() && options->json != "-") {
@@ -53,8 +71,8 @@ CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::strin
       if (!json_file) throw InputError("--json", 0, "cannot write '" + options->json + "'");
     }
     NullStream silent;
-    std::ostream* out_stream = &std::cout;
-    if (options->json == "-" || captured_result != nullptr) out_stream = &silent;
+    std::ostream* out_stream = &progress::guarded_stdout();
+    if (options->json == "-" || captured) out_stream = &silent;
     if (captured_text != nullptr) out_stream = captured_text;
     std::ostream& out = *out_stream;
 
@@ -64,9 +82,13 @@ CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::strin
 #ifndef CUBENUM_PLAIN_THREADS
     if (options->threads > 1) spread.emplace();
 #endif
+    const std::string command = puzzle.get_name() + " " + action->get_name();
+    progress::note("{}: {} thread{}", command, options->threads, options->threads == 1 ? "" : "s");
     Stopwatch clock;
-    Json fields = run(ActionContext{options->threads, out});
+    Json fields = run(ActionContext{options->threads, out, progress::verbose()});
     const double seconds = clock.seconds();
+    progress::note("{}: done in {:.3f} s", command, seconds);
+    out.flush();
 
     Json result = {{"puzzle", puzzle.get_name()},
                    {"action", action->get_name()},
@@ -74,7 +96,7 @@ CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::strin
                    {"seconds", seconds}};
     for (auto& [key, value] : fields.items()) result[key] = value;
     if (captured_result != nullptr) *captured_result = result;
-    if (options->json == "-") std::cout << result.dump(2) << '\n';
+    if (options->json == "-") progress::guarded_stdout() << result.dump(2) << std::endl;
     if (json_file.is_open()) json_file << result.dump(2) << '\n';
   });
   return action;
@@ -86,9 +108,8 @@ Json run_captured(const std::vector<std::string>& args, std::string* text) {
   std::ostringstream human;
   captured_result = &result;
   captured_text = text != nullptr ? &human : nullptr;
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them backwards
   try {
-    app->parse(reversed);
+    app->parse(args);
   } catch (...) {
     captured_result = nullptr;
     captured_text = nullptr;
@@ -100,6 +121,22 @@ Json run_captured(const std::vector<std::string>& args, std::string* text) {
   if (result.is_null())
     throw InputError("'" + fmt::format("{}", fmt::join(args, " ")) + "' ran no action");
   return result;
+}
+
+std::string default_output_dir() {
+  std::error_code error;
+  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return "cubenum-results";
+  return (program.parent_path() / "results").string();
+}
+
+std::string shown_path(const std::string& path) {
+  const std::string data = std::string(CUBENUM_DATA_DIR "/");
+  if (path.rfind(data, 0) == 0) return "data/" + path.substr(data.size());
+  std::error_code error;
+  const std::string here = std::filesystem::current_path(error).string() + "/";
+  if (!error && path.rfind(here, 0) == 0) return path.substr(here.size());
+  return path;
 }
 
 }  // namespace cubenum::cli

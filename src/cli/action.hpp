@@ -1,7 +1,7 @@
 #pragma once
-// Every `cubenum <puzzle> <action>` is made by add_action: it gets --threads
-// and --json, runs under a thread limit, is timed, and writes its JSON.
-#include <CLI/CLI.hpp>
+// Every `cubenum <puzzle> <action>` is made by add_action: it gets --threads,
+// --json, --verbose and --progress, runs under a thread limit, is timed, and
+// writes its JSON.
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "command.hpp"
+#include "cubenum/core/progress.hpp"
 #include "cubenum/report/json.hpp"
 
 namespace cubenum::cli {
@@ -16,6 +18,7 @@ namespace cubenum::cli {
 struct ActionContext {
   int threads;        // the limit the action runs under
   std::ostream& out;  // human-readable output; silent when JSON goes to stdout
+  bool verbose;       // --verbose: say more on standard error (progress::note)
 };
 
 // Runs the action and returns its result fields (PUZZLES.md); the wrapper
@@ -23,9 +26,18 @@ struct ActionContext {
 using ActionFn = std::function<Json(const ActionContext&)>;
 
 // Adds action `name` to `puzzle`. The caller adds the action's own options
-// to the returned subcommand; `run` reads them when the action runs.
-CLI::App* add_action(CLI::App& puzzle, const std::string& name, const std::string& description,
-                     ActionFn run);
+// to the returned command; `run` reads them when the action runs.
+Command* add_action(Command& puzzle, const std::string& name, const std::string& description,
+                    ActionFn run);
+
+// --verbose and --progress, for commands that are not actions (report,
+// scale); the settings apply when the command runs (apply_output_options).
+struct OutputOptions {
+  bool verbose = false;
+  bool progress = false;
+};
+void add_output_options(Command& command, OutputOptions& options);
+void apply_output_options(const OutputOptions& options);
 
 // Runs one command line (without the program name) in this process and
 // returns the action's full result (puzzle, action, threads, seconds and
@@ -35,16 +47,25 @@ Json run_captured(const std::vector<std::string>& args, std::string* text = null
 
 // The whole command line: every puzzle, `list`, `report` and `scale`; or,
 // when `command` names a puzzle, that puzzle alone.
-std::unique_ptr<CLI::App> build_app(std::string_view command = {});
+std::unique_ptr<Command> build_app(std::string_view command = {});
 
 // The registrations, one per puzzle (src/cli/<puzzle>.cpp).
-void register_pocket_cube(CLI::App& app);
-void register_rolling_cubes(CLI::App& app);
-void register_foam(CLI::App& app);
-void register_nine_colour_cube(CLI::App& app);
-void register_sudoku_cube(CLI::App& app);
-void register_twisty(CLI::App& app);
-void register_report(CLI::App& app);
-void register_scale(CLI::App& app);
+void register_pocket_cube(Command& app);
+void register_rolling_cubes(Command& app);
+void register_foam(Command& app);
+void register_nine_colour_cube(Command& app);
+void register_sudoku_cube(Command& app);
+void register_twisty(Command& app);
+void register_report(Command& app);
+void register_scale(Command& app);
+
+// Where report and scale write unless told: build/results, beside the
+// program, so that running them never changes the repository's results/.
+std::string default_output_dir();
+
+// `path` as a person types it from the repository root: files of the data
+// directory as data/..., paths under the current directory relative to it.
+// No absolute path goes into a report.
+std::string shown_path(const std::string& path);
 
 }  // namespace cubenum::cli

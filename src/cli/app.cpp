@@ -8,13 +8,13 @@
 namespace cubenum::cli {
 namespace {
 
-void print_list(const CLI::App& app) {
-  for (const CLI::App* puzzle : app.get_subcommands({})) {
-    if (puzzle->get_subcommands({}).empty()) {
+void print_list(const Command& app) {
+  for (const Command* puzzle : app.get_subcommands()) {
+    if (puzzle->get_subcommands().empty()) {
       fmt::print("{:<28} {}\n", puzzle->get_name(), puzzle->get_description());
       continue;
     }
-    for (const CLI::App* action : puzzle->get_subcommands({}))
+    for (const Command* action : puzzle->get_subcommands())
       fmt::print("{:<28} {}\n", puzzle->get_name() + " " + action->get_name(),
                  action->get_description());
   }
@@ -22,12 +22,12 @@ void print_list(const CLI::App& app) {
 
 }  // namespace
 
-std::unique_ptr<CLI::App> build_app(std::string_view command) {
-  auto app = std::make_unique<CLI::App>("cubenum: exact, parallel enumeration of cube puzzles");
+std::unique_ptr<Command> build_app(std::string_view command) {
+  auto app = Command::program("cubenum: exact, parallel enumeration of cube puzzles");
   app->require_subcommand(1);
   // A command for one puzzle needs only that puzzle's actions (building
   // the rest took about a third of a millisecond of a 10 ms pocket cube run).
-  const std::pair<std::string_view, void (*)(CLI::App&)> puzzles[] = {
+  const std::pair<std::string_view, void (*)(Command&)> puzzles[] = {
       {"pocket-cube", register_pocket_cube},
       {"rolling-cubes", register_rolling_cubes},
       {"foam", register_foam},
@@ -42,7 +42,7 @@ std::unique_ptr<CLI::App> build_app(std::string_view command) {
   for (const auto& [name, add] : puzzles) add(*app);
   register_report(*app);
   register_scale(*app);
-  CLI::App* list =
+  Command* list =
       app->add_subcommand("list", "every puzzle and action with a one-line description");
   list->callback([root = app.get()] { print_list(*root); });
   return app;

@@ -36,13 +36,14 @@ struct FoamOptions {
   double time_limit = 0;
 };
 
-void add_common_options(CLI::App* action, FoamOptions& o) {
+void add_common_options(Command* action, FoamOptions& o) {
   action->add_option("--challenge", o.challenge, "own | one-per-colour | pool")
       ->capture_default_str();
   action->add_option("--by", o.by, "tell pieces apart by identity or by shape")
       ->capture_default_str();
   action->add_flag("--via-shapes", o.via_shapes,
-                   "by identity: search over shapes, counting the ways to pick congruent copies");
+                   "by identity, faster where sets share piece shapes: search over shapes and "
+                   "count each assembly as the ways to pick its congruent pieces (same counts)");
   action->add_option("SET_FILE", o.files, "piece set files (data/foam/*.txt)")->required();
   action
       ->add_option("--shape", o.shape,
@@ -77,15 +78,21 @@ std::vector<puzzles::FoamSet> load_sets(const FoamOptions& o) {
   return sets;
 }
 
-search::AssemblyOptions progress_options(ProgressLine& line, const std::string& name) {
+// The search's two counters: subtrees (the tree cut where there are many
+// more than threads) with the time left, and the nodes visited within them.
+struct SearchProgress {
+  Progress subtrees, nodes;
+  SearchProgress(const std::string& what)
+      : subtrees(what, 0, "subtrees"), nodes("search", 0, "nodes") {}
+};
+
+search::AssemblyOptions progress_options(SearchProgress& progress) {
   search::AssemblyOptions options;
-  // The estimate assumes the subtrees left are like those done.
-  options.progress = [&line, name,
-                      clock = std::make_shared<Stopwatch>()](const search::SplitProgress& p) {
-    const double left = clock->seconds() * static_cast<double>(p.total - p.done) /
-                        static_cast<double>(std::max<std::size_t>(p.done, 1));
-    line.show(fmt::format("{}: {}/{} subtrees, about {:.0f} s left", name, p.done, p.total, left));
+  options.progress = [&progress](const search::SplitProgress& p) {
+    progress.subtrees.set_total(p.total);
+    progress.subtrees.set_done(p.done);
   };
+  options.nodes = &progress.nodes;
   return options;
 }
 
@@ -99,14 +106,38 @@ Json count_fields(const FoamProblem& problem, const puzzles::FoamCount& c, doubl
   return r;
 }
 
-void print_header(std::ostream& out, bool choices) {
-  out << fmt::format("{:<40} {:>12} {:>11} {:>11}{} {:>9}\n", "name", "raw", "rotations",
-                     "symmetries", choices ? fmt::format(" {:>8}", "choices") : "", "seconds");
+// Names longer than this (a pool of several sets) get a line of their own
+// above their counts, so the columns stay together.
+constexpr std::size_t kNameColumn = 40;
+
+std::size_t name_width(const std::vector<FoamProblem>& problems) {
+  std::size_t width = 4;  // "name"
+  for (const FoamProblem& p : problems)
+    if (p.name.size() <= kNameColumn) width = std::max(width, p.name.size());
+  return width;
 }
 
-void print_row(std::ostream& out, const FoamProblem& p, const puzzles::FoamCount& c, double s) {
-  out << fmt::format("{:<40} {:>12} {:>11} {:>11}{} {:>9.3f}\n", p.name, c.raw, c.rotations,
-                     c.symmetries, p.counts_choices ? fmt::format(" {:>8}", c.piece_choices) : "",
+// For the progress line.
+std::string short_name(const std::string& name) {
+  return name.size() <= kNameColumn ? name : name.substr(0, kNameColumn - 3) + "...";
+}
+
+// The columns are named as the JSON fields are (docs/PUZZLES.md).
+void print_header(std::ostream& out, std::size_t width, bool choices) {
+  out << fmt::format("{:<{}} {:>12} {:>11} {:>11}{} {:>9}\n", "name", width, "raw", "rotations",
+                     "symmetries", choices ? fmt::format(" {:>13}", "piece_choices") : "",
+                     "seconds");
+}
+
+void print_row(std::ostream& out, std::size_t width, const FoamProblem& p,
+               const puzzles::FoamCount& c, double s) {
+  std::string name = p.name;
+  if (name.size() > width) {
+    out << name << '\n';
+    name.clear();
+  }
+  out << fmt::format("{:<{}} {:>12} {:>11} {:>11}{} {:>9.3f}\n", name, width, c.raw, c.rotations,
+                     c.symmetries, p.counts_choices ? fmt::format(" {:>13}", c.piece_choices) : "",
                      s);
 }
 
@@ -115,14 +146,17 @@ Json run_count(const FoamOptions& o, const ActionContext& ctx) {
   const auto by = puzzles::parse_foam_by(o.by);
   const auto problems = puzzles::foam_problems(challenge, by, load_sets(o), o.via_shapes);
   Json results = Json::array();
-  print_header(ctx.out, challenge != puzzles::FoamChallenge::Own);
+  const std::size_t width = name_width(problems);
+  print_header(ctx.out, width, challenge != puzzles::FoamChallenge::Own);
   for (const FoamProblem& problem : problems) {
-    ProgressLine line;
-    auto options = progress_options(line, problem.name);
+    SearchProgress progress("foam count: " + short_name(problem.name));
+    auto options = progress_options(progress);
     Stopwatch clock;
     const auto counts = puzzles::count_foam(problem, options);
     const double seconds = clock.seconds();
-    print_row(ctx.out, problem, counts, seconds);
+    print_row(ctx.out, width, problem, counts, seconds);
+    progress::note("{}: {} search nodes, {:.3f} s", problem.name,
+                   progress::grouped(progress.nodes.done()), seconds);
     results.push_back(count_fields(problem, counts, seconds));
   }
   return {{"challenge", o.challenge}, {"by", o.by}, {"results", results}};
@@ -164,8 +198,8 @@ Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
   Json results = Json::array();
   std::vector<puzzles::FoamNet> nets;
   for (const FoamProblem& problem : problems) {
-    ProgressLine line;
-    auto options = progress_options(line, problem.name);
+    SearchProgress progress("foam solve: " + short_name(problem.name));
+    auto options = progress_options(progress);
     options.list_limit = o.list;
     options.list_up_to = up_to;
     Stopwatch clock;
@@ -241,15 +275,17 @@ void print_shape_header(std::ostream& out, const ShapeJob& job) {
 Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   const ShapeJob job = load_shape_job(o);
   print_shape_header(ctx.out, job);
-  ProgressLine line;
-  auto options = progress_options(line, job.shape.name);
+  SearchProgress progress("foam count: " + job.shape.name);
+  auto options = progress_options(progress);
   options.stop = deadline(o.time_limit);
+  if (o.time_limit > 0)
+    progress.subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
   Stopwatch clock;
   const auto c = puzzles::count_foam_shape(job.shape, job.pool, options);
   const double seconds = clock.seconds();
-  ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>10} {:>9}\n", "raw", "rotations", "symmetries",
-                         "choices", "seconds");
-  ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>10} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
+  ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9}\n", "raw", "rotations", "symmetries",
+                         "piece_choices", "seconds");
+  ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
                          c.piece_choices, seconds);
   if (!c.complete)
     ctx.out << fmt::format(
@@ -297,9 +333,11 @@ Json show_shape_solutions(const FoamOptions& o, const ActionContext& ctx, const 
 
 // Without --first: count, and list the first canonical assemblies.
 Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJob& job) {
-  ProgressLine line;
-  auto options = progress_options(line, job.shape.name);
+  SearchProgress progress("foam solve: " + job.shape.name);
+  auto options = progress_options(progress);
   options.stop = deadline(o.time_limit);
+  if (o.time_limit > 0)
+    progress.subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
   options.list_limit = o.list;
   options.list_up_to = parse_up_to(o.up_to);
   Stopwatch clock;
@@ -325,6 +363,8 @@ Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
   options.wanted = o.first;
   options.seed = o.seed;
   options.stop = deadline(o.time_limit);
+  Progress placements("foam solve --first: " + job.shape.name, 0, "placements");
+  options.placements = &placements;
   Stopwatch clock;
   const auto found = puzzles::first_foam_shape(job.shape, job.pool, options);
   const double seconds = clock.seconds();
@@ -344,29 +384,39 @@ Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
   return r;
 }
 
+constexpr const char* kFoamFooter =
+    "Counts: raw (the cube's faces labelled), up to the 24 rotations, up to the 48 symmetries;\n"
+    "piece_choices: the sets of six pieces that build at least one cube (docs/PUZZLES.md).\n"
+    "--via-shapes (by identity): congruent pieces, as in a pool of several sets, make the\n"
+    "direct search find each assembly once per way of picking the copies. With --via-shapes\n"
+    "the search runs over shapes and counts each assembly it finds as that many: the\n"
+    "counts are the same, the search much smaller where many pieces are congruent.";
+
 }  // namespace
 
-void register_foam(CLI::App& app) {
-  CLI::App* foam = app.add_subcommand("foam", "foam cubes (Happy Cube and relatives)");
+void register_foam(Command& app) {
+  Command* foam = app.add_subcommand("foam", "foam cubes (Happy Cube and relatives)");
   foam->require_subcommand(1);
 
   auto count_opts = std::make_shared<FoamOptions>();
-  CLI::App* count =
+  Command* count =
       add_action(*foam, "count", "count the assemblies of a challenge, raw and up to symmetry",
                  [count_opts](const ActionContext& ctx) {
                    return count_opts->shape.empty() ? run_count(*count_opts, ctx)
                                                     : run_shape_count(*count_opts, ctx);
                  });
   add_common_options(count, *count_opts);
+  count->footer(kFoamFooter);
 
   auto solve_opts = std::make_shared<FoamOptions>();
-  CLI::App* solve =
+  Command* solve =
       add_action(*foam, "solve", "list assemblies in canonical order as nets (text, SVG)",
                  [solve_opts](const ActionContext& ctx) {
                    return solve_opts->shape.empty() ? run_solve(*solve_opts, ctx)
                                                     : run_shape_solve(*solve_opts, ctx);
                  });
   add_common_options(solve, *solve_opts);
+  solve->footer(kFoamFooter);
   solve->add_option("--list", solve_opts->list, "how many solutions to print")
       ->capture_default_str();
   solve

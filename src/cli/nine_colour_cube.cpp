@@ -54,7 +54,8 @@ Json solve(const ActionContext& ctx, std::size_t list) {
     const int rotated = nc::orbit_size(reps[i], kRotationCount);
     const int mirrored = nc::orbit_size(reps[i], kSymmetryCount);
     ctx.out << fmt::format(
-        "class {} of {}: {}\n{} colourings up to colours under rotations, {} under "
+        "class {} of {} (up to colours and symmetries): {}\n"
+        "its orbit: {} distinct colourings up to colours under the 24 rotations, {} under all 48 "
         "symmetries\n{}\n",
         i + 1, reps.size(), nc::kind_signature(reps[i]), rotated, mirrored,
         nc::layers_text(reps[i]));
@@ -69,8 +70,8 @@ Json solve(const ActionContext& ctx, std::size_t list) {
 
 }  // namespace
 
-void register_nine_colour_cube(CLI::App& app) {
-  CLI::App* puzzle = app.add_subcommand(
+void register_nine_colour_cube(Command& app) {
+  Command* puzzle = app.add_subcommand(
       "nine-colour-cube", "27 cubes in 9 colours, every face showing all nine colours");
   puzzle->require_subcommand(1);
   add_action(*puzzle, "count", "count the colourings: labelled, up to colours/rotations/symmetries",

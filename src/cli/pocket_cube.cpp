@@ -10,6 +10,7 @@
 
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/progress.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -51,7 +52,12 @@ std::string method(const bfs::RowWork& work) {
 
 Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   const pc::Metric metric = pc::parse_metric(args.metric);
-  const pc::Enumeration e = pc::enumerate(metric, args.symmetry, parse_direction(args.direction));
+  std::optional<Progress> progress;
+  if (args.symmetry)
+    progress.emplace("pocket-cube bfs: symmetry classes", pc::kPositionCount, "positions");
+  const pc::Enumeration e = pc::enumerate(metric, args.symmetry, parse_direction(args.direction),
+                                          progress ? &*progress : nullptr);
+  progress.reset();
   const std::uint64_t max_depth = e.distribution.size() - 1;
 
   fmt::print(ctx.out, "pocket cube, {} (positions up to whole-cube rotation)\n",
@@ -99,14 +105,24 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
       start = pc::apply_turn(start, turn);
   }
   const std::vector<pc::Turn> turns = pc::solve(metric, start);
-  const std::string moves = pc::turns_text(turns);
-  fmt::print(ctx.out, "{} ({} moves, {}, optimal)\n", moves.empty() ? "(already solved)" : moves,
-             turns.size(), pc::metric_name(metric));
+  // Two quarter turns of one face in a row are written as the half turn
+  // (R R -> R2); in QTM they still count two.
+  const std::string moves = pc::turns_text(pc::join_half_turns(turns));
+  const std::string length = fmt::format("{} move{}, {}", turns.size(),
+                                         turns.size() == 1 ? "" : "s", pc::metric_name(metric));
+  if (turns.empty())
+    fmt::print(ctx.out, "already solved (0 moves, {})\n", pc::metric_name(metric));
+  else
+    fmt::print(ctx.out, "{} ({}, optimal)\n", moves, length);
   return {{"metric", pc::metric_name(metric)}, {"length", turns.size()}, {"moves", moves}};
 }
 
 Json run_export(const std::string& dir, const ActionContext& ctx) {
-  const pc::ExportCounts counts = pc::export_neo4j(dir);
+  pc::ExportCounts counts;
+  {
+    Progress progress("pocket-cube export", 3 * pc::kPositionCount, "positions");
+    counts = pc::export_neo4j(dir, &progress);
+  }
   fmt::print(ctx.out, "wrote {}/nodes.csv ({} nodes) and {}/edges.csv ({} edges)\n", dir,
              counts.nodes, dir, counts.edges);
   return {{"directory", dir}, {"nodes", counts.nodes}, {"edges", counts.edges}};
@@ -114,13 +130,13 @@ Json run_export(const std::string& dir, const ActionContext& ctx) {
 
 }  // namespace
 
-void register_pocket_cube(CLI::App& app) {
-  CLI::App* puzzle = app.add_subcommand(
+void register_pocket_cube(Command& app) {
+  Command* puzzle = app.add_subcommand(
       "pocket-cube", "the 2x2x2 cube: distance tables, symmetry classes, optimal solving");
   puzzle->require_subcommand(1);
 
   auto bfs_args = std::make_shared<BfsArgs>();
-  CLI::App* bfs =
+  Command* bfs =
       add_action(*puzzle, "bfs", "positions at each distance from solved (QTM or HTM)",
                  [bfs_args](const ActionContext& ctx) { return run_bfs(*bfs_args, ctx); });
   bfs->add_option("--metric", bfs_args->metric, "qtm (quarter turns) or htm (half turns too)")
@@ -128,20 +144,33 @@ void register_pocket_cube(CLI::App& app) {
   bfs->add_flag("--symmetry", bfs_args->symmetry, "also count positions up to the 48 symmetries");
   bfs->add_option("--direction", bfs_args->direction, "BFS direction: auto, top-down or bottom-up")
       ->capture_default_str();
+  bfs->footer(
+      "The table: positions first reached at each depth (with --symmetry also their classes\n"
+      "up to the 48 symmetries), how the level was built and how long it took. Method: the\n"
+      "way that served most (row, move) pairs, with its share when others served some. A row\n"
+      "is one corner permutation with its 729 twists as bits; a move carries a row to another\n"
+      "row and twists its pieces.\n"
+      "  push     each position of the level before is turned, one at a time (sparse levels)\n"
+      "  pull     each position not yet reached looks for a neighbour in the level before\n"
+      "  permute  a whole row is moved at once, its twists shifted as digits\n"
+      "  cycles   the rows along one face's cycle (R, R2, R') are built together, sharing\n"
+      "           their shifts (dense levels)\n"
+      "Every method finds the same positions: the counts never depend on it.");
 
   auto solve_args = std::make_shared<SolveArgs>();
-  CLI::App* solve =
+  Command* solve =
       add_action(*puzzle, "solve", "one optimal solution of a scramble or a sticker string",
                  [solve_args](const ActionContext& ctx) { return run_solve(*solve_args, ctx); });
   solve->add_option("--metric", solve_args->metric, "qtm or htm")->capture_default_str();
   auto* scramble = solve->add_option("--scramble", solve_args->scramble,
                                      "moves in standard notation, e.g. \"R U2 F' D L B2\"");
   auto* stickers = solve->add_option("--stickers", solve_args->stickers,
-                                     "24 colours in the seed's layout (w y g b r o or 0-5)");
+                                     "24 colours in the net layout of docs/PUZZLES.md "
+                                     "(letters w y g b r o or digits 0-5)");
   scramble->excludes(stickers);
 
   auto dir = std::make_shared<std::string>();
-  CLI::App* exporter =
+  Command* exporter =
       add_action(*puzzle, "export", "the seed's Neo4j import files (nodes.csv, edges.csv)",
                  [dir](const ActionContext& ctx) { return run_export(*dir, ctx); });
   exporter->add_option("--neo4j", *dir, "directory to write nodes.csv and edges.csv into")

@@ -12,6 +12,7 @@
 
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/report/machine.hpp"
 #include "cubenum/report/markdown.hpp"
@@ -32,7 +33,7 @@ struct Section {
 };
 
 std::string data(const std::string& relative) {
-  return std::string(CUBENUM_DATA_DIR) + "/" + relative;
+  return std::string(CUBENUM_DATA_DIR "/").append(relative);
 }
 
 const std::vector<std::string> kSeries = {"happy-cube-little-genius", "happy-cube-marble",
@@ -113,9 +114,7 @@ std::vector<Section> sections() {
 // A command as a person would type it from the repository root.
 std::string shown(const std::vector<std::string>& args) {
   std::string command = "cubenum";
-  const std::string dir = std::string(CUBENUM_DATA_DIR) + "/";
-  for (const auto& arg : args)
-    command += " " + (arg.rfind(dir, 0) == 0 ? "data/" + arg.substr(dir.size()) : arg);
+  for (const auto& arg : args) command.append(" ").append(shown_path(arg));
   return command;
 }
 
@@ -126,12 +125,13 @@ void write_file(const fs::path& path, const std::string& text) {
 }
 
 std::string run_section(const Section& section, int threads, const report::Machine& machine,
-                        const fs::path& out_dir) {
+                        const fs::path& out_dir, Progress& progress) {
   std::string md = fmt::format("## {}\n\n{}\n\n", section.title, section.counts);
   Json runs = Json::array();
   for (auto args : section.runs) {
     const std::string command = shown(args);
-    std::cerr << "report: " << command << '\n';
+    progress.set_detail(section.puzzle);
+    progress::note("report: {}", command);
     args.push_back("--threads");
     args.push_back(std::to_string(threads));
     std::string text;
@@ -142,6 +142,7 @@ std::string run_section(const Section& section, int threads, const report::Machi
       md += fmt::format("Its output:\n\n```\n{}```\n\n", text);
     result["command"] = command;
     runs.push_back(result);
+    progress.add(1);
   }
   const Json file = {
       {"puzzle", section.puzzle}, {"machine", report::to_json(machine)}, {"runs", runs}};
@@ -149,7 +150,15 @@ std::string run_section(const Section& section, int threads, const report::Machi
   return md;
 }
 
-void run_report(const std::string& out, int threads) {
+struct ReportOptions {
+  std::string out;  // empty: default_output_dir()
+  int threads = tbb::info::default_concurrency();
+  OutputOptions output;
+};
+
+void run_report(const ReportOptions& options) {
+  apply_output_options(options.output);
+  const std::string out = options.out.empty() ? default_output_dir() : options.out;
   const fs::path out_dir(out);
   std::error_code ec;
   fs::create_directories(out_dir, ec);
@@ -157,33 +166,46 @@ void run_report(const std::string& out, int threads) {
     throw InputError("--out", 0, "cannot create directory '" + out + "'");
 
   const report::Machine machine = report::this_machine();
+  std::size_t runs = 0;
+  for (const Section& section : sections()) runs += section.runs.size();
   Stopwatch clock;
   std::string body;
-  for (const Section& section : sections()) body += run_section(section, threads, machine, out_dir);
+  {
+    Progress progress("report", runs, "runs");
+    progress.set_estimate(false);  // the runs differ too much
+    for (const Section& section : sections())
+      body += run_section(section, options.threads, machine, out_dir, progress);
+  }
+  // The command as given: no absolute path goes into the report.
+  const std::string command =
+      fmt::format("cubenum report{} --threads {}",
+                  options.out.empty() ? "" : " --out " + shown_path(options.out), options.threads);
   const std::string md = fmt::format(
-      "# cubenum report\n\nMade by `cubenum report --out {} --threads {}` in {:.2f} s.\n\n"
+      "# cubenum report\n\nMade by `{}` in {:.2f} s.\n\n"
       "Machine: {}.\n\nWhat each count means: docs/PUZZLES.md. Every count here is the project's "
       "signature: a change meant only to make cubenum faster leaves all of them identical.\n\n{}",
-      out, threads, clock.seconds(), report::describe(machine), body);
+      command, clock.seconds(), report::describe(machine), body);
   write_file(out_dir / "REPORT.md", md);
-  std::cout << "wrote " << (out_dir / "REPORT.md").string() << " in "
-            << fmt::format("{:.2f}", clock.seconds()) << " s\n";
+  progress::guarded_stdout() << fmt::format("wrote {} and {} JSON files in {:.2f} s\n",
+                                            shown_path((out_dir / "REPORT.md").string()),
+                                            sections().size(), clock.seconds());
 }
 
 }  // namespace
 
-void register_report(CLI::App& app) {
-  struct Options {
-    std::string out = "results";
-    int threads = tbb::info::default_concurrency();
-  };
-  auto options = std::make_shared<Options>();
-  CLI::App* report = app.add_subcommand(
+void register_report(Command& app) {
+  auto options = std::make_shared<ReportOptions>();
+  Command* report = app.add_subcommand(
       "report", "run every puzzle's default enumeration; write REPORT.md and JSON per puzzle");
-  report->add_option("--out", options->out, "directory for the reports")->capture_default_str();
+  report
+      ->add_option("--out", options->out,
+                   "directory for the reports (default: results/ beside the cubenum program, "
+                   "build/results; 'tools/run results' refreshes the repository's)")
+      ->type_name("DIR");
   report->add_option("--threads", options->threads, "worker threads (default: all cores)")
-      ->check(CLI::Range(1, 65536));
-  report->callback([options] { run_report(options->out, options->threads); });
+      ->check(Range(1, 65536));
+  add_output_options(*report, options->output);
+  report->callback([options] { run_report(*options); });
 }
 
 }  // namespace cubenum::cli

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
@@ -22,14 +23,13 @@ struct RollingOptions {
   unsigned rows = 3, cols = 3;
   std::string start, goal;
   std::string direction = "auto";
-  bool verbose = false;
   // Layers of the shortest-path DAG above this are not counted (16 bytes
   // each, plus sorting room).
   std::uint64_t count_limit = 200'000'000;
-  const CLI::App* action = nullptr;  // to ask which options were given
+  const Command* action = nullptr;  // to ask which options were given
 };
 
-void add_grid_options(CLI::App* action, const std::shared_ptr<RollingOptions>& options) {
+void add_grid_options(Command* action, const std::shared_ptr<RollingOptions>& options) {
   action->add_option("--rows", options->rows, "grid rows")->capture_default_str();
   action->add_option("--cols", options->cols, "grid columns")->capture_default_str();
   action->add_option("--start", options->start,
@@ -37,9 +37,8 @@ void add_grid_options(CLI::App* action, const std::shared_ptr<RollingOptions>& o
                      "(rows/2, cols/2))");
   action->add_option("--goal", options->goal, "goal grid (default: all 1, empty as the start)");
   action->add_option("--direction", options->direction, "BFS direction")
-      ->check(CLI::IsMember({"auto", "top-down", "bottom-up"}))
+      ->check(IsMember({"auto", "top-down", "bottom-up"}))
       ->capture_default_str();
-  action->add_flag("--verbose", options->verbose, "one line per BFS level on standard error");
 }
 
 struct Problem {
@@ -49,7 +48,7 @@ struct Problem {
 
 // The grid size comes from --rows/--cols when given, else from --start or
 // --goal, else 3x3.
-Problem make_problem(const RollingOptions& o, const CLI::App& action) {
+Problem make_problem(const RollingOptions& o, const Command& action) {
   unsigned rows = o.rows, cols = o.cols;
   const bool sized = action.count("--rows") + action.count("--cols") > 0;
   Grid start, goal;
@@ -85,10 +84,14 @@ struct SearchOutcome {
   double seconds;
 };
 
-SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t goal, bool stop) {
-  ProgressLine progress;
+SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t goal, bool stop,
+                     const std::string& command) {
+  const std::uint64_t states = p.space.size();
+  // The time left is not estimated: levels differ too much.
+  Progress progress(command, states, "states");
+  progress.set_estimate(false);
+  std::optional<Progress> level_task;  // the level being built, in its own part of the line
   Stopwatch total;
-  Stopwatch level_clock;
   std::uint64_t reached = 0;
   unsigned depth = 0;
   RollingBfsOptions bfs_options;
@@ -100,31 +103,28 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t go
   bfs_options.on_level = [&](const bfs::LevelStats& level) {
     reached += level.states;
     depth = level.depth + 1;
-    level_clock.restart();
-    if (o.verbose)
-      std::fprintf(stderr, "level %2u  %14llu states  %s  %8.2f s  (total %llu, %.1f s)\n",
-                   level.depth, static_cast<unsigned long long>(level.states),
+    progress.set_done(reached);
+    level_task.reset();
+    level_task.emplace(fmt::format("level {}", depth), states, "scanned");
+    progress::note("level {:2}  {:>14} states  {}  {:8.2f} s  (total {}, {:.1f} s)", level.depth,
+                   progress::grouped(level.states),
                    level.direction == bfs::Direction::TopDown ? "top-down " : "bottom-up",
-                   level.seconds, static_cast<unsigned long long>(reached), total.seconds());
+                   level.seconds, progress::grouped(reached), total.seconds());
   };
-  const std::uint64_t states = p.space.size();
+  // From the level's workers, between two on_level calls.
   bfs_options.on_progress = [&](std::uint64_t scanned) {
-    if (!progress.enabled()) return;
-    const double s = level_clock.seconds();
-    progress.show(fmt::format("level {}: {:.1f}% scanned, {} states reached, {:.0f} M states/s",
-                              depth,
-                              100.0 * static_cast<double>(scanned) / static_cast<double>(states),
-                              reached, s > 0 ? static_cast<double>(scanned) / s / 1e6 : 0.0));
+    if (level_task) level_task->set_done(scanned);
   };
+  level_task.emplace("level 0", states, "scanned");
   SearchOutcome outcome{rolling_bfs(p.space, p.space.rank(p.start), bfs_options), 0};
   outcome.seconds = total.seconds();
   return outcome;
 }
 
-Json run_bfs(const ActionContext& ctx, const RollingOptions& o, const CLI::App& action) {
+Json run_bfs(const ActionContext& ctx, const RollingOptions& o, const Command& action) {
   const Problem p = make_problem(o, action);
   const std::uint64_t start = p.space.rank(p.start), goal = p.space.rank(p.goal);
-  const SearchOutcome outcome = search(p, o, goal, false);
+  const SearchOutcome outcome = search(p, o, goal, false, "rolling-cubes bfs");
   const RollingBfsResult& r = outcome.bfs;
 
   Json fields = {{"rows", p.space.rows()},
@@ -178,14 +178,17 @@ void print_solution(std::ostream& out, const RollingCubesSpace& space, const Sho
       for (std::size_t j = 0; j < picture.size(); ++j)
         lines[j + 1] += fmt::format("{:<{}}", picture[j], width);
     }
-    for (const auto& line : lines) out << line << '\n';
+    for (auto line : lines) {
+      line.erase(line.find_last_not_of(' ') + 1);
+      out << line << '\n';
+    }
   }
 }
 
-Json run_solve(const ActionContext& ctx, const RollingOptions& o, const CLI::App& action) {
+Json run_solve(const ActionContext& ctx, const RollingOptions& o, const Command& action) {
   const Problem p = make_problem(o, action);
   const std::uint64_t start = p.space.rank(p.start), goal = p.space.rank(p.goal);
-  const SearchOutcome outcome = search(p, o, goal, true);
+  const SearchOutcome outcome = search(p, o, goal, true, "rolling-cubes solve");
   if (!outcome.bfs.watch_depth)
     throw InputError(
         "--goal", 0,
@@ -201,13 +204,13 @@ Json run_solve(const ActionContext& ctx, const RollingOptions& o, const CLI::App
 
 }  // namespace
 
-void register_rolling_cubes(CLI::App& app) {
-  CLI::App* puzzle = app.add_subcommand(
+void register_rolling_cubes(Command& app) {
+  Command* puzzle = app.add_subcommand(
       "rolling-cubes", "cubes rolled into the empty cell of an R x C grid (up to 12 cells)");
   puzzle->require_subcommand(1);
 
   auto bfs_options = std::make_shared<RollingOptions>();
-  CLI::App* bfs_action =
+  Command* bfs_action =
       add_action(*puzzle, "bfs", "the whole state space by BFS from the start; shortest solutions",
                  [bfs_options](const ActionContext& ctx) {
                    return run_bfs(ctx, *bfs_options, *bfs_options->action);
@@ -221,7 +224,7 @@ void register_rolling_cubes(CLI::App& app) {
       ->capture_default_str();
 
   auto solve_options = std::make_shared<RollingOptions>();
-  CLI::App* solve_action =
+  Command* solve_action =
       add_action(*puzzle, "solve", "a shortest sequence from --start to --goal",
                  [solve_options](const ActionContext& ctx) {
                    return run_solve(ctx, *solve_options, *solve_options->action);

@@ -57,7 +57,7 @@ Json count(const ActionContext& ctx, const std::string& path) {
   }
   ctx.out << fmt::format("grid solutions {}, reachable {}, search nodes {}\n",
                          result.solutions.size(), result.reachable(), result.search_nodes);
-  return {{"instance", path},
+  return {{"instance", shown_path(path)},
           {"solutions", result.solutions.size()},
           {"reachable", result.reachable()},
           {"search_nodes", result.search_nodes},
@@ -66,8 +66,8 @@ Json count(const ActionContext& ctx, const std::string& path) {
 
 }  // namespace
 
-void register_sudoku_cube(CLI::App& app) {
-  CLI::App* puzzle =
+void register_sudoku_cube(Command& app) {
+  Command* puzzle =
       app.add_subcommand("sudoku-cube", "a stickered 3x3x3 cube: every face must show 1..9");
   puzzle->require_subcommand(1);
   auto path = std::make_shared<std::string>(sc::default_instance_path());

@@ -120,25 +120,6 @@ Json run_info(const SpaceArgs& args, const ActionContext& ctx) {
   return space_json(*space);
 }
 
-// A line per level on standard error, once the run has taken a second.
-class LevelLines {
- public:
-  void level(const bfs::RowLevel& level) {
-    if (clock_.seconds() < 1) return;
-    progress_.show("", true);
-    fmt::print(stderr, "\rdepth {:>3}: {:>15} positions in {:.2f} s\n", level.depth, level.states,
-               level.seconds);
-  }
-  void rows(std::uint64_t done, std::uint32_t rows) {
-    if (clock_.seconds() < 1) return;
-    progress_.show(fmt::format("next level: {:.0f}% of the rows", 100.0 * double(done) / rows));
-  }
-
- private:
-  Stopwatch clock_;
-  ProgressLine progress_;
-};
-
 // How a level was found: push or pull, with the share of (row, move) pairs
 // when both served.
 std::string method(const bfs::RowWork& work) {
@@ -161,13 +142,30 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   const auto space = make_space(args.space);
   check_memory(*space, args.memory_gib);
   print_space(*space, ctx.out);
-  LevelLines lines;
+  // The progress line: states reached of the ranked ones, and the level
+  // being built (rows done); with --verbose a line per level.
+  Progress progress("twisty bfs", space->size(), "states");
+  progress.set_estimate(false);
+  std::optional<Progress> level_task;
+  std::uint64_t reached = 0;
+  const Stopwatch clock;
   tw::EnumerateOptions options;
   options.policy = parse_direction(args.direction);
   options.antipodes = args.antipodes;
-  options.on_level = [&](const bfs::RowLevel& level) { lines.level(level); };
-  options.on_progress = [&](std::uint64_t done) { lines.rows(done, space->rows()); };
+  options.on_level = [&](const bfs::RowLevel& level) {
+    reached += level.states;
+    progress.set_done(reached);
+    level_task.reset();
+    level_task.emplace(fmt::format("level {}", level.depth + 1), space->rows(), "rows");
+    progress::note("level {:2}  {:>15} positions  {:>11}  {:8.3f} s  (total {}, {:.1f} s)",
+                   level.depth, progress::grouped(level.states), method(level.work), level.seconds,
+                   progress::grouped(reached), clock.seconds());
+  };
+  options.on_progress = [&](std::uint64_t done) {
+    if (level_task) level_task->set_done(done);
+  };
   const tw::Enumeration e = tw::enumerate(*space, options);
+  level_task.reset();
   const std::vector<std::uint64_t> distribution = e.bfs.distribution();
 
   fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>11}\n", "depth", "positions", "method", "level time");
@@ -227,7 +225,7 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
       {"file", def.file}, {"scramble", args.scramble}, {"length", path.size()}, {"moves", text}};
 }
 
-void add_space_options(CLI::App* action, SpaceArgs& args) {
+void add_space_options(Command* action, SpaceArgs& args) {
   action->add_option("file", args.file, "the puzzle's definition (ksolve/twsearch .tws format)")
       ->required()
       ->type_name("FILE");
@@ -239,19 +237,19 @@ void add_space_options(CLI::App* action, SpaceArgs& args) {
 
 }  // namespace
 
-void register_twisty(CLI::App& app) {
-  CLI::App* puzzle =
+void register_twisty(Command& app) {
+  Command* puzzle =
       app.add_subcommand("twisty", "any permutation puzzle from a ksolve/twsearch definition file");
   puzzle->require_subcommand(1);
 
   auto info_args = std::make_shared<SpaceArgs>();
-  CLI::App* info =
+  Command* info =
       add_action(*puzzle, "info", "the ranked state space: orbits, constraints, size",
                  [info_args](const ActionContext& ctx) { return run_info(*info_args, ctx); });
   add_space_options(info, *info_args);
 
   auto bfs_args = std::make_shared<BfsArgs>();
-  CLI::App* bfs = add_action(
+  Command* bfs = add_action(
       *puzzle, "bfs", "positions at each distance from solved, God's number and antipodes",
       [bfs_args](const ActionContext& ctx) { return run_bfs(*bfs_args, ctx); });
   add_space_options(bfs, bfs_args->space);
@@ -264,9 +262,18 @@ void register_twisty(CLI::App& app) {
       ->capture_default_str();
   bfs->add_option("--table", bfs_args->table, "also write the depth table to FILE (for solve)")
       ->type_name("FILE");
+  bfs->footer(
+      "The table: positions first reached at each depth, how the level was built and how long\n"
+      "it took. A row is a set of positions that every move carries to one row, permuting\n"
+      "them (the layout line says how many rows and columns). Method: the way that served most\n"
+      "(row, move) pairs, with its share when others served some.\n"
+      "  push     each position of the level before is moved, one at a time\n"
+      "  pull     each position not yet reached looks for a neighbour in the level before\n"
+      "  permute  a whole row is moved at once (a Beneš network of bit swaps)\n"
+      "Every method finds the same positions: the counts never depend on it.");
 
   auto solve_args = std::make_shared<SolveArgs>();
-  CLI::App* solve =
+  Command* solve =
       add_action(*puzzle, "solve", "an optimal solution of a scramble, from the BFS depth table",
                  [solve_args](const ActionContext& ctx) { return run_solve(*solve_args, ctx); });
   add_space_options(solve, solve_args->space);

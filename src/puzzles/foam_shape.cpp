@@ -283,12 +283,26 @@ std::string foam_shape_svg(const FoamShape& shape, const FoamProblem& pool,
       }
     body += "</g>\n";
   }
-  const double margin = 10;
+  // Drawn at least 560 pixels on its longer side (a cube alone would be
+  // about 130), with the shape's name above it in a font that fits.
+  constexpr double kMargin = 10, kMinPixels = 560;
+  const std::string caption =
+      fmt::format("{}: {} faces, first assembly listed", shape.name, s.face_count());
+  const double width = max_x - min_x + 2 * kMargin;
+  const double font = std::min(8.0, width / (0.6 * static_cast<double>(caption.size())));
+  const double caption_height = font * 1.75;
+  const double height = max_y - min_y + 2 * kMargin + caption_height;
+  const double pixels = std::max(1.0, kMinPixels / std::max(width, height));
+  const double top = min_y - kMargin - caption_height;
   return fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{:.1f} {:.1f} {:.1f} {:.1f}\" "
-      "width=\"{:.0f}\" height=\"{:.0f}\">\n<title>{}</title>\n{}</svg>\n",
-      min_x - margin, min_y - margin, max_x - min_x + 2 * margin, max_y - min_y + 2 * margin,
-      max_x - min_x + 2 * margin, max_y - min_y + 2 * margin, shape.name, body);
+      "width=\"{:.0f}\" height=\"{:.0f}\" font-family=\"sans-serif\">\n<title>{}</title>\n"
+      "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"white\"/>\n"
+      "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n"
+      "{}</svg>\n",
+      min_x - kMargin, top, width, height, width * pixels, height * pixels, shape.name,
+      min_x - kMargin, top, width, height, (min_x + max_x) / 2, top + caption_height - font * 0.4,
+      font, caption, body);
 }
 
 }  // namespace cubenum::puzzles

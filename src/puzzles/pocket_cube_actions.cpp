@@ -13,6 +13,8 @@
 #include "cubenum/bfs/row_policies.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/core/progress.hpp"
+#include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
 #include "pocket_cube_geometry.hpp"
 
@@ -23,11 +25,11 @@ constexpr std::uint64_t kSolved = 0;  // identity permutation, no twist
 
 // The positions of a level that are the least of their symmetry class. The
 // level's columns are twists by piece (PocketCubeShiftSpace).
-std::uint64_t count_canonical(const bfs::LevelRows& level) {
+std::uint64_t count_canonical(const bfs::LevelRows& level, Progress* progress) {
   constexpr std::uint32_t kWords = (kTwistCount + 63) / 64;
   return parallel_sum<std::uint64_t>(
       kPermutationCount, 16, [&](std::size_t begin, std::size_t end) {
-        std::uint64_t sum = 0;
+        std::uint64_t sum = 0, checked = 0;
         std::array<bfs::Word, kWords> scratch{};
         for (auto perm = static_cast<std::uint32_t>(begin); perm != end; ++perm) {
           if (level.count(perm) == 0) continue;
@@ -38,8 +40,10 @@ std::uint64_t count_canonical(const bfs::LevelRows& level) {
               const std::uint32_t twists =
                   w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
               sum += is_canonical(PocketCubeShiftSpace::rank_of(row, twists)) ? 1 : 0;
+              ++checked;
             }
         }
+        if (progress != nullptr) progress->add(checked);
         return sum;
       });
 }
@@ -55,7 +59,8 @@ std::uint64_t Enumeration::symmetry_classes() const {
                          std::uint64_t{0});
 }
 
-Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy) {
+Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy,
+                      Progress* progress) {
   // Twists by piece: a turn's permutation of the twists is a vector added
   // (ShiftRows), none for U, D and half turns; three bitplanes.
   const bfs::ShiftRows<PocketCubeShiftSpace::kRadix, PocketCubeShiftSpace::kDigits> space{
@@ -65,8 +70,12 @@ Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy)
   bfs::RowBfsOptions options;
   options.policy = policy;
   if (symmetry)
-    options.on_level = [&](const bfs::RowLevel&, const bfs::LevelRows& level) {
-      e.symmetry_distribution.push_back(count_canonical(level));
+    options.on_level = [&](const bfs::RowLevel& found, const bfs::LevelRows& level) {
+      const Stopwatch clock;
+      if (progress != nullptr) progress->set_detail(fmt::format("level {}", found.depth));
+      e.symmetry_distribution.push_back(count_canonical(level, progress));
+      progress::note("level {}: {} positions, {} classes up to symmetry ({:.1f} ms)", found.depth,
+                     found.states, e.symmetry_distribution.back(), clock.seconds() * 1e3);
     };
   const bfs::RowBfsResult result = bfs::row_bfs<bfs::PlaneRows>(space, {&kSolved, 1}, options);
   e.distribution = result.distribution();
@@ -117,7 +126,7 @@ namespace {
 // Writes `lines` rows, produced in parallel chunks and appended in order.
 template <class Row>
 void write_rows(const std::filesystem::path& file, const char* header, std::uint64_t count,
-                Row&& row) {
+                Progress* progress, Row&& row) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(std::fopen(file.c_str(), "wb"), &std::fclose);
   if (!out) detail::reject("--neo4j", fmt::format("cannot write '{}'", file.string()));
   std::fputs(header, out.get());
@@ -132,30 +141,37 @@ void write_rows(const std::filesystem::path& file, const char* header, std::uint
     for (const auto& chunk : chunks)
       if (std::fwrite(chunk.data(), 1, chunk.size(), out.get()) != chunk.size())
         detail::reject("--neo4j", fmt::format("cannot write '{}'", file.string()));
+    if (progress != nullptr) progress->add(end - begin);
   }
 }
 
 }  // namespace
 
-ExportCounts export_neo4j(const std::filesystem::path& dir) {
+ExportCounts export_neo4j(const std::filesystem::path& dir, Progress* progress) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error)
     detail::reject("--neo4j", fmt::format("cannot create '{}': {}", dir.string(), error.message()));
 
   // Every node's id, once: 24 digits each.
+  if (progress != nullptr) progress->set_detail("ids");
   std::vector<std::array<char, kStickerCount>> ids(kPositionCount);
-  tbb::parallel_for(std::uint64_t{0}, kPositionCount, [&](std::uint64_t r) {
-    const std::string id = seed_id(unrank(r));
-    std::memcpy(ids[r].data(), id.data(), kStickerCount);
+  parallel_for_chunks(kPositionCount, 1 << 14, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r != end; ++r) {
+      const std::string id = seed_id(unrank(r));
+      std::memcpy(ids[r].data(), id.data(), kStickerCount);
+    }
+    if (progress != nullptr) progress->add(end - begin);
   });
+  progress::note("ids of {} positions made", progress::grouped(kPositionCount));
   auto append_id = [&](std::string& out, std::uint64_t r) {
     out.append(ids[r].data(), kStickerCount);
   };
 
   ExportCounts counts;
   counts.nodes = kPositionCount;
-  write_rows(dir / "nodes.csv", "pos:ID;:LABEL\n", kPositionCount,
+  if (progress != nullptr) progress->set_detail("nodes.csv");
+  write_rows(dir / "nodes.csv", "pos:ID;:LABEL\n", kPositionCount, progress,
              [&](std::uint64_t r, std::string& out) {
                append_id(out, r);
                out += ";Cube\n";
@@ -164,7 +180,9 @@ ExportCounts export_neo4j(const std::filesystem::path& dir) {
   // Each pair of positions a quarter turn apart once, from the lower rank.
   const PocketCubeSpace space(Metric::Quarter);
   std::atomic<std::uint64_t> edges{0};
-  write_rows(dir / "edges.csv", ":START_ID;:END_ID;:TYPE\n", kPositionCount,
+  progress::note("wrote {}", (dir / "nodes.csv").string());
+  if (progress != nullptr) progress->set_detail("edges.csv");
+  write_rows(dir / "edges.csv", ":START_ID;:END_ID;:TYPE\n", kPositionCount, progress,
              [&](std::uint64_t r, std::string& out) {
                std::uint64_t written = 0;
                space.for_each_neighbour(r, [&](std::uint64_t n) {
@@ -180,6 +198,7 @@ ExportCounts export_neo4j(const std::filesystem::path& dir) {
                edges.fetch_add(written, std::memory_order_relaxed);
              });
   counts.edges = edges.load();
+  progress::note("wrote {}", (dir / "edges.csv").string());
   return counts;
 }
 

@@ -49,6 +49,19 @@ std::string turns_text(const std::vector<Turn>& turns) {
   return text;
 }
 
+std::vector<Turn> join_half_turns(const std::vector<Turn>& turns) {
+  std::vector<Turn> joined;
+  for (const Turn& t : turns) {
+    if (!joined.empty() && joined.back().face == t.face) {
+      joined.back().quarters = static_cast<std::uint8_t>((joined.back().quarters + t.quarters) % 4);
+      if (joined.back().quarters == 0) joined.pop_back();
+      continue;
+    }
+    joined.push_back(t);
+  }
+  return joined;
+}
+
 std::vector<Turn> parse_turns(std::string_view text) {
   std::vector<Turn> turns;
   for (std::size_t i = 0; i < text.size();) {

@@ -356,7 +356,7 @@ std::string format_instance(const Instance& instance) {
 }
 
 std::string default_instance_path() {
-  return std::string(CUBENUM_DATA_DIR) + "/sudoku-cube/seed.txt";
+  return std::string(CUBENUM_DATA_DIR "/sudoku-cube/seed.txt");
 }
 
 }  // namespace cubenum::sudoku_cube

@@ -64,7 +64,7 @@ void add_rows(const std::string& prefix, const Json& object, std::string& rows,
       for (const auto& item : value) {
         tables += "|";
         for (const auto& c : columns)
-          tables += " " + (item.contains(c) ? cell(item[c]) : "") + " |";
+          tables.append(" ").append(item.contains(c) ? cell(item[c]) : "").append(" |");
         tables += "\n";
       }
     } else {

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "cubenum/core/progress.hpp"
+
 #if defined(__BMI2__)
 #include <immintrin.h>
 #endif
@@ -85,6 +87,7 @@ struct PlateAssembly::Restart {
   bool out_of_budget = false;
   std::size_t wanted = 1;
   const std::function<bool()>* stop = nullptr;
+  Progress* progress = nullptr;
   std::vector<AssemblyKey>* found = nullptr;
   std::set<AssemblyKey>* seen = nullptr;
   std::vector<bool> placed;                           // per face
@@ -302,9 +305,10 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
     record(st, tally);
     return;
   }
-  if (st.options->stop && ++st.until_check == 4096) {
+  if ((st.options->stop || st.options->nodes != nullptr) && ++st.until_check == 4096) {
     st.until_check = 0;
-    if (st.options->stop()) st.stopped = true;
+    if (st.options->nodes != nullptr) st.options->nodes->add(4096);
+    if (st.options->stop && st.options->stop()) st.stopped = true;
   }
   if (st.stopped) return;
   const DepthTable& d = depths_[depth];
@@ -577,9 +581,10 @@ bool PlateAssembly::probe(State& st, int depth, Restart& r) const {
     r.placed[f] = true;
     st.key[f] = {c.kind, c.transform};
     ++r.placements;
-    const bool over = r.placements > r.budget ||
-                      ((r.placements & 1023) == 0 && *r.stop && (*r.stop)()) ||
-                      probe(st, depth + 1, r);
+    const bool check = (r.placements & 1023) == 0;
+    if (check && r.progress != nullptr) r.progress->add(1024);
+    const bool over =
+        r.placements > r.budget || (check && *r.stop && (*r.stop)()) || probe(st, depth + 1, r);
     if (r.placements > r.budget) r.out_of_budget = true;
     r.placed[f] = false;
     ++st.remaining[c.kind];
@@ -607,6 +612,7 @@ FirstResult PlateAssembly::first(const FirstOptions& options) const {
   Restart r;
   r.wanted = options.wanted;
   r.stop = &options.stop;
+  r.progress = options.placements;
   r.found = &result.solutions;
   r.seen = &seen;
   r.offset.resize(depths_.size());

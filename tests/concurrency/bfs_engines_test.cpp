@@ -33,11 +33,25 @@ TEST_P(FrontierBfs, LayersAreMahonianNumbers) {
   EXPECT_EQ(result.visited.count(), factorial(8));
 }
 
+std::string direction_name(bfs::DirectionPolicy policy) {
+  return policy == bfs::DirectionPolicy::Auto      ? "Auto"
+         : policy == bfs::DirectionPolicy::TopDown ? "TopDown"
+                                                   : "BottomUp";
+}
+
+// Named as "BottomUp_2Threads", not by the bytes of the parameters.
+std::string direction_and_threads(
+    const ::testing::TestParamInfo<std::tuple<bfs::DirectionPolicy, int>>& info) {
+  const auto [policy, threads] = info.param;
+  return direction_name(policy) + "_" + std::to_string(threads) + "Threads";
+}
+
 INSTANTIATE_TEST_SUITE_P(DirectionsAndThreads, FrontierBfs,
                          ::testing::Combine(::testing::Values(bfs::DirectionPolicy::Auto,
                                                               bfs::DirectionPolicy::TopDown,
                                                               bfs::DirectionPolicy::BottomUp),
-                                            ::testing::Values(1, 2, 4)));
+                                            ::testing::Values(1, 2, 4)),
+                         direction_and_threads);
 
 TEST(FrontierBfs, AutoUsesBothDirections) {
   const std::uint64_t source = 0;
@@ -93,4 +107,11 @@ TEST(HashedBfs, AgreesWithFrontierBfsAtAnyThreadCount) {
 }
 
 }  // namespace
+
+namespace bfs {
+// How GoogleTest prints the parameter (found by argument-dependent lookup).
+void PrintTo(DirectionPolicy policy, std::ostream* out) {
+  *out << direction_name(policy);
+}
+}  // namespace bfs
 }  // namespace cubenum

@@ -10,8 +10,8 @@ namespace {
 TEST(FoamShapeThreads, CountsIndependentOfThreadCount) {
   const FoamShape two = load_foam_shape("cuboid:2x1x1");
   const FoamProblem pool =
-      foam_shape_pool({load_foam_set(std::string(CUBENUM_DATA_DIR) + "/foam/happy-cube-marble.txt"),
-                       load_foam_set(std::string(CUBENUM_DATA_DIR) + "/foam/happy-cube-micro.txt")},
+      foam_shape_pool({load_foam_set(std::string(CUBENUM_DATA_DIR "/foam/happy-cube-marble.txt")),
+                       load_foam_set(std::string(CUBENUM_DATA_DIR "/foam/happy-cube-micro.txt"))},
                       FoamBy::Identity, {"blue"});
   const auto count_with = [&](int threads) {
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);

@@ -15,8 +15,7 @@ FoamCount count_with(int threads, const FoamProblem& p) {
 }
 
 TEST(FoamThreads, CountsAndListsIndependentOfThreadCount) {
-  const FoamSet set =
-      load_foam_set(std::string(CUBENUM_DATA_DIR) + "/foam/happy-cube-original.txt");
+  const FoamSet set = load_foam_set(std::string(CUBENUM_DATA_DIR "/foam/happy-cube-original.txt"));
   for (const FoamChallenge challenge : {FoamChallenge::OnePerColour, FoamChallenge::Pool}) {
     const FoamProblem p = foam_problems(challenge, FoamBy::Shape, {set})[0];
     const FoamCount one = count_with(1, p);

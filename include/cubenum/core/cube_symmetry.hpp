@@ -82,6 +82,13 @@ class CubeSymmetry {
 
   friend constexpr bool operator==(const CubeSymmetry&, const CubeSymmetry&) = default;
 
+  // A number of its own in 0..47: the permutation's (0..5) times 8 plus
+  // the signs' bits (bit i set when axis i is reversed).
+  constexpr int code() const {
+    const int p = perm_[0] * 2 + (perm_[1] > perm_[2] ? 1 : 0);
+    return p * 8 + (sign_[0] < 0 ? 1 : 0) + (sign_[1] < 0 ? 2 : 0) + (sign_[2] < 0 ? 4 : 0);
+  }
+
  private:
   std::array<std::uint8_t, 3> perm_;
   std::array<std::int8_t, 3> sign_;
@@ -116,11 +123,21 @@ inline constexpr std::span<const CubeSymmetry, kRotationCount> cube_rotations() 
   return std::span<const CubeSymmetry, kSymmetryCount>(kCubeSymmetries).first<kRotationCount>();
 }
 
+namespace detail {
+// kCubeSymmetries' index of each code(): a look-up, not a search (a search
+// made kSymmetryTables below cost four seconds of compile time in every file
+// that includes this header).
+inline constexpr std::array<std::uint8_t, kSymmetryCount> kIndexOfCode = [] {
+  std::array<std::uint8_t, kSymmetryCount> index{};
+  for (int i = 0; i < kSymmetryCount; ++i)
+    index[kCubeSymmetries[i].code()] = static_cast<std::uint8_t>(i);
+  return index;
+}();
+}  // namespace detail
+
 // Index of `s` in kCubeSymmetries.
 constexpr int symmetry_index(const CubeSymmetry& s) {
-  for (int i = 0; i < kSymmetryCount; ++i)
-    if (kCubeSymmetries[i] == s) return i;
-  return -1;  // not reached: every signed permutation matrix is listed
+  return detail::kIndexOfCode[s.code()];
 }
 
 // The group's tables by index: product[a][b] = index of a*b; inverse[a].
@@ -129,15 +146,8 @@ struct SymmetryTables {
   std::array<std::uint8_t, kSymmetryCount> inverse{};
 };
 
-inline constexpr SymmetryTables kSymmetryTables = [] {
-  SymmetryTables t;
-  for (int a = 0; a < kSymmetryCount; ++a) {
-    for (int b = 0; b < kSymmetryCount; ++b)
-      t.product[a][b] =
-          static_cast<std::uint8_t>(symmetry_index(kCubeSymmetries[a] * kCubeSymmetries[b]));
-    t.inverse[a] = static_cast<std::uint8_t>(symmetry_index(kCubeSymmetries[a].inverse()));
-  }
-  return t;
-}();
+// Computed once, in src/core/cube_symmetry.cpp: as a constant expression
+// here it cost a second of compile time in every file that includes this.
+extern const SymmetryTables kSymmetryTables;
 
 }  // namespace cubenum

@@ -20,11 +20,8 @@ class InputError : public std::runtime_error {
   int line() const { return line_; }
 
  private:
-  static std::string format(const std::string& source, int line, const std::string& problem) {
-    std::string where = source;
-    if (line > 0) where += ":" + std::to_string(line);
-    return where.empty() ? problem : where + ": " + problem;
-  }
+  // "source:line: problem".
+  static std::string format(const std::string& source, int line, const std::string& problem);
   std::string source_;
   int line_ = 0;
 };

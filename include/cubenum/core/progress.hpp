@@ -1,28 +1,90 @@
 #pragma once
-// A progress line on standard error for long runs: shown only when standard
-// error is a terminal, redrawn at most a few times a second, erased at the
-// end. Safe to call from any thread.
+// Progress lines and verbose notes on standard error, for everything long.
+//
+// A Progress is one task: what it is and how much of how much is done.
+// While tasks run, one line on standard error shows them, outermost first:
+//
+//   pocket-cube export: edges 1,204,224/3,674,160 positions (33%), 1.9 M/s, 2 s, about 1 s left
+//
+// redrawn in place four times a second by a drawing thread, so the workers
+// only add to an atomic counter. A task shows from half a second on (short
+// ones never flash; CUBENUM_PROGRESS_DELAY=SECONDS changes that, for the
+// tests), and its line is erased when it ends. The line is drawn
+// when standard error is a terminal; `--progress` draws it anyway (then one
+// line a second, for logs). Debian packages no C++ progress-bar library,
+// hence this one, over fmt.
+//
+// note() prints a line that stays, with `--verbose` only; output written to
+// standard output through guarded_stdout() erases the progress line first.
+#include <fmt/core.h>
+
 #include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <ostream>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace cubenum {
 
-class ProgressLine {
- public:
-  ProgressLine();
-  ~ProgressLine();
-  ProgressLine(const ProgressLine&) = delete;
-  ProgressLine& operator=(const ProgressLine&) = delete;
+namespace progress {
 
-  bool enabled() const { return enabled_; }
-  // Shows `text` unless a line was shown less than 0.2 s ago (or `force`).
-  void show(const std::string& text, bool force = false);
+enum class Mode { Auto, Always, Never };  // Auto: when standard error is a terminal
+void set_mode(Mode mode);
+void set_verbose(bool on);
+bool verbose();
+
+// Prints `text` as a line of its own on standard error (erasing and later
+// redrawing the progress line).
+void note_line(std::string_view text);
+// A line of its own on standard error, with --verbose only.
+template <class... Args>
+void note(fmt::format_string<Args...> format, Args&&... args) {
+  if (verbose()) note_line(fmt::format(format, std::forward<Args>(args)...));
+}
+
+// Erases the progress line if it is shown; it comes back at the next draw.
+void clear_line();
+// Standard output, through a buffer that erases the progress line before
+// anything is written.
+std::ostream& guarded_stdout();
+
+// 1234567 -> "1,234,567".
+std::string grouped(std::uint64_t n);
+// Seconds as "0.4 s", "12 s", "3 min 05 s", "1 h 02 min".
+std::string duration(double seconds);
+
+}  // namespace progress
+
+class Progress {
+ public:
+  // `what` names the task ("pocket-cube export"); `total` is how much there
+  // is to do (0: not known), counted in `unit` ("positions").
+  explicit Progress(std::string what, std::uint64_t total = 0, std::string unit = {});
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  // Any thread, any time.
+  void add(std::uint64_t amount) { done_.fetch_add(amount, std::memory_order_relaxed); }
+  void set_done(std::uint64_t done) { done_.store(done, std::memory_order_relaxed); }
+  void set_total(std::uint64_t total) { total_.store(total, std::memory_order_relaxed); }
+  // A few words shown after the counts ("level 7"); the time left is
+  // estimated only when `estimate` (the work left is like the work done).
+  void set_detail(std::string detail);
+  void set_estimate(bool estimate) { estimate_.store(estimate, std::memory_order_relaxed); }
+  std::uint64_t done() const { return done_.load(std::memory_order_relaxed); }
+  double seconds() const;
+
+  // The task's part of the line.
+  std::string text() const;
 
  private:
-  bool enabled_;
-  std::atomic<std::int64_t> last_ns_{0};
-  std::atomic<bool> shown_{false};
+  std::string what_, unit_, detail_;  // detail_ under the drawer's lock
+  std::atomic<std::uint64_t> done_{0}, total_{0};
+  std::atomic<bool> estimate_{true};
+  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace cubenum

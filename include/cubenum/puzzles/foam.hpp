@@ -1,5 +1,5 @@
 #pragma once
-// Foam cubes (seeds/foam-cubes.txt): pieces in the seed's 16-character
+// Foam cubes (docs/PUZZLES.md): pieces in the seed's 16-character
 // notation, the three challenges of PUZZLES.md (a set's own cube, one piece
 // of each colour, any six from a pool), counted by identity or by shape on
 // the 98-cell shell of the 5x5x5 cube, and assemblies drawn as nets.

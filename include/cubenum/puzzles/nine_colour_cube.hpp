@@ -1,5 +1,5 @@
 #pragma once
-// The nine-colour cube (seeds/nine-colour-cube.txt, PUZZLES.md): 27 unit
+// The nine-colour cube (docs/PUZZLES.md): 27 unit
 // cubes in 9 colours, 3 of each, fill the 3x3x3 cube so that every face
 // shows all nine colours.
 //

@@ -21,6 +21,10 @@
 #include "cubenum/bfs/row_bfs.hpp"
 #include "cubenum/core/cube_symmetry.hpp"
 
+namespace cubenum {
+class Progress;
+}
+
 namespace cubenum::pocket_cube {
 
 enum class Metric : std::uint8_t { Quarter, Half };
@@ -55,6 +59,8 @@ struct Turn {
 };
 std::string turn_name(Turn turn);  // "U", "R2", "F'"
 std::string turns_text(const std::vector<Turn>& turns);
+// Turns of one face in a row as one: R R -> R2, R R' -> nothing.
+std::vector<Turn> join_half_turns(const std::vector<Turn>& turns);
 // Standard notation, moves separated by spaces or not ("R U2 F'", "RU2F'").
 // Throws InputError("--scramble", 0, reason) on anything else.
 std::vector<Turn> parse_turns(std::string_view text);
@@ -202,9 +208,11 @@ struct Enumeration {
   std::uint64_t symmetry_classes() const;
 };
 // The BFS from solved; with `symmetry`, counts the canonical positions of
-// each level (never a division).
+// each level (never a division), adding the positions checked to
+// `progress` (of kPositionCount) if given.
 Enumeration enumerate(Metric metric, bool symmetry,
-                      bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto);
+                      bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto,
+                      Progress* progress = nullptr);
 
 // One optimal sequence that takes `start` to solved, in `start`'s own
 // frame: the generators of the fixed-corner frame, renamed to the faces they
@@ -219,7 +227,9 @@ struct ExportCounts {
   std::uint64_t nodes = 0;
   std::uint64_t edges = 0;
 };
-ExportCounts export_neo4j(const std::filesystem::path& dir);
+// `progress` (if given) counts the positions done of 3 x kPositionCount:
+// the ids, the nodes, the edges.
+ExportCounts export_neo4j(const std::filesystem::path& dir, Progress* progress = nullptr);
 // The seed's id of a position.
 std::string seed_id(const Corners& corners);
 std::string seed_id(const Stickers& stickers);

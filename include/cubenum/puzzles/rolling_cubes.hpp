@@ -1,5 +1,5 @@
 #pragma once
-// Rolling cubes (seeds/rolling-cubes.txt, PUZZLES.md): an R x C grid of
+// Rolling cubes (docs/PUZZLES.md): an R x C grid of
 // R*C-1 cubes and one empty cell. A cube has a black face, the opposite face
 // coloured and four gray faces, so 6 orientations:
 //   0 black up, 1 colour up, 2..5 gray up with black facing N, E, S, W.

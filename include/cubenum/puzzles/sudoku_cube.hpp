@@ -1,5 +1,5 @@
 #pragma once
-// The sudoku cube (seeds/sudoku-cube.txt, PUZZLES.md): a 3x3x3 cube whose
+// The sudoku cube (docs/PUZZLES.md): a 3x3x3 cube whose
 // stickers carry digits; a grid solution gives every corner piece a corner
 // slot and one of its 3 twists and every edge piece an edge slot and one of
 // its 2 flips so that each face shows 1..9 once (with its centre), all its 8

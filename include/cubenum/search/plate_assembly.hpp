@@ -23,6 +23,10 @@
 #include "cubenum/search/plate_surface.hpp"
 #include "cubenum/search/split_search.hpp"
 
+namespace cubenum {
+class Progress;
+}
+
 namespace cubenum::search {
 
 // A mask over the 98 cells of one cube (the encoding benchmark's baseline).
@@ -70,6 +74,8 @@ struct AssemblyOptions {
   // Stop when this returns true (asked between subtrees and every few
   // thousand placements); the tally then holds the subtrees finished.
   std::function<bool()> stop;
+  // If given, the search nodes visited are added to it (4096 at a time).
+  Progress* nodes = nullptr;
 };
 
 struct AssemblyTally {
@@ -96,6 +102,8 @@ struct FirstOptions {
   std::uint64_t seed = 1;
   std::uint64_t node_budget = 4096;
   std::function<bool()> stop;
+  // If given, the placements made are added to it (1024 at a time).
+  Progress* placements = nullptr;
 };
 
 struct FirstResult {

@@ -19,12 +19,14 @@ struct SplitProgress {
 
 // Calls search(prefix, local) for every prefix, `local` being the calling
 // worker's accumulator, and returns the sum of all accumulators. `progress`
-// (optional) is called after each subtree.
+// (optional) is called once before the first subtree (0 done) and after
+// each subtree.
 template <class Local, class Prefix, class Search>
 Local search_subtrees(std::span<const Prefix> prefixes, Search&& search,
                       const std::function<void(const SplitProgress&)>& progress = {}) {
   PerWorker<Local> locals;
   std::atomic<std::size_t> done{0};
+  if (progress) progress({0, prefixes.size()});
   parallel_for_chunks(prefixes.size(), 1, [&](std::size_t begin, std::size_t end) {
     Local& local = locals.local();
     for (std::size_t i = begin; i != end; ++i) {

@@ -1,0 +1,101 @@
+#pragma once
+// The command line's words: a Command is the program, a puzzle or one of its
+// actions; an Option is one of a command's options. They keep CLI11's names
+// (add_subcommand, add_option, capture_default_str, ...) so code reads like
+// CLI11's, but only command.cpp includes CLI11: its header is ten seconds of
+// compile time in every file that includes it (it defines validators at
+// namespace scope), and the puzzles' command files need none of it.
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace cubenum::cli {
+
+// What an option's value must be: Range(1, 64) or IsMember({"a", "b"}).
+struct Check {
+  enum class Kind { Range, Member } kind = Kind::Range;
+  double low = 0, high = 0;
+  std::vector<std::string> members;
+};
+inline Check Range(double low, double high) {
+  return {Check::Kind::Range, low, high, {}};
+}
+inline Check IsMember(std::vector<std::string> members) {
+  return {Check::Kind::Member, 0, 0, std::move(members)};
+}
+
+class Option {
+ public:
+  explicit Option(CLI::Option* option) : option_(option) {}
+  Option* required();
+  Option* type_name(const std::string& name);  // shown in --help: --out DIR
+  Option* capture_default_str();               // --help shows the default value
+  Option* excludes(Option* other);
+  Option* check(const Check& check);
+
+ private:
+  CLI::Option* option_;
+};
+
+class Command {
+ public:
+  // The program itself; `description` heads its --help.
+  static std::unique_ptr<Command> program(const std::string& description);
+  ~Command();
+  Command(const Command&) = delete;
+  Command& operator=(const Command&) = delete;
+
+  Command* add_subcommand(const std::string& name, const std::string& description);
+  Command* require_subcommand(int count = 1);
+  // Options. The value is written into `target` when the command line is
+  // parsed; T is one of the types instantiated in command.cpp (std::string,
+  // std::optional<std::string>, int, unsigned, std::size_t, double,
+  // std::vector<std::string>); add a line there for another.
+  template <class T>
+  Option* add_option(const std::string& name, T& target, const std::string& description = "");
+  Option* add_flag(const std::string& name, bool& target, const std::string& description);
+  // Text after the options in --help.
+  Command* footer(const std::string& text);
+  // The usage line of --help, after "Usage: " (default: CLI11's).
+  Command* usage(const std::string& text);
+  // Runs when this command is the one given, after its options are read.
+  Command* callback(std::function<void()> run);
+  // Everything after the first word that is not one of this command's own
+  // options is left unparsed, for remaining() (`cubenum scale` runs a job).
+  Command* prefix_command();
+  std::vector<std::string> remaining() const;
+  // How many times the option was given.
+  std::size_t count(const std::string& name) const;
+
+  const std::string& get_name() const { return name_; }
+  const std::string& get_description() const { return description_; }
+  std::vector<const Command*> get_subcommands() const;
+  const Command* find_subcommand(const std::string& name) const;
+
+  // Parses the words (without the program's name) and runs the callback of
+  // the command they name. Throws InputError on a bad command line.
+  void parse(const std::vector<std::string>& words);
+  // For main(): parses argv and runs; prints help, errors and exits as a
+  // program does, and returns the exit status.
+  int run_main(int argc, char** argv);
+
+ private:
+  struct Shared;
+  Command(CLI::App* app, Shared* shared, std::string name, std::string description);
+
+  CLI::App* app_;
+  Shared* shared_;                 // every handle of the program
+  std::unique_ptr<Shared> owned_;  // the program's own: its CLI11 app and handles
+  std::string name_, description_;
+  std::vector<Command*> children_;
+};
+
+}  // namespace cubenum::cli
