@@ -82,6 +82,7 @@ void check_memory(const tw::TwistySpace& space, std::optional<double> memory_gib
   if (memory_gib && !(*memory_gib > 0))
     throw InputError("--memory", 0, "expected a positive number of GiB");
   const double need = double(tw::bfs_bytes(space));
+  if (!memory_gib && need < 0x1p26) return;  // 64 MiB: no need to ask the system
   const double have = memory_gib ? *memory_gib * 0x1p30 : available_bytes();
   if (have > 0 && need > have)
     throw InputError(

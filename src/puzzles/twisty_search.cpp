@@ -47,7 +47,7 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
       // level further out; an antipode has none.
       bool further = false;
       for (int m = 0; m < space.moves() && !further; ++m)
-        further = e.bfs.depths->depth_mod3(space.step(rank, m)) == beyond;
+        further = e.bfs.depths->depth_mod3(space.neighbour(rank, m)) == beyond;
       if (further) continue;
       std::vector<int> path = path_to_solved(space, *e.bfs.depths, rank);
       if (path.size() == max_depth) {
@@ -67,7 +67,7 @@ std::vector<int> path_to_solved(const TwistySpace& space, const bfs::RowDepths& 
     const int closer = (code + 2) % 3;
     int found = -1;
     for (int m = 0; m < space.moves() && found < 0; ++m) {
-      const std::uint64_t next = space.step(rank, m);
+      const std::uint64_t next = space.neighbour(rank, m);
       if (depths.depth_mod3(next) == closer) found = m, rank = next;
     }
     if (found < 0) throw std::logic_error("twisty: a depth table with no way down");

@@ -816,7 +816,10 @@ void TwistySpace::build_tables(const SpaceOptions& options) {
         if (fresh) unique.push_back(i);
       }
   }
-  parallel_for_chunks(unique.size(), 1, [&](std::size_t begin, std::size_t end) {
+  // In parallel unless there is little to build (a second thread costs more
+  // than a few thousand entries).
+  const std::size_t grain = unique.size() * columns_ < (1U << 16) ? unique.size() : 1;
+  parallel_for_chunks(unique.size(), grain, [&](std::size_t begin, std::size_t end) {
     for (std::size_t u = begin; u != end; ++u)
       action_for(static_cast<std::uint32_t>(unique[u] / n_moves),
                  static_cast<int>(unique[u] % n_moves));

@@ -141,7 +141,11 @@ inline constexpr std::size_t kGrainCycles = 16;
 // parallel seam: a oneTBB task_group's hand-overs are invisible to
 // ThreadSanitizer.)
 template <class Storage, class Make, class Build>
-Storage make_while(Make&& make, Build&& build) {
+Storage make_while(Make&& make, Build&& build, bool small) {
+  if (small) {  // not worth a second thread
+    build();
+    return make();
+  }
   std::optional<Storage> storage;
   std::exception_ptr failure[2];
   parallel_for_chunks(2, 1, [&](std::size_t job, std::size_t) {
@@ -493,7 +497,8 @@ RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
         else
           return Storage(space.rows(), space.columns());
       },
-      [&] { families = detail::families_of(space); });
+      [&] { families = detail::families_of(space); },
+      std::uint64_t{space.rows()} * space.columns() < (std::uint64_t{1} << 20));
   detail::RowLevels<S, Storage> state(space, storage, std::move(families));
   std::uint64_t fresh = 0;
   for (std::uint64_t s : sources) fresh += state.add_source(s);

@@ -46,7 +46,9 @@ class MappedWords {
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
-    if (!populate) madvise(p, bytes_, MADV_HUGEPAGE);  // a hint, fine if refused
+    // Huge pages for big tables (fewer faults); a small one would be zeroed
+    // whole at its first touch. A hint, fine if refused.
+    if (!populate && bytes_ >= (std::size_t{8} << 20)) madvise(p, bytes_, MADV_HUGEPAGE);
     words_ = std::unique_ptr<Word[], Unmap>(static_cast<Word*>(p), Unmap{bytes_});
   }
   Word* data() { return words_.get(); }

@@ -79,6 +79,10 @@ inline int worker_index() {
 // of a big search on one thread.
 template <class Body>
 void parallel_for_chunks(std::size_t n, std::size_t grain, Body&& body) {
+  if (n <= grain) {  // one chunk: no scheduler (whose first use starts its threads)
+    if (n != 0) body(0, n);
+    return;
+  }
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, n, std::max<std::size_t>(grain, 1)),
       [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); },

@@ -141,8 +141,14 @@ class TwistySpace {
   Arrangement unrank(std::uint64_t rank) const;
   std::uint64_t solved_rank() const { return solved_rank_; }
 
-  // The neighbour of `rank` by move m (for tests and path walks).
+  // The neighbour of `rank` by move m: through the position (step, for
+  // tests), or through the row and column tables (neighbour, fast).
   std::uint64_t step(std::uint64_t rank, int m) const;
+  std::uint64_t neighbour(std::uint64_t rank, int m) const {
+    const auto r = static_cast<std::uint32_t>(rank / columns_);
+    const auto c = static_cast<std::uint32_t>(rank % columns_);
+    return std::uint64_t{row_step(r, m)} * columns_ + action(r, m)[c];
+  }
 
   // What the ranking found, a line each ("set CORNER: 8 slots in 1 orbit,
   // ...", "parity: EDGE even", ...).
