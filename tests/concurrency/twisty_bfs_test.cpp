@@ -38,7 +38,7 @@ TEST(TwistyBfs, SameLevelsAtAnyThreadCountInEveryDirection) {
   // <U, R> subgroup (29,160 positions) against one thread.
   const std::vector<std::uint64_t> quarter = {
       1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276};
-  const Definition def = load_definition(std::string(CUBENUM_DATA_DIR) + "/twisty/pocket-cube.tws");
+  const Definition def = load_definition(CUBENUM_DATA_DIR "/twisty/pocket-cube.tws");
   const MoveChoice choice =
       kUnderThreadSanitizer ? MoveChoice{{"U", "R"}, true} : MoveChoice{{"U", "F", "R"}, true};
   SpaceOptions whole, cut;

@@ -135,35 +135,38 @@ class BitPermutation {
     // Bigger than the registers: each stage streams the bitset and its mask
     // through vectors of four words (the stage's distance chooses the loop).
     const std::size_t vectors = words_ / 4;
-    auto load = [](const std::uint64_t* p) {
-      Vector v;
-      __builtin_memcpy(&v, p, sizeof v);
-      return v;
-    };
+    // (loads write through a reference: a lambda returning a Vector would
+    // change the ABI without AVX, which -Werror=psabi refuses when not inlined)
+    auto load = [](Vector& v, const std::uint64_t* p) { __builtin_memcpy(&v, p, sizeof v); };
     auto store = [](std::uint64_t* p, const Vector& v) { __builtin_memcpy(p, &v, sizeof v); };
+    Vector a, b, m;
     for (unsigned s = 0; s + 1 < 2 * log_bits; ++s, mask += words_) {
       const unsigned d = distance(log_bits, s);
       if (d < 64) {
         for (std::size_t v = 0; v < vectors; ++v) {
-          Vector a = load(x + 4 * v);
-          const Vector t = ((a >> d) ^ a) & load(mask + 4 * v);
+          load(a, x + 4 * v);
+          load(m, mask + 4 * v);
+          const Vector t = ((a >> d) ^ a) & m;
           a ^= t ^ (t << d);
           store(x + 4 * v, a);
         }
       } else if (d < 256) {
         for (std::size_t v = 0; v < vectors; ++v) {
-          Vector a = load(x + 4 * v);
+          load(a, x + 4 * v);
+          load(m, mask + 4 * v);
           const Vector partner = d == 64 ? __builtin_shuffle(a, Vector{1, 0, 3, 2})
                                          : __builtin_shuffle(a, Vector{2, 3, 0, 1});
-          a ^= (a ^ partner) & load(mask + 4 * v);
+          a ^= (a ^ partner) & m;
           store(x + 4 * v, a);
         }
       } else {
         const std::size_t k = d / 256;  // the partner vector
         for (std::size_t v = 0; v < vectors; ++v) {
           if ((v & k) != 0) continue;
-          Vector a = load(x + 4 * v), b = load(x + 4 * (v + k));
-          const Vector t = (a ^ b) & load(mask + 4 * v);
+          load(a, x + 4 * v);
+          load(b, x + 4 * (v + k));
+          load(m, mask + 4 * v);
+          const Vector t = (a ^ b) & m;
           a ^= t;
           b ^= t;
           store(x + 4 * v, a);
