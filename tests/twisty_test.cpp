@@ -74,6 +74,21 @@ std::vector<std::uint64_t> row_distances(const TwistySpace& space,
   return bfs::row_bfs(space, {&source, 1}, options).distribution();
 }
 
+// Every level with a source built by sweeps around the rows' cycles.
+std::vector<std::uint64_t> swept_distances(const TwistySpace& space) {
+  const std::uint64_t source = space.solved_rank();
+  bfs::RowBfsOptions options;
+  options.always_cycles = true;
+  const bfs::RowBfsResult result = bfs::row_bfs(space, {&source, 1}, options);
+  for (std::size_t d = 1; d < result.levels.size(); ++d)
+    EXPECT_GT(result.levels[d].work.cycled, 0U) << "level " << d << " was not swept";
+  // The bitplane storage, which records a row's new states when the last
+  // sweep has been by, agrees.
+  EXPECT_EQ(bfs::row_bfs<bfs::PlaneRows>(space, {&source, 1}, options).distribution(),
+            result.distribution());
+  return result.distribution();
+}
+
 // ---- the reader
 
 const char* const kToy = R"(# a toy: two identical pairs that twist, and a set that only swaps
@@ -335,6 +350,46 @@ TEST(TwistySpace, CutArrangementsAgreeWithTheNaiveSearch) {
     EXPECT_EQ(row_distances(space, bfs::DirectionPolicy::TopDown), naive);
     EXPECT_EQ(row_distances(space, bfs::DirectionPolicy::BottomUp), naive);
   }
+}
+
+// Sweeps: each generator's powers reach a row of one of its cycles on the
+// rows through a running union around the cycle (bfs/row_families.hpp).
+// Whole and cut layouts (column permutations that depend on the row, and
+// cycles of every length where a row's pieces lie outside the move), with
+// generators of orders 2 and 4; only where every power is a move.
+TEST(TwistySpace, SweepsAroundTheRowCyclesAgreeWithTheNaiveSearch) {
+  const Definition def = load_definition(pocket_cube_path());
+  // Published (Scherphuis, jaapsch.net/puzzles/cube2.htm; OEIS A079761).
+  const std::vector<std::uint64_t> half = {1,     9,      54,     321,     1847,   9992,
+                                           50136, 227536, 870072, 1887748, 623800, 2644};
+  SpaceOptions whole, cut;
+  cut.max_columns = 100;
+  for (const SpaceOptions& options : {whole, cut}) {
+    const TwistySpace space(def, expand_moves(def, {{"U", "F", "R"}, false}), options);
+    SCOPED_TRACE(space.notes().back());
+    const auto sweeps = bfs::detail::sweeps_of(space);
+    ASSERT_EQ(sweeps.size(), 3U);
+    for (const auto& sweep : sweeps) {
+      EXPECT_EQ(sweep.order, 4U);
+      EXPECT_EQ(sweep.rows.size(), space.rows());  // every row once
+    }
+    EXPECT_EQ(swept_distances(space), half);
+  }
+  for (const MoveChoice& choice :
+       {MoveChoice{{"U2", "F2", "R2"}, false}, MoveChoice{{"U", "R2"}, false}}) {
+    const TwistySpace space(def, expand_moves(def, choice), cut);
+    SCOPED_TRACE(space.notes().back());
+    EXPECT_FALSE(bfs::detail::sweeps_of(space).empty());
+    EXPECT_EQ(swept_distances(space), naive_distances(def, space.move_list()));
+  }
+  const Definition tiles = load_definition(std::string(CUBENUM_DATA_DIR) + "/twisty/tiles-2x3.tws");
+  SpaceOptions narrow;
+  narrow.max_columns = 8;
+  const TwistySpace space(tiles, expand_moves(tiles, {}), narrow);
+  EXPECT_EQ(swept_distances(space), naive_distances(tiles, space.move_list()));
+  // Quarter turns leave out the half turns: no sweep.
+  const TwistySpace quarter(def, expand_moves(def, {{"U", "F", "R"}, true}));
+  EXPECT_TRUE(bfs::detail::sweeps_of(quarter).empty());
 }
 
 }  // namespace

@@ -146,6 +146,13 @@ TwistySpace::TwistySpace(const Definition& def, std::vector<Move> moves,
     if (inverse < 0) throw std::logic_error("twisty: a move without its inverse");
     inverse_.push_back(inverse);
   }
+  // Each move as a power of its generator, the first move made from the
+  // same move of the file (expand_moves lists a generator's powers in order).
+  for (const Move& m : moves_) {
+    std::size_t g = 0;
+    while (moves_[g].base != m.base) ++g;
+    powers_.push_back({static_cast<int>(g), m.power / moves_[g].power, m.order});
+  }
   find_orbits(def_);
   choose_layout(options);
   find_parities();

@@ -2,7 +2,8 @@
 // direction, on definition files laid out whole and cut (column
 // permutations that depend on the row), with both kinds of codes. Under
 // ThreadSanitizer it runs 2 threads in the auto direction (every way of
-// building a row: push, pull, permute); the normal build runs the matrix.
+// building a row: push, pull, permute) and by sweeps; the normal build runs
+// the matrix.
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
@@ -24,11 +25,12 @@ constexpr bool kUnderThreadSanitizer = false;
 #endif
 
 std::vector<std::uint64_t> levels(const TwistySpace& space, bfs::DirectionPolicy policy,
-                                  bfs::RowCodes codes) {
+                                  bfs::RowCodes codes, bool always_cycles = false) {
   const std::uint64_t source = space.solved_rank();
   bfs::RowBfsOptions options;
   options.policy = policy;
   options.codes = codes;
+  options.always_cycles = always_cycles;
   return bfs::row_bfs(space, {&source, 1}, options).distribution();
 }
 
@@ -67,6 +69,34 @@ TEST(TwistyBfs, SameLevelsAtAnyThreadCountInEveryDirection) {
               << space.notes().back() << ", policy " << static_cast<int>(policy) << ", " << threads
               << " threads";
         }
+  }
+}
+
+// Sweeps (every level by the rows' cycles, one thread a cycle) against
+// the same space row by row on one thread: the half turn metric, where
+// every power of U, F and R is a move. Published (Scherphuis, OEIS
+// A079761); under TSan the <U, R> subgroup.
+TEST(TwistyBfs, SweepsGiveTheSameLevelsAtAnyThreadCount) {
+  const Definition def = load_definition(CUBENUM_DATA_DIR "/twisty/pocket-cube.tws");
+  const MoveChoice choice =
+      kUnderThreadSanitizer ? MoveChoice{{"U", "R"}, false} : MoveChoice{{"U", "F", "R"}, false};
+  SpaceOptions whole, cut;
+  cut.max_columns = 200;
+  for (const SpaceOptions* options : {&whole, &cut}) {
+    const TwistySpace space(def, expand_moves(def, choice), *options);
+    std::vector<std::uint64_t> expected = {1,     9,      54,     321,     1847,   9992,
+                                           50136, 227536, 870072, 1887748, 623800, 2644};
+    if (kUnderThreadSanitizer) {
+      tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+      expected = levels(space, bfs::DirectionPolicy::TopDown, bfs::RowCodes::DepthMod3);
+      EXPECT_EQ(std::accumulate(expected.begin(), expected.end(), std::uint64_t{0}), 29160U);
+    }
+    for (auto codes : {bfs::RowCodes::DepthMod3, bfs::RowCodes::Frontier})
+      for (int threads : {2, 3}) {
+        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+        EXPECT_EQ(levels(space, bfs::DirectionPolicy::Auto, codes, true), expected)
+            << space.notes().back() << ", " << threads << " threads";
+      }
   }
 }
 

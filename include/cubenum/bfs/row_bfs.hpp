@@ -71,6 +71,14 @@ concept PermutableRows = RowSpace<S> &&
   { space.permute_nanoseconds() } -> std::convertible_to<double>;
 };
 
+// A space may say which moves are powers of which (row_families.hpp's
+// MovePower): its dense levels are then built by sweeps around the rows'
+// cycles.
+template <class S>
+concept PoweredMoves = PermutableRows<S> && requires(const S& space, int m) {
+  { space.move_power(m) } -> std::convertible_to<MovePower>;
+};
+
 struct RowWork {
   std::uint64_t pushed = 0, pulled = 0, permuted = 0, cycled = 0;  // (row, move) pairs each way
   RowWork& operator+=(const RowWork& o) {
@@ -116,6 +124,9 @@ struct RowBfsOptions {
   std::function<void(std::uint64_t rows_done)> on_progress;
   // Rows of the last level's states to keep (for finding antipodes).
   std::size_t keep_last_rows = 0;
+  // Every level by cycles (sweeps or families) where the space has them,
+  // whatever the cost model says (for tests).
+  bool always_cycles = false;
 };
 
 struct RowBfsResult {
@@ -135,6 +146,11 @@ namespace detail {
 
 inline constexpr std::size_t kGrainRows = 16;
 inline constexpr std::size_t kGrainCycles = 16;
+
+// Cycles pay once the frontier and the open states both exceed this many per
+// row on average (pocket cube HTM: a cycle level costs about the same
+// however full it is).
+inline constexpr std::uint64_t kDenseCycleRows = 1;
 
 // Runs build() on this thread while a worker makes the storage: mapping a
 // BFS's pages takes about as long as building its tables. (Through the
@@ -166,10 +182,12 @@ Storage make_while(Make&& make, Build&& build, bool small) {
 template <RowSpace S, class Storage>
 class RowLevels {
  public:
-  RowLevels(const S& space, Storage& storage, std::vector<MoveFamily> families)
+  RowLevels(const S& space, Storage& storage, std::vector<MoveFamily> families,
+            std::vector<MoveSweep> sweeps)
       : space_(space),
         storage_(storage),
         families_(std::move(families)),
+        sweeps_(std::move(sweeps)),
         moves_(space.moves()),
         bit_words_(storage.bit_words()),
         frontier_(space.rows(), 0),
@@ -180,7 +198,26 @@ class RowLevels {
     if constexpr (PermutableRows<S>) {
       permute_words_ = std::max(bit_words_, space.permute_words());
       permute_cost_ = space.permute_nanoseconds() + 0.5 * storage.scan_words(space.columns());
+      sweep_cost_ = sweeps_cost();
     }
+  }
+
+  // Whether the next level goes cycle by cycle: by families once the level
+  // is dense (their cost hardly depends on how dense), by sweeps when the
+  // cost model puts a level of them below one row by row.
+  bool by_cycles(std::uint64_t fresh, std::uint64_t open, const RowBfsOptions& options) const {
+    if (options.policy != DirectionPolicy::Auto || (families_.empty() && sweeps_.empty()))
+      return false;
+    if (options.always_cycles) return true;
+    const double rows = space_.rows();
+    if (sweeps_.empty()) return double(std::min(fresh, open)) > rows * double(kDenseCycleRows);
+    // Pushes as whole rows cost (6 ns a state: turnstile's level 13 took
+    // 9.4, its moves' tables out of L2), pulls and permutations as in
+    // choose().
+    const double f = double(fresh) / rows, o = double(open) / rows;
+    const double per_move = std::min(
+        {6.0 * f + 0.25 * storage_.scan_words(static_cast<std::uint32_t>(f)), 1.7 * o, permute_cost_});
+    return sweep_cost_ < rows * moves_ * per_move;
   }
 
   const std::vector<MoveFamily>& families() const { return families_; }
@@ -216,6 +253,18 @@ class RowLevels {
             if (options.on_progress) options.on_progress(done += e - b);
             return sum;
           });
+    } else if (!sweeps_.empty()) {
+      for (std::size_t i = 0; i < sweeps_.size(); ++i) {
+        const bool last = i + 1 == sweeps_.size();
+        fresh += parallel_sum<std::uint64_t>(sweeps_[i].cycles(), kGrainCycles,
+                                             [&](std::size_t b, std::size_t e) {
+                                               std::uint64_t sum = 0;
+                                               RowWork& local = work.local();
+                                               for (std::size_t c = b; c != e; ++c)
+                                                 sum += sweep_cycle(sweeps_[i], c, last, local);
+                                               return sum;
+                                             });
+      }
     } else {
       for (std::size_t f = 0; f < families_.size(); ++f) {
         const bool last = f + 1 == families_.size();
@@ -392,6 +441,92 @@ class RowLevels {
     }
   }
 
+  // The rows of cycle `index` of `sweep` collect what the powers of its
+  // generator bring from the cycle's rows, by a running union
+  // (row_families.hpp); the last sweep finishes the rows. Returns the new
+  // states recorded.
+  std::uint64_t sweep_cycle(const MoveSweep& sweep, std::size_t index, bool last,
+                            RowWork& work) {
+    if constexpr (!PermutableRows<S>) {
+      return 0;  // sweeps need permutations
+    } else {
+      const std::uint32_t* rows = sweep.rows.data() + sweep.starts[index];
+      const std::uint32_t n = sweep.starts[index + 1] - sweep.starts[index];
+      std::uint32_t sources = 0;
+      for (std::uint32_t k = 0; k < n; ++k) sources += frontier_[rows[k]];
+      std::uint64_t fresh = 0;
+      if (sources != 0) {
+        work.cycled += std::uint64_t{n} * (sweep.order - 1);
+        fresh = sweep_rows(sweep, rows, n);
+      }
+      if (last)
+        for (std::uint32_t k = 0; k < n; ++k) fresh += note(rows[k], storage_.finish(rows[k]));
+      return fresh;
+    }
+  }
+
+  std::uint64_t sweep_rows(const MoveSweep& sweep, const std::uint32_t* rows, std::uint32_t n) {
+    Buffers& b = buffers();
+    const std::uint32_t words = bit_words_, stride = permute_words_;
+    std::vector<Word>& scratch = cycle_scratch_.local();
+    scratch.resize(std::size_t{n + 1} * stride);
+    // The frontier rows, all read before any of the cycle's rows is written.
+    std::vector<const Word*>& from = sweep_from_.local();
+    from.assign(n, nullptr);
+    for (std::uint32_t k = 0; k < n; ++k)
+      if (frontier_[rows[k]] != 0)
+        from[k] = storage_.frontier_row(rows[k], scratch.data() + std::size_t{k} * stride);
+    Word* acc = scratch.data() + std::size_t{n} * stride;
+    Word* moved = b.moved.data();
+    bool empty = from[0] == nullptr;
+    if (empty)
+      std::fill_n(acc, words, 0);
+    else
+      std::copy_n(from[0], words, acc);
+    std::uint64_t fresh = 0;
+    const std::uint32_t steps = sweep.order + n - 2;
+    for (std::uint32_t s = 1; s <= steps; ++s) {
+      const std::uint32_t k = s % n;
+      if (!empty) {  // acc <- g(acc), from the row before k to row k
+        const std::uint32_t id = space_.action_id(rows[(s - 1) % n], sweep.generator);
+        if (id != kIdentityAction) {
+          space_.permute(id, acc, moved);
+          std::swap(acc, moved);
+        }
+      }
+      if (from[k] != nullptr) {
+        for (std::uint32_t i = 0; i < words; ++i) acc[i] |= from[k][i];
+        empty = false;
+      }
+      if (s + 1 >= sweep.order && !empty) {  // acc is row k's whole harvest
+        std::copy_n(acc, words, b.reach.data());
+        fresh += note(rows[k], storage_.gather(rows[k], b.reach.data(), b.open.data()));
+      }
+    }
+    return fresh;
+  }
+
+  // What a level by sweeps costs, in the cost model's nanoseconds: a
+  // permutation a step (an OR where the generator leaves the columns be),
+  // and for each row and sweep its frontier read, its open states read and
+  // its new ones recorded: 6 ns a word scanned (fitted to 233's and
+  // 2x2x2's levels, one thread, so that each took the faster way).
+  double sweeps_cost() const {
+    const double scan = storage_.scan_words(space_.columns());
+    double cost = double(sweeps_.size()) * space_.rows() * 6.0 * scan;
+    const double or_cost = 0.5 * scan;
+    for (const MoveSweep& sweep : sweeps_)
+      for (std::size_t c = 0; c < sweep.cycles(); ++c) {
+        const std::uint32_t* rows = sweep.rows.data() + sweep.starts[c];
+        const std::uint32_t n = sweep.starts[c + 1] - sweep.starts[c];
+        for (std::uint32_t s = 1; s <= sweep.order + n - 2; ++s)
+          cost += space_.action_id(rows[(s - 1) % n], sweep.generator) == kIdentityAction
+                      ? or_cost
+                      : permute_cost_;
+      }
+    return cost;
+  }
+
   // A row's new states: counted against its open ones and the level's.
   std::uint32_t note(std::uint32_t p, std::uint32_t found) {
     open_[p] -= found;
@@ -446,21 +581,19 @@ class RowLevels {
   const S& space_;
   Storage& storage_;
   std::vector<MoveFamily> families_;
+  std::vector<MoveSweep> sweeps_;
   int moves_;
   std::uint32_t bit_words_;
   std::uint32_t permute_words_ = 0;
   double permute_cost_ = std::numeric_limits<double>::infinity();
+  double sweep_cost_ = std::numeric_limits<double>::infinity();
   std::vector<int> inverse_;
   std::vector<std::uint32_t> frontier_, next_, open_;
   std::vector<Word> has_frontier_;  // a bit a row: frontier_[r] != 0 (fits in cache)
   PerWorker<Buffers> buffers_;
   PerWorker<std::vector<Word>> cycle_scratch_;
+  PerWorker<std::vector<const Word*>> sweep_from_;
 };
-
-// Cycles pay once the frontier and the open states both exceed this many per
-// row on average (pocket cube HTM: a cycle level costs about the same
-// however full it is).
-inline constexpr std::uint64_t kDenseCycleRows = 1;
 
 // The space's move families when it names its permutations and applies
 // them to a whole row for less than a quarter of a nanosecond a column
@@ -481,6 +614,19 @@ std::vector<MoveFamily> families_of(const S& space) {
   }
 }
 
+// The sweeps of a space that says which moves are powers of which (else
+// none).
+template <RowSpace S>
+std::vector<MoveSweep> sweeps_of(const S& space) {
+  if constexpr (!PoweredMoves<S>) {
+    return {};
+  } else {
+    return find_sweeps(
+        space.rows(), space.moves(), [&](int m) { return space.move_power(m); },
+        [&](std::uint32_t r, int m) { return space.row_step(r, m); });
+  }
+}
+
 }  // namespace detail
 
 // BFS from `sources` (ranks, all at depth 0) over every reachable state,
@@ -490,6 +636,7 @@ RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
                      const RowBfsOptions& options = {}) {
   Stopwatch clock;
   std::vector<MoveFamily> families;
+  std::vector<MoveSweep> sweeps;
   Storage storage = detail::make_while<Storage>(
       [&] {
         if constexpr (std::is_same_v<Storage, TwoBitRows>)
@@ -497,9 +644,12 @@ RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
         else
           return Storage(space.rows(), space.columns());
       },
-      [&] { families = detail::families_of(space); },
+      [&] {
+        sweeps = detail::sweeps_of(space);
+        if (sweeps.empty()) families = detail::families_of(space);
+      },
       std::uint64_t{space.rows()} * space.columns() < (std::uint64_t{1} << 20));
-  detail::RowLevels<S, Storage> state(space, storage, std::move(families));
+  detail::RowLevels<S, Storage> state(space, storage, std::move(families), std::move(sweeps));
   std::uint64_t fresh = 0;
   for (std::uint64_t s : sources) fresh += state.add_source(s);
   RowBfsResult result;
@@ -521,9 +671,7 @@ RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
 
     clock.restart();
     RowWork work;
-    const std::uint64_t dense = std::uint64_t{space.rows()} * detail::kDenseCycleRows;
-    const bool by_cycles = !state.families().empty() && options.policy == DirectionPolicy::Auto &&
-                           std::min(fresh, states - result.reached) > dense;
+    const bool by_cycles = state.by_cycles(fresh, states - result.reached, options);
     fresh = state.expand(depth, options.policy, by_cycles, work, options);
     if (fresh != 0) state.advance();
     level = RowLevel{++depth, fresh, clock.seconds(), work};

@@ -12,6 +12,9 @@
 // a U cycle needs no permutation at all, and an R or F cycle two, since R2
 // twists nothing and R and R' arriving from the two neighbours of a row
 // twist alike.
+//
+// A space that says which moves are powers of which (a definition file's)
+// is swept instead: MoveSweep below, for any permutations of the columns.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -43,6 +46,67 @@ struct MoveFamily {
   std::vector<std::uint64_t> wants;  // [cycle * order + k]: the terms it adds (bit t)
   std::size_t cycles() const { return rows.size() / order; }
 };
+
+// A move g all of whose powers g^1 .. g^(order-1) are moves (order: g's
+// order on the states). Row r_k of each of g's cycles on the rows (of
+// length n, which divides the order) receives T_k, the union over j <
+// order of g^j(F_(k-j)), F being the frontier rows. A running union around
+// the cycle, acc <- F_k | g(acc), holds exactly T_k from its (order-1)th
+// step on, since g^order is the identity: order + n - 2 permutations give
+// every row of the cycle, against n (order - 1) a move at a time (turnstile:
+// 10 against 30 for a cycle of 6 rows).
+// What a space tells of move m (PoweredMoves in row_bfs.hpp): m is
+// generator^power, and generator^order is the identity.
+struct MovePower {
+  int generator = 0;
+  std::uint32_t power = 1;
+  std::uint32_t order = 1;
+};
+
+struct MoveSweep {
+  int generator = 0;        // the move g
+  std::uint32_t order = 0;  // of g on the states
+  std::vector<std::uint32_t> rows;    // the cycles one after another: r, g(r), ...
+  std::vector<std::uint32_t> starts;  // cycle i is rows[starts[i] .. starts[i + 1])
+  std::size_t cycles() const { return starts.size() - 1; }
+};
+
+// The sweeps of every move's generator, or none unless each move is a
+// power of a generator whose powers are all moves. generator_of(m) gives
+// {g, the power of g that m is, g's order}; row_step(r, m) the row m takes
+// r to.
+template <class GeneratorOf, class RowStep>
+std::vector<MoveSweep> find_sweeps(std::uint32_t rows, int moves, GeneratorOf&& generator_of,
+                                   RowStep&& row_step) {
+  std::vector<std::uint64_t> powers(static_cast<std::size_t>(moves), 0);  // bit j: g^j is a move
+  for (int m = 0; m < moves; ++m) {
+    const auto [g, power, order] = generator_of(m);
+    if (g < 0 || g >= moves || order < 2 || order > 63 || power == 0 || power >= order) return {};
+    const auto [gg, g_power, g_order] = generator_of(g);
+    if (gg != g || g_power != 1 || g_order != order) return {};
+    powers[static_cast<std::size_t>(g)] |= std::uint64_t{1} << power;
+  }
+  std::vector<MoveSweep> sweeps;
+  for (int m = 0; m < moves; ++m) {
+    const auto [g, power, order] = generator_of(m);
+    if (g != m) continue;
+    if (powers[static_cast<std::size_t>(g)] != (std::uint64_t{1} << order) - 2) return {};
+    MoveSweep sweep{g, order, {}, {0}};
+    std::vector<bool> seen(rows, false);
+    for (std::uint32_t start = 0; start < rows; ++start) {
+      if (seen[start]) continue;
+      std::uint32_t r = start;
+      do {
+        seen[r] = true;
+        sweep.rows.push_back(r);
+        r = row_step(r, g);
+      } while (r != start);
+      sweep.starts.push_back(static_cast<std::uint32_t>(sweep.rows.size()));
+    }
+    sweeps.push_back(std::move(sweep));
+  }
+  return sweeps;
+}
 
 namespace detail {
 
