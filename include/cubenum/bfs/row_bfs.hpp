@@ -248,8 +248,9 @@ class RowLevels {
           parallel_sum<std::uint64_t>(space_.rows(), kGrainRows, [&](std::size_t b, std::size_t e) {
             std::uint64_t sum = 0;
             RowWork& local = work.local();
+            Buffers& buffer = buffers();
             for (auto p = static_cast<std::uint32_t>(b); p != e; ++p)
-              sum += expand_row(p, policy, local);
+              sum += expand_row(p, policy, local, buffer);
             if (options.on_progress) options.on_progress(done += e - b);
             return sum;
           });
@@ -260,8 +261,10 @@ class RowLevels {
                                              [&](std::size_t b, std::size_t e) {
                                                std::uint64_t sum = 0;
                                                RowWork& local = work.local();
+                                               Buffers& buffer = buffers();
                                                for (std::size_t c = b; c != e; ++c)
-                                                 sum += sweep_cycle(sweeps_[i], c, last, local);
+                                                 sum += sweep_cycle(sweeps_[i], c, last, local,
+                                                                    buffer);
                                                return sum;
                                              });
       }
@@ -272,8 +275,10 @@ class RowLevels {
                                              [&](std::size_t b, std::size_t e) {
                                                std::uint64_t sum = 0;
                                                RowWork& local = work.local();
+                                               Buffers& buffer = buffers();
                                                for (std::size_t i = b; i != e; ++i)
-                                                 sum += expand_cycle(families_[f], i, last, local);
+                                                 sum += expand_cycle(families_[f], i, last, local,
+                                                                     buffer);
                                                return sum;
                                              });
       }
@@ -318,9 +323,12 @@ class RowLevels {
     std::uint32_t q;
     int m;
   };
+  // A worker's scratch, looked up once a chunk of rows or cycles.
   struct Buffers {
     std::vector<Word> open, reach, from, moved;
     std::vector<Source> sources;
+    std::vector<Word> cycle;             // a cycle's frontier rows, and more
+    std::vector<const Word*> cycle_rows;  // a sweep's frontier rows in `cycle`
   };
   Buffers& buffers() {
     Buffers& b = buffers_.local();
@@ -338,10 +346,9 @@ class RowLevels {
   // many. Only the thread that calls this for p writes p. A row with few
   // source states takes them one by one into its row (claim); else what
   // the moves bring is gathered in a bitset of the row first.
-  std::uint32_t expand_row(std::uint32_t p, DirectionPolicy policy, RowWork& work) {
+  std::uint32_t expand_row(std::uint32_t p, DirectionPolicy policy, RowWork& work, Buffers& b) {
     const std::uint32_t open_count = open_[p];
     if (open_count == 0) return 0;
-    Buffers& b = buffers();
     std::uint32_t count = 0, sources = 0;
     for (int m = 0; m < moves_; ++m) {
       const std::uint32_t q = space_.row_step(p, inverse_[static_cast<std::size_t>(m)]);
@@ -422,7 +429,7 @@ class RowLevels {
   // finishes the rows. Returns the new states recorded. Cycles of one
   // family share no row: one thread writes each.
   std::uint64_t expand_cycle(const MoveFamily& family, std::size_t index, bool last,
-                             RowWork& work) {
+                             RowWork& work, Buffers& b) {
     if constexpr (!PermutableRows<S>) {
       return 0;  // families need action ids
     } else {
@@ -433,7 +440,7 @@ class RowLevels {
       std::uint64_t fresh = 0;
       if (sources != 0) {
         work.cycled += n * family.moves.size();
-        fresh = gather_cycle(family, index);
+        fresh = gather_cycle(family, index, b);
       }
       if (last)
         for (std::uint32_t k = 0; k < n; ++k) fresh += note(rows[k], storage_.finish(rows[k]));
@@ -446,7 +453,7 @@ class RowLevels {
   // (row_families.hpp); the last sweep finishes the rows. Returns the new
   // states recorded.
   std::uint64_t sweep_cycle(const MoveSweep& sweep, std::size_t index, bool last,
-                            RowWork& work) {
+                            RowWork& work, Buffers& b) {
     if constexpr (!PermutableRows<S>) {
       return 0;  // sweeps need permutations
     } else {
@@ -457,7 +464,7 @@ class RowLevels {
       std::uint64_t fresh = 0;
       if (sources != 0) {
         work.cycled += std::uint64_t{n} * (sweep.order - 1);
-        fresh = sweep_rows(sweep, rows, n);
+        fresh = sweep_rows(sweep, rows, n, b);
       }
       if (last)
         for (std::uint32_t k = 0; k < n; ++k) fresh += note(rows[k], storage_.finish(rows[k]));
@@ -465,13 +472,13 @@ class RowLevels {
     }
   }
 
-  std::uint64_t sweep_rows(const MoveSweep& sweep, const std::uint32_t* rows, std::uint32_t n) {
-    Buffers& b = buffers();
+  std::uint64_t sweep_rows(const MoveSweep& sweep, const std::uint32_t* rows, std::uint32_t n,
+                           Buffers& b) {
     const std::uint32_t words = bit_words_, stride = permute_words_;
-    std::vector<Word>& scratch = cycle_scratch_.local();
+    std::vector<Word>& scratch = b.cycle;
     scratch.resize(std::size_t{n + 1} * stride);
     // The frontier rows, all read before any of the cycle's rows is written.
-    std::vector<const Word*>& from = sweep_from_.local();
+    std::vector<const Word*>& from = b.cycle_rows;
     from.assign(n, nullptr);
     for (std::uint32_t k = 0; k < n; ++k)
       if (frontier_[rows[k]] != 0)
@@ -534,13 +541,12 @@ class RowLevels {
     return found;
   }
 
-  std::uint64_t gather_cycle(const MoveFamily& family, std::size_t index) {
+  std::uint64_t gather_cycle(const MoveFamily& family, std::size_t index, Buffers& b) {
     const std::uint32_t n = family.order;
     const std::uint32_t* rows = family.rows.data() + index * n;
-    Buffers& b = buffers();
     const std::uint32_t words = bit_words_, stride = permute_words_;
     std::array<const Word*, kMaxFamilyOrder> from{};
-    std::vector<Word>& scratch = cycle_scratch_.local();
+    std::vector<Word>& scratch = b.cycle;
     scratch.resize(std::size_t{kMaxFamilyOrder + 64} * stride);
     for (std::uint32_t k = 0; k < n; ++k)
       from[k] = frontier_[rows[k]] == 0
@@ -570,12 +576,16 @@ class RowLevels {
   // The OR of the rows in `which` (none: zero).
   static void or_rows(const std::array<const Word*, kMaxFamilyOrder>& from, unsigned which,
                       std::uint32_t words, Word* out) {
-    std::fill_n(out, words, 0);
+    bool empty = true;
     for (; which != 0; which &= which - 1) {
       const Word* row = from[static_cast<std::size_t>(std::countr_zero(which))];
       if (row == nullptr) continue;
-      for (std::uint32_t i = 0; i < words; ++i) out[i] |= row[i];
+      if (empty)
+        std::copy_n(row, words, out), empty = false;
+      else
+        for (std::uint32_t i = 0; i < words; ++i) out[i] |= row[i];
     }
+    if (empty) std::fill_n(out, words, 0);
   }
 
   const S& space_;
@@ -591,8 +601,6 @@ class RowLevels {
   std::vector<std::uint32_t> frontier_, next_, open_;
   std::vector<Word> has_frontier_;  // a bit a row: frontier_[r] != 0 (fits in cache)
   PerWorker<Buffers> buffers_;
-  PerWorker<std::vector<Word>> cycle_scratch_;
-  PerWorker<std::vector<const Word*>> sweep_from_;
 };
 
 // The space's move families when it names its permutations and applies
