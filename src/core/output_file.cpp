@@ -4,7 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -30,6 +33,37 @@ mode_t new_file_mode() {
   return mode;
 }
 
+// The temporaries being written, removed if Ctrl-C or a kill by SIGTERM or
+// SIGHUP ends the program (the signal then ends it as before: status 130 for
+// Ctrl-C). SIGKILL cannot be caught: it may leave a hidden temporary.
+std::array<std::atomic<const char*>, 64> open_temporaries{};
+
+extern "C" void remove_temporaries(int signal) {
+  for (auto& path : open_temporaries)
+    if (const char* p = path.load(); p != nullptr) ::unlink(p);
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
+void track(const std::string& temporary) {
+  static const bool installed = [] {
+    for (const int s : {SIGINT, SIGTERM, SIGHUP}) std::signal(s, remove_temporaries);
+    return true;
+  }();
+  (void)installed;
+  for (auto& slot : open_temporaries) {
+    const char* empty = nullptr;
+    if (slot.compare_exchange_strong(empty, temporary.c_str())) return;
+  }
+}
+
+void untrack(const std::string& temporary) {
+  for (auto& slot : open_temporaries) {
+    const char* mine = temporary.c_str();
+    if (slot.compare_exchange_strong(mine, nullptr)) return;
+  }
+}
+
 }  // namespace
 
 OutputFile::OutputFile(std::string path, std::string source)
@@ -49,6 +83,7 @@ OutputFile::OutputFile(std::string path, std::string source)
   const int fd = ::mkstemp(pattern.data());
   if (fd < 0) fail("cannot write", errno);
   temporary_ = pattern;
+  track(temporary_);
   struct stat old {};
   ::fchmod(fd, ::stat(path_.c_str(), &old) == 0 ? (old.st_mode & 07777) : new_file_mode());
   file_ = ::fdopen(fd, "wb");
@@ -61,7 +96,10 @@ OutputFile::OutputFile(std::string path, std::string source)
 
 OutputFile::~OutputFile() {
   if (file_ != nullptr) std::fclose(file_);
-  if (!temporary_.empty()) ::unlink(temporary_.c_str());
+  if (!temporary_.empty()) {
+    untrack(temporary_);
+    ::unlink(temporary_.c_str());
+  }
 }
 
 void OutputFile::write(std::string_view text) {
@@ -77,6 +115,7 @@ void OutputFile::commit() {
   if (closed != 0) fail("writing", errno);
   if (temporary_.empty()) return;
   if (std::rename(temporary_.c_str(), path_.c_str()) != 0) fail("cannot write", errno);
+  untrack(temporary_);
   temporary_.clear();
 }
 
