@@ -380,8 +380,14 @@ TEST(FoamShapeCli, CountAndSolveWriteTheirJsonFields) {
   EXPECT_EQ(j["shape"], "cuboid:2x1x1");
   EXPECT_EQ(j["faces"], 10);
   EXPECT_EQ(j["symmetry_order"], 16);
-  EXPECT_EQ(j["complete"], true);
-  EXPECT_EQ(j["raw"].get<std::uint64_t>(), 8 * j["rotations"].get<std::uint64_t>());
+  // The schema of every foam count (docs/PUZZLES.md): challenge, by, results.
+  EXPECT_EQ(j["challenge"], "pool");
+  EXPECT_EQ(j["by"], "identity");
+  ASSERT_EQ(j["results"].size(), 1U);
+  EXPECT_EQ(j["results"][0]["name"], "happy-cube-marble");
+  EXPECT_EQ(j["results"][0]["complete"], true);
+  EXPECT_EQ(j["results"][0]["raw"].get<std::uint64_t>(),
+            8 * j["results"][0]["rotations"].get<std::uint64_t>());
   const std::string svg = ::testing::TempDir() + "foam_shape.svg";
   out =
       run("foam solve --shape " + kData + "shapes/singleColor1x2x1.slv.cubes.txt --first 2 --svg " +
@@ -389,8 +395,8 @@ TEST(FoamShapeCli, CountAndSolveWriteTheirJsonFields) {
           &status);
   ASSERT_EQ(status, 0) << out;
   j = Json::parse(out);
-  EXPECT_EQ(j["found"], 2);
-  EXPECT_EQ(j["solutions"][0].size(), 10U);
+  EXPECT_EQ(j["results"][0]["found"], 2);
+  EXPECT_EQ(j["results"][0]["solutions"][0].size(), 10U);
   std::ifstream in(svg);
   std::stringstream text;
   text << in.rdbuf();
@@ -408,10 +414,11 @@ TEST(FoamShapeCli, SolveWithoutFirstListsCanonicalAssemblies) {
   const Json j = Json::parse(out);
   // 80 raw assemblies, 5 up to the 16 symmetries (the naive cover and
   // Burnside tests above check these counts).
-  EXPECT_EQ(j["raw"], 80);
-  EXPECT_EQ(j["symmetries"], 5);
-  EXPECT_EQ(j["solutions"].size(), 3U);
-  EXPECT_EQ(j["solutions"][0].size(), 10U);
+  const Json& r = j["results"][0];
+  EXPECT_EQ(r["raw"], 80);
+  EXPECT_EQ(r["symmetries"], 5);
+  EXPECT_EQ(r["solutions"].size(), 3U);
+  EXPECT_EQ(r["solutions"][0].size(), 10U);
 }
 
 TEST(FoamShapeCli, BadShapeIsAnErrorWithFileAndLine) {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/core/thread_placement.hpp"
 
@@ -24,6 +25,9 @@ struct CommonOptions {
   std::string json;
   OutputOptions output;
 };
+
+// The words of the command line (set_command_words), for check_output.
+std::vector<std::string> command_words;
 
 // Set while run_captured runs an action: the result goes here, and the
 // human-readable output to captured_text (or nowhere).
@@ -64,18 +68,24 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
     // A run inside report or scale keeps the settings of the command around it.
     const bool captured = captured_result != nullptr;
     if (!captured) apply_output_options(options->output);
-    // Open the JSON file first: an unwritable path fails before the work.
-    std::ofstream json_file;
-    if (!options->json.empty() && options->json != "-") {
-      json_file.open(options->json);
-      if (!json_file) throw InputError("--json", 0, "cannot write '" + options->json + "'");
-    }
+    // An unwritable path fails before the work.
+    const bool json_file = !options->json.empty() && options->json != "-";
+    if (json_file) check_output(options->json, "--json");
     NullStream silent;
     std::ostream* out_stream = &progress::guarded_stdout();
     if (options->json == "-" || captured) out_stream = &silent;
     if (captured_text != nullptr) out_stream = captured_text;
     std::ostream& out = *out_stream;
 
+    // oneTBB runs no more threads than the machine has: say so, and record
+    // the threads that ran (--threads 65536 is not 65536 threads).
+    const int cores = tbb::info::default_concurrency();
+    if (options->threads > cores) {
+      if (!captured)
+        fmt::print(stderr, "cubenum: note: --threads {}: this machine runs {} at once; using {}\n",
+                   options->threads, cores, cores);
+      options->threads = cores;
+    }
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(options->threads));
     std::optional<SpreadWorkers> spread;
@@ -97,9 +107,31 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
     for (auto& [key, value] : fields.items()) result[key] = value;
     if (captured_result != nullptr) *captured_result = result;
     if (options->json == "-") progress::guarded_stdout() << result.dump(2) << std::endl;
-    if (json_file.is_open()) json_file << result.dump(2) << '\n';
+    if (json_file) write_output_file(options->json, "--json", result.dump(2) + '\n');
   });
   return action;
+}
+
+void set_command_words(std::vector<std::string> words) {
+  command_words = std::move(words);
+}
+
+void check_output(const std::string& path, const std::string& flag) {
+  check_output_path(path, flag);
+  // The output's own word names it once; another word naming it is an input.
+  std::size_t named = 0;
+  for (const std::string& word : command_words) {
+    const auto equals = word.find('=');
+    const std::string file =
+        word.starts_with("--") && equals != std::string::npos ? word.substr(equals + 1) : word;
+    std::error_code error;
+    named += std::filesystem::equivalent(file, path, error) ? 1 : 0;
+  }
+  if (named > 1)
+    throw InputError(flag, 0,
+                     fmt::format("{} is also an input or another output of this command: "
+                                 "refusing to write over it",
+                                 excerpt(path, 200)));
 }
 
 Json run_captured(const std::vector<std::string>& args, std::string* text) {

@@ -59,6 +59,15 @@ void register_twisty(Command& app);
 void register_report(Command& app);
 void register_scale(Command& app);
 
+// The command line's words (after the program's name), kept for
+// check_output; main() sets them.
+void set_command_words(std::vector<std::string> words);
+
+// Before the work: throws InputError when `path` (given to `flag`) cannot be
+// written (core/output_file.hpp) or is also one of the command line's input
+// files (`foam count in.txt --json in.txt`).
+void check_output(const std::string& path, const std::string& flag);
+
 // Where report and scale write unless told: build/results, beside the
 // program, so that running them never changes the repository's results/.
 std::string default_output_dir();

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <iostream>
 #include <string_view>
 #include <utility>
 
@@ -11,12 +12,12 @@ namespace {
 void print_list(const Command& app) {
   for (const Command* puzzle : app.get_subcommands()) {
     if (puzzle->get_subcommands().empty()) {
-      fmt::print("{:<28} {}\n", puzzle->get_name(), puzzle->get_description());
+      std::cout << fmt::format("{:<28} {}\n", puzzle->get_name(), puzzle->get_description());
       continue;
     }
     for (const Command* action : puzzle->get_subcommands())
-      fmt::print("{:<28} {}\n", puzzle->get_name() + " " + action->get_name(),
-                 action->get_description());
+      std::cout << fmt::format("{:<28} {}\n", puzzle->get_name() + " " + action->get_name(),
+                               action->get_description());
   }
 }
 

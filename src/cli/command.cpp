@@ -5,14 +5,37 @@
 #include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
 #include <cstdint>
 #include <new>
 #include <optional>
+#include <system_error>
 
 #include "cubenum/core/error.hpp"
 
 namespace cubenum::cli {
+namespace {
+
+// Standard output is written through a buffer: a write that failed (a full
+// disk, /dev/full, a closed pipe) shows only when it is flushed.
+// Standard error may fail too (2>/dev/full): say what we can, never throw.
+int say_error(int status, const std::string& message) {
+  std::fputs(("cubenum: " + message + "\n").c_str(), stderr);
+  return status;
+}
+
+int check_stdout() {
+  std::cout.flush();
+  if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0 && std::cout.good()) return 0;
+  return say_error(kExitUsage,
+                   fmt::format("error: writing standard output: {}", std::strerror(errno)));
+}
+
+}  // namespace
 
 struct Command::Shared {
   std::unique_ptr<CLI::App> app;
@@ -146,7 +169,8 @@ std::vector<std::string> Command::remaining() const {
 }
 
 std::size_t Command::count(const std::string& name) const {
-  return app_->count(name);
+  const CLI::Option* option = app_->get_option_no_throw(name);
+  return option != nullptr ? option->count() : 0;
 }
 
 std::vector<const Command*> Command::get_subcommands() const {
@@ -159,23 +183,13 @@ const Command* Command::find_subcommand(const std::string& name) const {
   return nullptr;
 }
 
-void Command::parse(const std::vector<std::string>& words) {
-  std::vector<std::string> reversed(words.rbegin(), words.rend());  // CLI11 takes them backwards
-  try {
-    app_->parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    throw InputError(fmt::format("'{}': {}", fmt::join(words, " "), e.what()));
-  }
-}
-
 namespace {
 
 // CLI11 calls an unknown subcommand an "unexpected argument"; say what it is.
 // Returns an error message, or "" when the first words name a known command.
-std::string check_command_words(const Command& program, int argc, char** argv) {
+std::string check_command_words(const Command& program, const std::vector<std::string>& words) {
   const Command* level = &program;
-  for (int i = 1; i < argc; ++i) {
-    const std::string word = argv[i];
+  for (const std::string& word : words) {
     if (word.empty() || word[0] == '-') return "";
     if (level->get_subcommands().empty()) return "";
     const Command* next = level->find_subcommand(word);
@@ -190,26 +204,45 @@ std::string check_command_words(const Command& program, int argc, char** argv) {
 
 }  // namespace
 
-int Command::run_main(int argc, char** argv) {
-  if (const std::string problem = check_command_words(*this, argc, argv); !problem.empty()) {
-    fmt::print(stderr, "cubenum: error: {} (see 'cubenum list')\n", problem);
-    return 2;
-  }
+void Command::parse(const std::vector<std::string>& words) {
+  if (const std::string problem = check_command_words(*this, words); !problem.empty())
+    throw InputError(problem + " (see 'cubenum list')");
+  std::vector<std::string> reversed(words.rbegin(), words.rend());  // CLI11 takes them backwards
   try {
+    app_->parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    throw InputError(fmt::format("'{}': {}", fmt::join(words, " "), e.what()));
+  }
+}
+
+int Command::run_main(int argc, char** argv) {
+  const std::vector<std::string> words(argv + 1, argv + argc);
+  try {
+    if (const std::string problem = check_command_words(*this, words); !problem.empty())
+      throw InputError(problem + " (see 'cubenum list')");
     app_->parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app_->exit(e);
+    // --help and --version print and succeed; CLI11's own codes for a bad
+    // command line (105, 106, 109...) become the program's one usage code.
+    if (e.get_exit_code() == 0) return app_->exit(e) == 0 ? check_stdout() : kExitUsage;
+    return say_error(kExitUsage,
+                     fmt::format("error: {}\nRun with --help for more information.", e.what()));
   } catch (const InputError& e) {
-    fmt::print(stderr, "cubenum: error: {}\n", e.what());
-    return 2;
+    return say_error(kExitUsage, fmt::format("error: {}", e.what()));
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "cubenum: error: out of memory\n");
-    return 3;
+    return say_error(kExitOutOfMemory, "error: out of memory");
+  } catch (const std::system_error& e) {
+    // Output that failed (fmt writing to a full standard output) or a
+    // file system call refused: the system's reason.
+    return say_error(kExitUsage, fmt::format("error: {}", e.what()));
   } catch (const std::exception& e) {
-    fmt::print(stderr, "cubenum: internal error: {}\n", e.what());
-    return 1;
+    return say_error(kExitInternal, fmt::format("internal error: {}", e.what()));
   }
-  return 0;
+  return check_stdout();
+}
+
+std::string Command::help() const {
+  return app_->help();
 }
 
 }  // namespace cubenum::cli

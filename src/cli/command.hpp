@@ -19,6 +19,14 @@ class Option;
 
 namespace cubenum::cli {
 
+// The program's exit status (README, "Exit status").
+inline constexpr int kExitSuccess = 0;
+inline constexpr int kExitInternal = 1;     // a bug: an internal error
+inline constexpr int kExitUsage = 2;        // bad usage or input, or an output not written
+inline constexpr int kExitOutOfMemory = 3;  // the job needs more memory than there is
+// Interrupted (Ctrl-C): the signal's status, 130 in the shell; outputs are
+// left as they were.
+
 // What an option's value must be: Range(1, 64) or IsMember({"a", "b"}).
 struct Check {
   enum class Kind { Range, Member } kind = Kind::Range;
@@ -72,7 +80,7 @@ class Command {
   // options is left unparsed, for remaining() (`cubenum scale` runs a job).
   Command* prefix_command();
   std::vector<std::string> remaining() const;
-  // How many times the option was given.
+  // How many times the option was given (0 for an option the command lacks).
   std::size_t count(const std::string& name) const;
 
   const std::string& get_name() const { return name_; }
@@ -86,6 +94,8 @@ class Command {
   // For main(): parses argv and runs; prints help, errors and exits as a
   // program does, and returns the exit status.
   int run_main(int argc, char** argv);
+  // The --help text.
+  std::string help() const;
 
  private:
   struct Shared;

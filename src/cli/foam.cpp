@@ -5,12 +5,13 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
+#include <cmath>
 #include <memory>
 #include <sstream>
 
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
@@ -34,9 +35,11 @@ struct FoamOptions {
   std::size_t first = 0;  // 0: list canonical assemblies from a complete count
   std::uint64_t seed = 1;
   double time_limit = 0;
+  const Command* action = nullptr;  // to ask which options were given
 };
 
 void add_common_options(Command* action, FoamOptions& o) {
+  o.action = action;
   action->add_option("--challenge", o.challenge, "own | one-per-colour | pool")
       ->capture_default_str();
   action->add_option("--by", o.by, "tell pieces apart by identity or by shape")
@@ -54,7 +57,8 @@ void add_common_options(Command* action, FoamOptions& o) {
       ->type_name("c1,c2,...");
   action
       ->add_option("--time-limit", o.time_limit,
-                   "with --shape: stop after this many seconds and report how far it got")
+                   "with --shape: stop after this many seconds and report how far it got "
+                   "(0: no limit)")
       ->type_name("SECONDS");
 }
 
@@ -64,6 +68,26 @@ std::vector<std::string> split_colours(const std::string& list) {
   for (std::string word; std::getline(in, word, ',');)
     if (!word.empty()) out.push_back(word);
   return out;
+}
+
+// Every option acts or is refused: the shape's options need --shape, and a
+// shape is built from the pool of all pieces given.
+void check_options(const FoamOptions& o) {
+  const auto given = [&](const char* name) { return o.action->count(name) > 0; };
+  if (given("--shape") && o.shape.empty()) throw InputError("--shape", 0, "empty");
+  if (o.shape.empty()) {
+    for (const char* name : {"--colours", "--time-limit", "--first", "--seed"})
+      if (given(name)) throw InputError(name, 0, "only with --shape");
+  } else if (given("--challenge") && o.challenge != "pool") {
+    throw InputError("--challenge", 0,
+                     "a shape is built from the pool of all pieces given: --challenge pool, "
+                     "or leave it out");
+  }
+  if (given("--colours") && split_colours(o.colours).empty())
+    throw InputError("--colours", 0, "no colour given");
+  if (!std::isfinite(o.time_limit) || o.time_limit < 0)
+    throw InputError("--time-limit", 0,
+                     fmt::format("{} is not a number of seconds (0: no limit)", o.time_limit));
 }
 
 std::function<bool()> deadline(double seconds) {
@@ -189,12 +213,8 @@ Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
   const auto challenge = puzzles::parse_foam_challenge(o.challenge);
   const auto by = puzzles::parse_foam_by(o.by);
   const auto up_to = parse_up_to(o.up_to);
+  if (!o.svg.empty()) check_output(o.svg, "--svg");
   const auto problems = puzzles::foam_problems(challenge, by, load_sets(o), o.via_shapes);
-  std::ofstream svg;
-  if (!o.svg.empty()) {
-    svg.open(o.svg);
-    if (!svg) throw InputError("--svg", 0, "cannot write '" + o.svg + "'");
-  }
   Json results = Json::array();
   std::vector<puzzles::FoamNet> nets;
   for (const FoamProblem& problem : problems) {
@@ -218,7 +238,7 @@ Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
     r["solutions"] = listed;
     results.push_back(r);
   }
-  if (svg.is_open()) svg << puzzles::foam_nets_svg(nets);
+  if (!o.svg.empty()) write_output_file(o.svg, "--svg", puzzles::foam_nets_svg(nets));
   return {{"challenge", o.challenge}, {"by", o.by}, {"up_to", o.up_to}, {"results", results}};
 }
 
@@ -238,9 +258,15 @@ ShapeJob load_shape_job(const FoamOptions& o) {
   return {std::move(shape), std::move(pool)};
 }
 
-Json shape_fields(const ShapeJob& job, const FoamOptions& o) {
+// The shape's JSON has the schema of every foam count (PUZZLES.md):
+// challenge (a shape is built from the pool), by, the shape's fields, and
+// `results`, one object (the pool) with its counts in `result`.
+Json shape_json(const ShapeJob& job, const FoamOptions& o, const Json& result) {
   const auto& s = job.shape.surface;
-  return {{"shape", job.shape.name},
+  Json pool = {{"name", job.pool.name}};
+  for (const auto& [key, value] : result.items()) pool[key] = value;
+  return {{"challenge", "pool"},
+          {"shape", job.shape.name},
           {"cubes", job.shape.cubes.size()},
           {"faces", s.face_count()},
           {"cells", s.cell_count()},
@@ -248,19 +274,18 @@ Json shape_fields(const ShapeJob& job, const FoamOptions& o) {
           {"rotation_order", s.rotation_count()},
           {"by", o.by},
           {"colours", split_colours(o.colours)},
-          {"pieces", job.pool.pieces.size()}};
+          {"pieces", job.pool.pieces.size()},
+          {"results", Json::array({pool})}};
 }
 
 // The counts of a shape, with the shape's own fields first.
 template <class Count>
-Json shape_count_fields(const ShapeJob& job, const FoamOptions& o, const Count& c) {
-  Json r = shape_fields(job, o);
-  r["raw"] = c.raw;
-  r["rotations"] = c.rotations;
-  r["symmetries"] = c.symmetries;
-  r["piece_choices"] = c.piece_choices;
-  r["complete"] = c.complete;
-  return r;
+Json shape_count_fields(const Count& c) {
+  return {{"raw", c.raw},
+          {"rotations", c.rotations},
+          {"symmetries", c.symmetries},
+          {"piece_choices", c.piece_choices},
+          {"complete", c.complete}};
 }
 
 void print_shape_header(std::ostream& out, const ShapeJob& job) {
@@ -291,11 +316,11 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
     ctx.out << fmt::format(
         "stopped by --time-limit after {}/{} subtrees: the counts are lower bounds\n",
         c.subtrees_done, c.subtrees_total);
-  Json r = shape_count_fields(job, o, c);
+  Json r = shape_count_fields(c);
   r["subtrees_done"] = c.subtrees_done;
   r["subtrees_total"] = c.subtrees_total;
   r["count_seconds"] = seconds;
-  return r;
+  return shape_json(job, o, r);
 }
 
 Json shape_solution_json(const ShapeJob& job, const search::AssemblyKey& key) {
@@ -312,9 +337,8 @@ Json shape_solution_json(const ShapeJob& job, const search::AssemblyKey& key) {
 void write_shape_svg(const FoamOptions& o, const ShapeJob& job,
                      const std::vector<search::AssemblyKey>& keys) {
   if (o.svg.empty()) return;
-  std::ofstream svg(o.svg);
-  if (!svg) throw InputError("--svg", 0, "cannot write '" + o.svg + "'");
-  if (!keys.empty()) svg << puzzles::foam_shape_svg(job.shape, job.pool, keys.front());
+  write_output_file(o.svg, "--svg",
+                    keys.empty() ? "" : puzzles::foam_shape_svg(job.shape, job.pool, keys.front()));
 }
 
 // Prints the solutions as text, draws them if --svg asks, and returns them
@@ -348,14 +372,16 @@ Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJ
                          c.complete ? "" : " (stopped by --time-limit: lower bounds)",
                          c.listed.size(), o.up_to);
   const Json listed = show_shape_solutions(o, ctx, job, c.listed);
-  Json r = shape_count_fields(job, o, c);
-  r["up_to"] = o.up_to;
+  Json r = shape_count_fields(c);
   r["count_seconds"] = seconds;
   r["solutions"] = listed;
-  return r;
+  Json all = shape_json(job, o, r);
+  all["up_to"] = o.up_to;
+  return all;
 }
 
 Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
+  if (!o.svg.empty()) check_output(o.svg, "--svg");
   const ShapeJob job = load_shape_job(o);
   print_shape_header(ctx.out, job);
   if (o.first == 0) return run_shape_list(o, ctx, job);
@@ -372,7 +398,7 @@ Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
                          found.solutions.size(), seconds, found.restarts, found.placements,
                          found.exhausted ? "; the search is exhausted: there are no more" : "");
   const Json listed = show_shape_solutions(o, ctx, job, found.solutions);
-  Json r = shape_fields(job, o);
+  Json r;
   r["first"] = o.first;
   r["seed"] = o.seed;
   r["found"] = found.solutions.size();
@@ -381,7 +407,7 @@ Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
   r["placements"] = found.placements;
   r["solve_seconds"] = seconds;
   r["solutions"] = listed;
-  return r;
+  return shape_json(job, o, r);
 }
 
 constexpr const char* kFoamFooter =
@@ -402,6 +428,7 @@ void register_foam(Command& app) {
   Command* count =
       add_action(*foam, "count", "count the assemblies of a challenge, raw and up to symmetry",
                  [count_opts](const ActionContext& ctx) {
+                   check_options(*count_opts);
                    return count_opts->shape.empty() ? run_count(*count_opts, ctx)
                                                     : run_shape_count(*count_opts, ctx);
                  });
@@ -412,12 +439,14 @@ void register_foam(Command& app) {
   Command* solve =
       add_action(*foam, "solve", "list assemblies in canonical order as nets (text, SVG)",
                  [solve_opts](const ActionContext& ctx) {
+                   check_options(*solve_opts);
                    return solve_opts->shape.empty() ? run_solve(*solve_opts, ctx)
                                                     : run_shape_solve(*solve_opts, ctx);
                  });
   add_common_options(solve, *solve_opts);
   solve->footer(kFoamFooter);
   solve->add_option("--list", solve_opts->list, "how many solutions to print")
+      ->check(Range(0, 1000000))
       ->capture_default_str();
   solve
       ->add_option("--up-to", solve_opts->up_to, "list one per class: raw | rotations | symmetries")
@@ -430,6 +459,7 @@ void register_foam(Command& app) {
       ->add_option("--first", solve_opts->first,
                    "with --shape: find this many solutions fast by randomised restarts "
                    "(0: count and list the first canonical ones, --list, --up-to)")
+      ->check(Range(0, 1000000))
       ->capture_default_str();
   solve->add_option("--seed", solve_opts->seed, "with --shape: the random seed of --first")
       ->capture_default_str();

@@ -1,8 +1,35 @@
 // cubenum: exact, parallel enumeration of cube puzzles.
 //   cubenum <puzzle> <action> [options]      cubenum list
+#include <tbb/global_control.h>
+
+#include <iostream>
+#include <new>
+
 #include "action.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   auto app = cubenum::cli::build_app(argc > 1 ? argv[1] : "");
+  if (argc == 1) {
+    // No command: what there is to run, as --help and `list` say it.
+    std::cout << app->help() << "\nPuzzles and actions:\n";
+    char list[] = "list";
+    char* words[] = {argv[0], list};
+    return app->run_main(2, words);
+  }
+  cubenum::cli::set_command_words({argv + 1, argv + argc});
   return app->run_main(argc, argv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Wait for oneTBB's workers before exit: the scheduler is then shut down
+  // with what it frees only once no worker refers to it (the observer that
+  // SpreadWorkers registers), which LeakSanitizer otherwise reports.
+  tbb::task_scheduler_handle scheduler{tbb::attach{}};
+  const int status = run(argc, argv);
+  tbb::finalize(scheduler, std::nothrow);
+  return status;
 }

@@ -12,6 +12,7 @@
 
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/report/machine.hpp"
@@ -118,14 +119,9 @@ std::string shown(const std::vector<std::string>& args) {
   return command;
 }
 
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw InputError("--out", 0, "cannot write '" + path.string() + "'");
-}
-
 std::string run_section(const Section& section, int threads, const report::Machine& machine,
-                        const fs::path& out_dir, Progress& progress) {
+                        const fs::path& out_dir, Progress& progress,
+                        std::vector<OutputText>& files) {
   std::string md = fmt::format("## {}\n\n{}\n\n", section.title, section.counts);
   Json runs = Json::array();
   for (auto args : section.runs) {
@@ -146,7 +142,7 @@ std::string run_section(const Section& section, int threads, const report::Machi
   }
   const Json file = {
       {"puzzle", section.puzzle}, {"machine", report::to_json(machine)}, {"runs", runs}};
-  write_file(out_dir / (section.puzzle + ".json"), file.dump(2) + "\n");
+  files.push_back({(out_dir / (section.puzzle + ".json")).string(), file.dump(2) + "\n"});
   return md;
 }
 
@@ -160,6 +156,7 @@ void run_report(const ReportOptions& options) {
   apply_output_options(options.output);
   const std::string out = options.out.empty() ? default_output_dir() : options.out;
   const fs::path out_dir(out);
+  check_output_folder(out, "--out");
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec || !fs::is_directory(out_dir))
@@ -170,11 +167,12 @@ void run_report(const ReportOptions& options) {
   for (const Section& section : sections()) runs += section.runs.size();
   Stopwatch clock;
   std::string body;
+  std::vector<OutputText> files;  // written as one set at the end
   {
     Progress progress("report", runs, "runs");
     progress.set_estimate(false);  // the runs differ too much
     for (const Section& section : sections())
-      body += run_section(section, options.threads, machine, out_dir, progress);
+      body += run_section(section, options.threads, machine, out_dir, progress, files);
   }
   // The command as given: no absolute path goes into the report.
   const std::string command =
@@ -185,7 +183,8 @@ void run_report(const ReportOptions& options) {
       "Machine: {}.\n\nWhat each count means: docs/PUZZLES.md. Every count here is the project's "
       "signature: a change meant only to make cubenum faster leaves all of them identical.\n\n{}",
       command, clock.seconds(), report::describe(machine), body);
-  write_file(out_dir / "REPORT.md", md);
+  files.push_back({(out_dir / "REPORT.md").string(), md});
+  write_output_set(files, "--out");
   progress::guarded_stdout() << fmt::format("wrote {} and {} JSON files in {:.2f} s\n",
                                             shown_path((out_dir / "REPORT.md").string()),
                                             sections().size(), clock.seconds());

@@ -11,6 +11,7 @@
 
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/report/machine.hpp"
 #include "cubenum/report/markdown.hpp"
@@ -104,24 +105,24 @@ void run_scale(const ScaleOptions& o, const std::vector<std::string>& words) {
   apply_output_options(o.output);
   const std::vector<std::string> job = job_words(words);
   const std::vector<int> threads = thread_counts(o.threads);
+  // A point above the machine's threads would be labelled with threads that
+  // never ran (oneTBB runs at most that many).
+  for (const int t : threads)
+    if (t > tbb::info::default_concurrency())
+      throw InputError("--threads", 0,
+                       fmt::format("{}: this machine runs {} threads at once", t,
+                                   tbb::info::default_concurrency()));
   std::vector<std::string> shown_job;
   for (const std::string& w : job) shown_job.push_back(shown_path(w));
   const std::string command = fmt::format("cubenum {}", fmt::join(shown_job, " "));
-  // Open the files first: an unwritable place fails before the runs.
+  // Check the outputs first: an unwritable place fails before the runs.
   const std::string out = o.out.empty() ? default_output_dir() : o.out;
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec || !fs::is_directory(out))
-    throw InputError("--out", 0, "cannot create directory '" + out + "'");
+  check_output_folder(out, "--out");
+  const bool json_file = !o.json.empty() && o.json != "-";
+  if (json_file) check_output(o.json, "--json");
   const std::string name = job_name(job);
   const fs::path md_path = fs::path(out) / ("scaling-" + name + ".md");
   const fs::path svg_path = fs::path(out) / ("scaling-" + name + ".svg");
-  std::ofstream md(md_path), svg(svg_path), json_file;
-  if (!md || !svg) throw InputError("--out", 0, "cannot write into '" + out + "'");
-  if (!o.json.empty() && o.json != "-") {
-    json_file.open(o.json);
-    if (!json_file) throw InputError("--json", 0, "cannot write '" + o.json + "'");
-  }
 
   std::vector<report::ScalingPoint> points;
   Json reference;
@@ -158,22 +159,23 @@ void run_scale(const ScaleOptions& o, const std::vector<std::string>& words) {
   const std::string made_by =
       fmt::format("cubenum scale --threads {} --repeat {} {}", fmt::join(threads, ","), o.repeat,
                   fmt::join(shown_job, " "));
-  md << fmt::format(
+  const std::string md = fmt::format(
       "# Thread scaling: `{}`\n\nMade by `{}`; each time is the median of {} runs of the job "
       "inside one process (start-up excluded). Every run gave identical counts.\n\n"
       "Machine: {}.\n\n{}\n![speedup](scaling-{}.svg)\n",
       command, made_by, o.repeat, report::describe(report::this_machine()),
       report::scaling_markdown(points), name);
-  svg << report::speedup_svg(points, command);
-  md.close();
-  svg.close();
-  if (!md || !svg) throw InputError("--out", 0, "cannot write into '" + out + "'");
-
   Json result = {{"command", command}, {"repeat", o.repeat}, {"points", Json::array()}};
   for (const auto& p : points)
     result["points"].push_back({{"threads", p.threads}, {"seconds", p.seconds}});
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) throw InputError("--out", 0, fmt::format("cannot create {}: {}", excerpt(out), ec.message()));
+  std::vector<OutputText> files = {{md_path.string(), md},
+                                   {svg_path.string(), report::speedup_svg(points, command)}};
+  if (json_file) files.push_back({o.json, result.dump(2) + '\n'});
+  write_output_set(files, "--out");
   if (o.json == "-") progress::guarded_stdout() << result.dump(2) << std::endl;
-  if (json_file.is_open()) json_file << result.dump(2) << '\n';
   if (o.json != "-")
     progress::guarded_stdout() << "wrote " << shown_path(md_path.string()) << " and "
                                << shown_path(svg_path.string()) << '\n';

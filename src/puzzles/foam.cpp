@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/input_file.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -42,13 +43,13 @@ std::string trim(const std::string& s) {
 void check_code(const std::string& code, const std::string& source, int line) {
   if (code.size() != kFoamCodeLength)
     fail(source, line,
-         fmt::format("piece code '{}' has {} characters, expected {}", code, code.size(),
+         fmt::format("piece code {} has {} characters, expected {}", excerpt(code), code.size(),
                      kFoamCodeLength));
   for (std::size_t i = 0; i < code.size(); ++i)
     if (code[i] != '0' && code[i] != '1')
       fail(source, line,
-           fmt::format("piece code '{}': character {} is '{}', expected 0 or 1", code, i + 1,
-                       code[i]));
+           fmt::format("piece code {}: character {} is {}, expected 0 or 1", excerpt(code), i + 1,
+                       excerpt(code.substr(i, 1))));
   // Edge cells touch the solid centre; a corner holds on only through a
   // filled neighbour along the border.
   for (int corner = 0; corner < kFoamCodeLength; corner += 4)
@@ -91,6 +92,11 @@ void add_kinds(FoamProblem& p, FoamBy by, const std::vector<int>& group_of_piece
     p.kinds.push_back({p.pieces[i].grid, 1, group});
     p.kind_pieces.push_back({static_cast<int>(i)});
   }
+  if (p.kinds.size() > search::kMaxPlateKinds)
+    fail(p.name, 0,
+         fmt::format("{} distinct pieces; at most {} are supported (--by shape counts congruent "
+                     "pieces as one)",
+                     p.kinds.size(), search::kMaxPlateKinds));
 }
 
 }  // namespace
@@ -142,11 +148,11 @@ FoamSet parse_foam_set(std::istream& in, const std::string& source, const std::s
     std::string colour, index_word, code, extra;
     words >> colour >> index_word >> code;
     if (code.empty() || (words >> extra))
-      fail(source, line, "expected '<colour> <index> <16 characters of 0/1>', got '" + text + "'");
+      fail(source, line, "expected '<colour> <index> <16 characters of 0/1>', got " + excerpt(text));
     int index = 0;
     if (index_word.find_first_not_of("0123456789") != std::string::npos || index_word.size() > 6 ||
         (index = std::stoi(index_word)) <= 0)
-      fail(source, line, "piece index '" + index_word + "' is not a positive integer");
+      fail(source, line, "piece index " + excerpt(index_word) + " is not a positive integer");
     check_code(code, source, line);
     const auto [it, fresh] = first_line.try_emplace({colour, index}, line);
     if (!fresh)
@@ -159,8 +165,7 @@ FoamSet parse_foam_set(std::istream& in, const std::string& source, const std::s
 }
 
 FoamSet load_foam_set(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail(path, 0, "cannot open the file");
+  std::istringstream in(read_input_file(path, "piece set file"));
   return parse_foam_set(in, path, file_stem(path));
 }
 

@@ -13,7 +13,9 @@
 #include <set>
 #include <sstream>
 
+#include "cubenum/core/checked.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/input_file.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -75,6 +77,38 @@ void check_edges(const std::vector<Vec3>& cubes, const std::vector<std::pair<int
     }
 }
 
+// A shape is one piece: every cube reached from the first through cubes
+// that share a face or a corner (check_edges refuses those sharing only an
+// edge; at a shared corner six faces meet and one of them fills the corner
+// cell). Cubes apart would be separate surfaces built from one pool: refuse.
+void check_connected(const std::vector<Vec3>& cubes, const std::vector<int>& lines,
+                     const std::string& source) {
+  std::map<Vec3, std::size_t> index;
+  for (std::size_t c = 0; c < cubes.size(); ++c) index.emplace(cubes[c], c);
+  std::vector<bool> reached(cubes.size(), false);
+  std::vector<std::size_t> stack = {0};
+  reached[0] = true;
+  while (!stack.empty()) {
+    const Vec3 cube = cubes[stack.back()];
+    stack.pop_back();
+    for (int dx = -1; dx <= 1; ++dx)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dz = -1; dz <= 1; ++dz) {
+          const auto it = index.find(plus(cube, Vec3{dx, dy, dz}));
+          if (it != index.end() && !reached[it->second]) {
+            reached[it->second] = true;
+            stack.push_back(it->second);
+          }
+        }
+  }
+  for (std::size_t c = 0; c < cubes.size(); ++c)
+    if (!reached[c])
+      fail(source, lines.empty() ? 0 : lines[c],
+           fmt::format("cube {} does not touch the piece that cube {} is in: a shape must be "
+                       "one piece (cubes apart would be separate surfaces)",
+                       point_text(cubes[c]), point_text(cubes[0])));
+}
+
 // Faces in lattice units (pitch 4), centred on the bounding box's centre
 // (which every symmetry of the shape fixes), with the frames of the foam
 // cube's faces (make_cube_surface).
@@ -113,8 +147,12 @@ int parse_coordinate(const std::string& word, const std::string& source, int lin
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != word.size() || word.empty() || value < -100000 || value > 100000)
-    fail(source, line, fmt::format("coordinate '{}' is not an integer", word));
+  if (used != word.size() || word.empty())
+    fail(source, line, fmt::format("coordinate {} is not an integer", excerpt(word)));
+  if (value < -kMaxShapeCoordinate || value > kMaxShapeCoordinate)
+    fail(source, line,
+         fmt::format("coordinate {} is out of range ({} to {})", excerpt(word),
+                     -kMaxShapeCoordinate, kMaxShapeCoordinate));
   return static_cast<int>(value);
 }
 
@@ -134,6 +172,7 @@ FoamShape make_foam_shape(const std::string& name, std::vector<Vec3> cubes, std:
   if (cubes.empty()) fail(source.empty() ? name : source, 0, "no cubes in the shape");
   const auto faces = exposed_faces(cubes);
   check_edges(cubes, faces, lines, source.empty() ? name : source);
+  check_connected(cubes, lines, source.empty() ? name : source);
   search::PlateSurface surface = surface_of(cubes, faces);
   return {name, std::move(cubes), std::move(lines), std::move(surface)};
 }
@@ -150,13 +189,15 @@ FoamShape parse_foam_shape(std::istream& in, const std::string& source, const st
     std::string keyword, x, y, z, extra;
     words >> keyword >> x >> y >> z;
     if (keyword != "cube" || z.empty() || (words >> extra))
-      fail(source, line, "expected 'cube <x> <y> <z>', got '" + text + "'");
+      fail(source, line, "expected 'cube <x> <y> <z>', got " + excerpt(text));
     const Vec3 cube{parse_coordinate(x, source, line), parse_coordinate(y, source, line),
                     parse_coordinate(z, source, line)};
     const auto [it, fresh] = first_line.try_emplace(cube, line);
     if (!fresh)
       fail(source, line,
            fmt::format("cube {} given twice (first on line {})", point_text(cube), it->second));
+    if (cubes.size() == kMaxShapeCubes)
+      fail(source, line, fmt::format("more than {} cubes", kMaxShapeCubes));
     cubes.push_back(cube);
     lines.push_back(line);
   }
@@ -170,17 +211,19 @@ FoamShape load_foam_shape(const std::string& spec) {
     char x1 = 0, x2 = 0, rest = 0;
     std::istringstream words(spec.substr(7));
     if (!(words >> size[0] >> x1 >> size[1] >> x2 >> size[2]) || x1 != 'x' || x2 != 'x' ||
-        (words >> rest) || size[0] < 1 || size[1] < 1 || size[2] < 1 ||
-        size[0] * size[1] * size[2] > 100000)
-      fail("--shape", 0, "expected cuboid:AxBxC with positive integers, got '" + spec + "'");
+        (words >> rest) || size[0] < 1 || size[1] < 1 || size[2] < 1)
+      fail("--shape", 0, "expected cuboid:AxBxC with positive integers, got " + excerpt(spec));
+    // Checked: 65536 x 65536 x 1 overflows an int.
+    if (!product_at_most({size[0], size[1], size[2]}, kMaxShapeCubes))
+      fail("--shape", 0,
+           fmt::format("{}: at most {} cubes are supported", excerpt(spec), kMaxShapeCubes));
     std::vector<Vec3> cubes;
     for (int x = 0; x < size[0]; ++x)
       for (int y = 0; y < size[1]; ++y)
         for (int z = 0; z < size[2]; ++z) cubes.push_back({x, y, z});
     return make_foam_shape(spec, std::move(cubes));
   }
-  std::ifstream in(spec);
-  if (!in) fail(spec, 0, "cannot open the file");
+  std::istringstream in(read_input_file(spec, "shape file"));
   return parse_foam_shape(in, spec, file_stem(spec));
 }
 
@@ -198,15 +241,27 @@ FoamProblem foam_shape_pool(const std::vector<FoamSet>& sets, FoamBy by,
                  std::any_of(set.pieces.begin(), set.pieces.end(),
                              [&](const FoamPiece& p) { return p.colour == colour; });
         }))
-      fail("--colours", 0, "no piece has the colour '" + colour + "'");
+      fail("--colours", 0, "no piece has the colour " + excerpt(colour));
   FoamProblem pool = foam_problems(FoamChallenge::Pool, by, chosen, via_shapes).front();
   pool.counts_choices = true;
   if (pool.pieces.empty()) fail("--colours", 0, "no pieces in the pool");
   return pool;
 }
 
+namespace {
+
+// Fewer pieces than faces: answered before the engine builds its tables
+// (which take long on a large surface).
+bool too_few_pieces(const FoamShape& shape, const FoamProblem& pool) {
+  return search::usable_pieces(pool.kinds, pool.group_capacity) <
+         static_cast<std::uint64_t>(shape.surface.face_count());
+}
+
+}  // namespace
+
 FoamShapeCount count_foam_shape(const FoamShape& shape, const FoamProblem& pool,
                                 const search::AssemblyOptions& options) {
+  if (too_few_pieces(shape, pool)) return {};
   const search::PlateAssembly engine(shape.surface, pool.kinds, pool.group_capacity);
   search::AssemblyOptions with_labels = options;
   with_labels.label_copies = pool.label_copies;
@@ -217,6 +272,11 @@ FoamShapeCount count_foam_shape(const FoamShape& shape, const FoamProblem& pool,
 
 search::FirstResult first_foam_shape(const FoamShape& shape, const FoamProblem& pool,
                                      const search::FirstOptions& options) {
+  if (too_few_pieces(shape, pool)) {
+    search::FirstResult none;
+    none.exhausted = true;
+    return none;
+  }
   const search::PlateAssembly engine(shape.surface, pool.kinds, pool.group_capacity);
   return engine.first(options);
 }

@@ -12,6 +12,7 @@
 
 #include "cubenum/bfs/row_policies.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
@@ -127,9 +128,9 @@ namespace {
 template <class Row>
 void write_rows(const std::filesystem::path& file, const char* header, std::uint64_t count,
                 Progress* progress, Row&& row) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(std::fopen(file.c_str(), "wb"), &std::fclose);
-  if (!out) detail::reject("--neo4j", fmt::format("cannot write '{}'", file.string()));
-  std::fputs(header, out.get());
+  // Renamed into place when complete: a killed export leaves no truncated file.
+  OutputFile out(file.string(), "--neo4j");
+  out.write(header);
   constexpr std::uint64_t kChunk = 1 << 16;
   for (std::uint64_t begin = 0; begin < count; begin += 16 * kChunk) {
     const std::uint64_t end = std::min(count, begin + 16 * kChunk);
@@ -138,11 +139,10 @@ void write_rows(const std::filesystem::path& file, const char* header, std::uint
       for (std::uint64_t i = begin + c * kChunk; i < std::min(end, begin + (c + 1) * kChunk); ++i)
         row(i, chunks[c]);
     });
-    for (const auto& chunk : chunks)
-      if (std::fwrite(chunk.data(), 1, chunk.size(), out.get()) != chunk.size())
-        detail::reject("--neo4j", fmt::format("cannot write '{}'", file.string()));
+    for (const auto& chunk : chunks) out.write(chunk);
     if (progress != nullptr) progress->add(end - begin);
   }
+  out.commit();
 }
 
 }  // namespace

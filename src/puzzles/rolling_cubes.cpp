@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "cubenum/core/checked.hpp"
 #include "cubenum/core/error.hpp"
 
 namespace cubenum::rolling {
@@ -70,7 +71,7 @@ unsigned Grid::empty() const {
 
 Grid parse_grid(std::string_view text, const std::string& source, unsigned rows, unsigned cols) {
   auto fail = [&](const std::string& problem) {
-    throw_input_error(source, fmt::format("grid '{}': {}", text, problem));
+    throw_input_error(source, fmt::format("grid {}: {}", excerpt(text), problem));
   };
   Grid grid;
   std::size_t row_start = 0;
@@ -84,7 +85,8 @@ Grid parse_grid(std::string_view text, const std::string& source, unsigned rows,
       } else if (c >= '0' && c <= '5') {
         grid.cells.push_back(static_cast<std::int8_t>(c - '0'));
       } else {
-        fail(fmt::format("'{}' at position {} is not an orientation 0-5 or '.'", c, i + 1));
+        fail(fmt::format("{} at position {} is not an orientation 0-5 or '.'",
+                         excerpt(std::string_view(&c, 1)), i + 1));
       }
       continue;
     }
@@ -124,7 +126,22 @@ std::vector<std::string> draw_grid(const Grid& grid) {
   return lines;
 }
 
+namespace {
+
+// rows x cols in 2..kMaxCells, computed without wrapping (2147483649 x 2
+// wraps to 2 in unsigned arithmetic).
+unsigned checked_cells(unsigned rows, unsigned cols) {
+  const auto cells = product_at_most({rows, cols}, kMaxCells);
+  if (!cells || *cells < 2)
+    throw_input_error("--rows/--cols", fmt::format("a {}x{} grid: the grid needs 2 to {} cells",
+                                                   rows, cols, kMaxCells));
+  return *cells;
+}
+
+}  // namespace
+
 Grid uniform_grid(unsigned rows, unsigned cols, std::uint8_t orientation) {
+  checked_cells(rows, cols);
   Grid grid{rows, cols,
             std::vector<std::int8_t>(rows * cols, static_cast<std::int8_t>(orientation))};
   grid.cells[(rows / 2) * cols + cols / 2] = kEmptyCell;
@@ -132,10 +149,7 @@ Grid uniform_grid(unsigned rows, unsigned cols, std::uint8_t orientation) {
 }
 
 RollingCubesSpace::RollingCubesSpace(unsigned rows, unsigned cols)
-    : rows_(rows), cols_(cols), cubes_(rows * cols - 1) {
-  if (rows == 0 || cols == 0 || rows * cols < 2 || rows * cols > kMaxCells)
-    throw_input_error("--rows/--cols", fmt::format("a {}x{} grid: the grid needs 2 to {} cells",
-                                                   rows, cols, kMaxCells));
+    : rows_(rows), cols_(cols), cubes_(checked_cells(rows, cols) - 1) {
   block_ = power6(cubes_);
   top_weight_ = power6(cols - 1);
 

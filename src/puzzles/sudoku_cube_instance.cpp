@@ -7,6 +7,7 @@
 
 #include "cubenum/core/cube_symmetry.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/input_file.hpp"
 #include "cubenum/puzzles/sudoku_cube.hpp"
 
 namespace cubenum::sudoku_cube {
@@ -91,7 +92,7 @@ class Reader {
       else if (keyword == "net")
         read_net();
       else
-        fail(fmt::format("unknown line '{}' (expected corner, edge, centre or net)", keyword));
+        fail(fmt::format("unknown line {} (expected corner, edge, centre or net)", excerpt(keyword)));
     }
     check_complete();
     check_geometry();
@@ -124,7 +125,7 @@ class Reader {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used == 0 || used != word.size()) fail(fmt::format("{} '{}' is not a number", what, word));
+    if (used == 0 || used != word.size()) fail(fmt::format("{} {} is not a number", what, excerpt(word)));
     if (value < low || value > high)
       fail(fmt::format("{} {} out of {}..{}", what, value, low, high));
     return value;
@@ -146,7 +147,7 @@ class Reader {
     for (int k = 0; k < stickers; ++k) {
       const auto slash = tokens[k].find('/');
       if (slash == std::string::npos)
-        fail(fmt::format("sticker '{}' is not DIGIT/ROTATION", tokens[k]));
+        fail(fmt::format("sticker {} is not DIGIT/ROTATION", excerpt(tokens[k])));
       std::istringstream digit(tokens[k].substr(0, slash)), rotation(tokens[k].substr(slash + 1));
       Sticker s{std::uint8_t(read_number(digit, "digit", 1, 9)),
                 std::uint8_t(read_number(rotation, "rotation", 0, 3))};
@@ -164,12 +165,12 @@ class Reader {
     int face = -1;
     for (int f = 0; f < kNetFaces; ++f)
       if (name == kFaceNames[f]) face = f;
-    if (face < 0) fail(fmt::format("unknown face '{}' (up, left, front, right, back, down)", name));
+    if (face < 0) fail(fmt::format("unknown face {} (up, left, front, right, back, down)", excerpt(name)));
     if (centre_lines_[face] != 0)
       fail(fmt::format("centre {} listed twice (first on line {})", name, centre_lines_[face]));
     centre_lines_[face] = line_;
     instance_.centres[face] = std::uint8_t(read_number(words, "digit", 1, 9));
-    if (std::string extra; words >> extra) fail("unexpected '" + extra + "' after the centre");
+    if (std::string extra; words >> extra) fail("unexpected " + excerpt(extra) + " after the centre");
   }
 
   void read_net() {
@@ -192,7 +193,7 @@ class Reader {
     const std::string where = fmt::format("net row {} column {}", row + 1, col + 1);
     if (expected == Field::none || expected == Field::centre) {
       const char* want = expected == Field::none ? "." : "*";
-      if (token != want) fail(fmt::format("{} must be '{}', not '{}'", where, want, token));
+      if (token != want) fail(fmt::format("{} must be '{}', not {}", where, want, excerpt(token)));
       instance_.net[row][col].kind = expected;
       return;
     }
@@ -203,8 +204,8 @@ class Reader {
     if (token.size() < 5 || token[0] != letter || dot == std::string::npos || arrow == nullptr ||
         *arrow == '\0')
       fail(
-          fmt::format("{} must be a {} field {}SLOT.STICKER followed by an arrow ^ > v <, not '{}'",
-                      where, corner ? "corner" : "edge", letter, token));
+          fmt::format("{} must be a {} field {}SLOT.STICKER followed by an arrow ^ > v <, not {}",
+                      where, corner ? "corner" : "edge", letter, excerpt(token)));
     std::istringstream slot_text(token.substr(1, dot - 1));
     std::istringstream index_text(token.substr(dot + 1, token.size() - dot - 2));
     const int slot = read_number(slot_text, "slot", 1, corner ? kCornerSlots : kEdgeSlots) - 1;
@@ -320,8 +321,7 @@ Instance parse_instance(std::istream& in, const std::string& source) {
 }
 
 Instance load_instance(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw_input_error(path, 0, "cannot open the instance file");
+  std::istringstream in(read_input_file(path, "instance file"));
   return parse_instance(in, path);
 }
 

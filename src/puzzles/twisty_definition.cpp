@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/input_file.hpp"
 #include "cubenum/puzzles/twisty.hpp"
 
 namespace cubenum::twisty {
@@ -327,10 +328,7 @@ Definition parse_definition(std::istream& in, const std::string& file) {
 }
 
 Definition load_definition(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "cannot open the definition file");
-  in.peek();
-  if (in.bad()) throw InputError(path, 0, "cannot read the definition file (is it a directory?)");
+  std::istringstream in(read_input_file(path, "definition file"));
   return parse_definition(in, path);
 }
 

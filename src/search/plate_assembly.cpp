@@ -112,10 +112,22 @@ void AssemblyTally::keep_smallest() {
   if (listed.size() > list_limit) listed.resize(list_limit);
 }
 
+std::uint64_t usable_pieces(const std::vector<PlateKind>& kinds,
+                            const std::vector<int>& group_capacity) {
+  std::uint64_t loose = 0;
+  std::vector<std::uint64_t> grouped(group_capacity.size(), 0);
+  for (const PlateKind& k : kinds)
+    (k.group < 0 ? loose : grouped[static_cast<std::size_t>(k.group)]) +=
+        static_cast<std::uint64_t>(k.multiplicity);
+  for (std::size_t g = 0; g < grouped.size(); ++g)
+    loose += std::min(grouped[g], static_cast<std::uint64_t>(group_capacity[g]));
+  return loose;
+}
+
 PlateAssembly::PlateAssembly(const PlateSurface& surface, std::vector<PlateKind> kinds,
                              std::vector<int> group_capacity)
     : surface_(&surface), kinds_(std::move(kinds)), group_capacity_(std::move(group_capacity)) {
-  if (kinds_.size() >= (1U << 15)) throw std::invalid_argument("PlateAssembly: too many kinds");
+  if (kinds_.size() > kMaxPlateKinds) throw std::invalid_argument("PlateAssembly: too many kinds");
   for (const PlateKind& k : kinds_)
     if (k.group >= static_cast<int>(group_capacity_.size()))
       throw std::invalid_argument("PlateAssembly: kind in an unknown group");
@@ -476,6 +488,10 @@ PlateAssembly::State PlateAssembly::start_state(const AssemblyOptions& options) 
 }
 
 AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
+  // Fewer pieces than faces: no cover, and nothing to search (a 3x3x3
+  // cube's 54 faces from 36 pieces would search for a long time).
+  if (usable_pieces(kinds_, group_capacity_) < static_cast<std::uint64_t>(surface_->face_count()))
+    return {};
   State start = start_state(options);
   const bool list_raw = options.list_limit > 0 && options.list_up_to == SymmetryGroup::None;
   start.reduced = rotations_reach_all_faces_ && !options.every_solution && !list_raw;
@@ -600,9 +616,7 @@ bool PlateAssembly::probe(State& st, int depth, Restart& r) const {
 FirstResult PlateAssembly::first(const FirstOptions& options) const {
   FirstResult result;
   // Fewer pieces than faces: nothing to search.
-  std::uint64_t pieces = 0;
-  for (const PlateKind& k : kinds_) pieces += static_cast<std::uint64_t>(k.multiplicity);
-  if (pieces < static_cast<std::uint64_t>(surface_->face_count())) {
+  if (usable_pieces(kinds_, group_capacity_) < static_cast<std::uint64_t>(surface_->face_count())) {
     result.exhausted = true;
     return result;
   }

@@ -3,6 +3,7 @@
 // where the problem is, so the message can name file and line.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace cubenum {
 
@@ -25,5 +26,10 @@ class InputError : public std::runtime_error {
   std::string source_;
   int line_ = 0;
 };
+
+// `text` in single quotes for a message: at most `max` characters (a 10 MB
+// line is not echoed whole), control bytes such as NUL written as \xNN.
+// (Not "quoted": std::quoted would be found for std::string arguments.)
+std::string excerpt(std::string_view text, std::size_t max = 60);
 
 }  // namespace cubenum

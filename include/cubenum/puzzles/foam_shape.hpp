@@ -16,6 +16,10 @@
 
 namespace cubenum::puzzles {
 
+// The largest shapes read: cubes in all, and |coordinate| in a shape file.
+inline constexpr int kMaxShapeCubes = 100000;
+inline constexpr int kMaxShapeCoordinate = 100000;
+
 struct FoamShape {
   std::string name;
   std::vector<Vec3> cubes;  // in the order given

@@ -32,6 +32,9 @@ namespace cubenum::search {
 // A mask over the 98 cells of one cube (the encoding benchmark's baseline).
 __extension__ typedef unsigned __int128 CellMask;
 
+// Kinds are numbered in 15 bits (FacePlacement and the search's tables).
+inline constexpr std::size_t kMaxPlateKinds = (std::size_t{1} << 15) - 1;
+
 struct PlateKind {
   PlateGrid grid = 0;    // the cells of the plate as given
   int multiplicity = 1;  // interchangeable copies available
@@ -111,6 +114,11 @@ struct FirstResult {
   std::uint64_t restarts = 0, placements = 0;
   bool exhausted = false;  // the whole tree was searched (no more solutions)
 };
+
+// How many pieces a cover can use at most: every copy of every kind, no
+// more than its capacity from a group. Fewer than the faces: no cover.
+std::uint64_t usable_pieces(const std::vector<PlateKind>& kinds,
+                            const std::vector<int>& group_capacity);
 
 class PlateAssembly {
  public:

@@ -1,0 +1,164 @@
+// Fuzzing every parser: inputs from the corpus in tests/corpus/, mutated by a
+// seeded random mutator (bounded and deterministic, so CI runs the same
+// inputs every time). Each parser must accept an input or throw InputError;
+// any other exception fails here, and a crash or undefined behaviour stops
+// the AddressSanitizer + UndefinedBehaviorSanitizer build that tools/test
+// runs. CUBENUM_FUZZ_ITERATIONS=N runs N mutations per corpus file
+// (default 400) for a longer search; every crash found becomes a test in
+// hardening_test.cpp.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/puzzles/foam.hpp"
+#include "cubenum/puzzles/foam_shape.hpp"
+#include "cubenum/puzzles/pocket_cube.hpp"
+#include "cubenum/puzzles/rolling_cubes.hpp"
+#include "cubenum/puzzles/sudoku_cube.hpp"
+#include "cubenum/puzzles/twisty.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kCorpus = fs::path(CUBENUM_SOURCE_DIR) / "tests" / "corpus";
+
+std::size_t iterations() {
+  const char* text = std::getenv("CUBENUM_FUZZ_ITERATIONS");
+  return text != nullptr ? std::strtoull(text, nullptr, 10) : 400;
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// What parsers trip on: signs, limits of int and unsigned, a BOM, NUL,
+// separators, a long run, not-a-number.
+const std::vector<std::string> kTokens = {
+    "-1",   "0",   "2147483648", "4294967297", "99999999999999999999", "\xEF\xBB\xBF",
+    {"\0", 1},     "\n",         " ",          "#",
+    "/",    ".",   "'",          "2'",         "nan",
+    "1e308", std::string(300, 'x'), "End\n", "cube 100001 0 0\n", "65536"};
+
+// One to four random edits: overwrite, insert a token, delete or repeat a
+// range, swap two lines.
+std::string mutate(std::string text, std::mt19937_64& random) {
+  const auto below = [&](std::size_t n) {
+    return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(random);
+  };
+  for (std::size_t edits = 1 + below(4); edits-- > 0;) {
+    const std::size_t at = below(text.size() + 1);
+    switch (below(5)) {
+      case 0:
+        if (!text.empty()) text[below(text.size())] = static_cast<char>(below(256));
+        break;
+      case 1:
+        text.insert(at, kTokens[below(kTokens.size())]);
+        break;
+      case 2:
+        text.erase(at, below(16));
+        break;
+      case 3:
+        text.insert(at, text.substr(below(text.size() + 1), below(64)));
+        break;
+      default: {
+        std::vector<std::string> lines;
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+        if (lines.size() > 1) std::swap(lines[below(lines.size())], lines[below(lines.size())]);
+        text.clear();
+        for (const auto& line : lines) text += line + '\n';
+      }
+    }
+  }
+  return text;
+}
+
+using Parser = std::function<void(const std::string&)>;
+
+// Runs `parse` on every file of corpus/<folder> and on `iterations()`
+// mutations of each (or, for a file of lines, of each line).
+void fuzz(const std::string& folder, bool by_line, const Parser& parse) {
+  std::vector<std::string> seeds;
+  for (const auto& entry : fs::directory_iterator(kCorpus / folder)) {
+    const std::string text = read(entry.path());
+    if (!by_line) {
+      seeds.push_back(text);
+      continue;
+    }
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) seeds.push_back(line);
+  }
+  ASSERT_FALSE(seeds.empty()) << folder;
+  std::mt19937_64 random(20261123);  // fixed: the same inputs on every run
+  for (const std::string& seed : seeds)
+    for (std::size_t i = 0; i <= iterations(); ++i) {
+      const std::string input = i == 0 ? seed : mutate(seed, random);
+      try {
+        parse(input);
+      } catch (const cubenum::InputError&) {
+        // A clear error is the right answer to bad input.
+      } catch (const std::exception& e) {
+        FAIL() << folder << ": " << e.what() << " on input " << cubenum::excerpt(input, 2000);
+      }
+    }
+}
+
+TEST(Fuzz, FoamPieceSets) {
+  fuzz("foam", false, [](const std::string& text) {
+    std::istringstream in(text);
+    const auto set = cubenum::puzzles::parse_foam_set(in, "fuzz.txt", "fuzz");
+    cubenum::puzzles::foam_problems(cubenum::puzzles::FoamChallenge::Own,
+                                    cubenum::puzzles::FoamBy::Shape, {set}, false);
+  });
+}
+
+TEST(Fuzz, FoamShapes) {
+  fuzz("shape", false, [](const std::string& text) {
+    std::istringstream in(text);
+    cubenum::puzzles::parse_foam_shape(in, "fuzz.txt", "fuzz");
+  });
+  // The cuboid form of --shape.
+  fuzz("lines", true, [](const std::string& text) {
+    if (text.size() < 200) cubenum::puzzles::load_foam_shape("cuboid:" + text.substr(0, 12));
+  });
+}
+
+TEST(Fuzz, SudokuInstances) {
+  fuzz("sudoku", false, [](const std::string& text) {
+    std::istringstream in(text);
+    cubenum::sudoku_cube::parse_instance(in, "fuzz.txt");
+  });
+}
+
+TEST(Fuzz, TwistyDefinitions) {
+  fuzz("twisty", false, [](const std::string& text) {
+    std::istringstream in(text);
+    cubenum::twisty::parse_definition(in, "fuzz.tws");
+  });
+}
+
+TEST(Fuzz, RollingCubeGrids) {
+  fuzz("lines", true, [](const std::string& text) {
+    const auto grid = cubenum::rolling::parse_grid(text, "--start");
+    const cubenum::rolling::RollingCubesSpace space(grid.rows, grid.cols);
+    EXPECT_EQ(space.unrank(space.rank(grid)).cells, grid.cells) << text;
+  });
+}
+
+TEST(Fuzz, ScramblesAndStickers) {
+  fuzz("lines", true, [](const std::string& text) { cubenum::pocket_cube::parse_turns(text); });
+  fuzz("lines", true, [](const std::string& text) { cubenum::pocket_cube::parse_stickers(text); });
+}
+
+}  // namespace

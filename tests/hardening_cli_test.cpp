@@ -1,0 +1,193 @@
+// Issue 16, the program's cases (hardening_test.cpp has the library's):
+// each test is a case of the issue that commit 48e51ce got wrong. Expected
+// values come from the issue's own analysis (the limits, the arithmetic
+// done by hand in the comments) and from the POSIX/Linux behaviour of the
+// files used (/dev/full: ENOSPC), never from the code under test.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "run_cubenum.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using cubenum::testing::run_cubenum;
+using Json = nlohmann::json;
+
+const std::string kData = std::string(CUBENUM_SOURCE_DIR) + "/data/";
+const std::string kOriginal = kData + "foam/happy-cube-original.txt";
+
+// A fresh folder for one test's files.
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("cubenum-hardening-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// ------------------------------------------------- the program
+
+TEST(LimitsCli, RollingCubeGridSizeDoesNotWrap) {
+  for (const char* size : {"--rows 2147483649 --cols 2", "--rows 1431655766 --cols 3"}) {
+    const auto run = run_cubenum(std::string("rolling-cubes bfs ") + size);
+    EXPECT_EQ(run.status, 2) << size << ": " << run.output;  // was a segmentation fault
+    EXPECT_TRUE(contains(run.output, "the grid needs 2 to 12 cells")) << run.output;
+  }
+}
+
+TEST(LimitsCli, ShapeWithMoreFacesThanPiecesAnswersAtOnce) {
+  // A 3x3x3 cube has 6 x 9 = 54 faces; Happy Cube Original has 36 pieces.
+  // Was: still searching after 60 s.
+  const auto run = run_cubenum("foam count --shape cuboid:3x3x3 --json - " + kOriginal);
+  ASSERT_EQ(run.status, 0) << run.output;
+  const Json j = Json::parse(run.output);
+  EXPECT_EQ(j["faces"], 54);
+  EXPECT_EQ(j["results"][0]["raw"], 0);
+  EXPECT_EQ(j["results"][0]["complete"], true);
+}
+
+TEST(LimitsCli, TooManyPiecesIsAnInputErrorNamingTheLimit) {
+  // 33,000 distinct pieces (identity): over the 32,767 kinds the search
+  // numbers. Was "internal error: PlateAssembly: too many kinds", exit 1.
+  const fs::path dir = scratch("kinds");
+  std::string text;
+  for (int i = 1; i <= 33000; ++i) text += "grey " + std::to_string(i) + " 0000000000000000\n";
+  write(dir / "many.txt", text);
+  const auto run = run_cubenum("foam count --challenge pool " + (dir / "many.txt").string());
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "33000 distinct pieces; at most 32767 are supported"))
+      << run.output;
+}
+
+TEST(InputCli, LongLineIsQuotedShort) {
+  const fs::path dir = scratch("long");
+  write(dir / "long.txt", std::string(10 << 20, 'x'));  // 10 MB, no newline
+  const auto run = run_cubenum("foam count " + (dir / "long.txt").string());
+  EXPECT_EQ(run.status, 2);
+  EXPECT_LT(run.output.size(), 1000U) << "the error echoed the line";
+  EXPECT_TRUE(contains(run.output, "long.txt:1: ")) << run.output;
+}
+
+TEST(Options, IgnoredOptionsAreRefused) {
+  const std::string set = " " + kOriginal;
+  for (const char* args :
+       {"foam count --challenge own --shape cuboid:1x1x1", "foam count --shape ''",
+        "foam solve --list -1", "foam solve --first 2", "foam count --colours blue",
+        "foam count --shape cuboid:1x1x1 --time-limit -5",
+        "foam count --shape cuboid:1x1x1 --time-limit nan", "foam count --time-limit 5"}) {
+    const auto run = run_cubenum(args + set);
+    EXPECT_EQ(run.status, 2) << args << ": " << run.output;
+    EXPECT_TRUE(contains(run.output, "error")) << args << ": " << run.output;
+  }
+}
+
+TEST(Options, ThreadsAreRecordedAsRun) {
+  // oneTBB runs at most the machine's hardware threads.
+  const auto run = run_cubenum("foam count --threads 65536 --json - " + kOriginal);
+  ASSERT_EQ(run.status, 0) << run.output;
+  const auto json = run.output.substr(run.output.find('{'));
+  EXPECT_LE(Json::parse(json)["threads"].get<unsigned>(),
+            std::max(1U, std::thread::hardware_concurrency()));
+  EXPECT_TRUE(contains(run.output, "--threads 65536: this machine runs")) << run.output;
+}
+
+TEST(ExitCodes, UsageErrorsAreTwo) {
+  // CLI11 gave 105 (bad value), 106 (missing), 109 (extras).
+  for (const char* args : {"foam count", "pocket-cube bfs --metric", "pocket-cube bfs --nope",
+                           "pocket-cube bfs --threads x", "pocket-cube"}) {
+    const auto run = run_cubenum(args);
+    EXPECT_EQ(run.status, 2) << args << ": " << run.output;
+  }
+  EXPECT_EQ(run_cubenum("pocket-cube bfs --help").status, 0);
+}
+
+TEST(ExitCodes, NoArgumentsPrintsUsageAndPuzzles) {
+  const auto run = run_cubenum("");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_TRUE(contains(run.output, "Usage")) << run.output;
+  EXPECT_TRUE(contains(run.output, "pocket-cube bfs")) << run.output;
+}
+
+TEST(ExitCodes, UnknownActionUnderScaleIsNamed) {
+  const auto run = run_cubenum("scale --threads 1 pocket-cube frob");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_TRUE(contains(run.output, "unknown action 'frob' for pocket-cube")) << run.output;
+}
+
+TEST(OutputCli, FailedRunLeavesTheJsonFileAsItWas) {
+  const fs::path dir = scratch("json-kept");
+  write(dir / "result.json", "old result\n");
+  write(dir / "bad.txt", "blue 1 01\n");
+  const auto run = run_cubenum("foam count " + (dir / "bad.txt").string() + " --json " +
+                               (dir / "result.json").string());
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(read(dir / "result.json"), "old result\n");  // was emptied
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 2)
+      << "a temporary file was left";
+}
+
+TEST(OutputCli, AnInputIsNotAnOutput) {
+  const fs::path dir = scratch("input-output");
+  fs::copy_file(kOriginal, dir / "in.txt");
+  const std::string in = (dir / "in.txt").string();
+  const auto run = run_cubenum("foam count " + in + " --json " + in);
+  EXPECT_EQ(run.status, 2);
+  EXPECT_TRUE(contains(run.output, "also an input")) << run.output;
+  EXPECT_EQ(read(in), read(kOriginal));  // was destroyed
+}
+
+TEST(OutputCli, MissingFolderFailsBeforeTheWork) {
+  // --svg with --shape was checked only after the search.
+  const auto run = run_cubenum(
+      "foam solve --shape cuboid:1x1x1 --svg /nonexistent-cubenum/x.svg --verbose " + kOriginal);
+  EXPECT_EQ(run.status, 2);
+  EXPECT_TRUE(contains(run.output, "--svg: cannot write '/nonexistent-cubenum/x.svg': no folder"))
+      << run.output;
+  EXPECT_FALSE(contains(run.output, "done in")) << "the search ran first: " << run.output;
+  const auto scale = run_cubenum("scale --threads 1 --out /etc/hostname/sub pocket-cube bfs");
+  EXPECT_EQ(scale.status, 2);
+  EXPECT_TRUE(contains(scale.output, "is not a folder")) << scale.output;
+}
+
+TEST(InputCli, DirectoryIsNamed) {
+  const fs::path dir = scratch("directory");
+  // Was "no pieces in the file".
+  const auto run = run_cubenum("foam count " + dir.string());
+  EXPECT_EQ(run.status, 2);
+  EXPECT_TRUE(contains(run.output, "is a directory, not a piece set file")) << run.output;
+}
+
+TEST(OutputCli, WriteErrorsAreErrors) {
+  // /dev/full takes no byte: ENOSPC, "No space left on device".
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  auto run = run_cubenum("foam count --json /dev/full " + kOriginal);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "--json: writing '/dev/full': No space left on device"))
+      << run.output;
+  run = run_cubenum("list >/dev/full");
+  EXPECT_EQ(run.status, 2);
+}
+
+}  // namespace
