@@ -4,6 +4,7 @@
 // done by hand in the comments) and from the POSIX/Linux behaviour of the
 // files used (/dev/full: ENOSPC), never from the code under test.
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -75,10 +76,57 @@ TEST(LimitsCli, TooManyPiecesIsAnInputErrorNamingTheLimit) {
   std::string text;
   for (int i = 1; i <= 33000; ++i) text += "grey " + std::to_string(i) + " 0000000000000000\n";
   write(dir / "many.txt", text);
-  const auto run = run_cubenum("foam count --challenge pool " + (dir / "many.txt").string());
+  // (--direct: piece by piece; over shapes they are one kind.)
+  const auto run =
+      run_cubenum("foam count --challenge pool --direct " + (dir / "many.txt").string());
   EXPECT_EQ(run.status, 2) << run.output;
   EXPECT_TRUE(contains(run.output, "33000 distinct pieces; at most 32767 are supported"))
       << run.output;
+}
+
+TEST(LimitsCli, ACountPast64BitsIsRefusedNotWrapped) {
+  // 2,000 copies of each of the six blue pieces of Happy Cube Original:
+  // each assembly of the six stands for 2000^6 = 6.4 x 10^19 assemblies of
+  // distinct pieces, more than 2^64 - 1 = 1.8 x 10^19.
+  const fs::path dir = scratch("copies");
+  const char* const blue[] = {"1010110110101101", "0101010101011010", "0010001001010010",
+                              "0101001011011101", "0010010111010101", "0010001000100010"};
+  std::string text;
+  int index = 0;
+  for (int copy = 0; copy < 2000; ++copy)
+    for (const char* cells : blue) text += fmt::format("blue {} {}\n", ++index, cells);
+  write(dir / "copies.txt", text);
+  const auto run = run_cubenum("foam count --challenge pool " + (dir / "copies.txt").string());
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "passes 2^64 - 1")) << run.output;
+}
+
+TEST(OptionsCli, APoolWithCongruentPiecesIsCountedOverShapesAndSaysSo) {
+  // Happy Cube Original twice: every piece has a congruent copy. Was: the
+  // direct search, which grows without bound on all seven sets. Now over
+  // shapes, said on standard error; --direct, the search piece by piece,
+  // gives the same counts (a second algorithm).
+  const std::string twice = " " + kOriginal + " " + kOriginal;
+  const auto fast = run_cubenum("foam count --challenge pool --json -" + twice);
+  ASSERT_EQ(fast.status, 0) << fast.output;
+  EXPECT_TRUE(contains(fast.output, "72 pieces in 34 shapes: counted over shapes")) << fast.output;
+  const auto slow = run_cubenum("foam count --challenge pool --direct --json -" + twice);
+  ASSERT_EQ(slow.status, 0) << slow.output;
+  EXPECT_FALSE(contains(slow.output, "counted over shapes"));
+  const auto counts = [](const std::string& output) {
+    const Json r = Json::parse(output.substr(output.find('{')))["results"][0];
+    return std::vector<std::uint64_t>{r["raw"], r["rotations"], r["symmetries"],
+                                      r["piece_choices"]};
+  };
+  EXPECT_EQ(counts(fast.output), counts(slow.output));
+  EXPECT_EQ(counts(fast.output)[0], 28641600U);  // as --direct found it, 1.2 s
+  // --direct only where it acts.
+  for (const char* args : {"foam count --direct --challenge own", "foam count --direct --by shape",
+                           "foam count --direct --via-shapes --challenge pool"}) {
+    const auto run = run_cubenum(args + std::string(" ") + kOriginal);
+    EXPECT_EQ(run.status, 2) << args << ": " << run.output;
+    EXPECT_TRUE(contains(run.output, "--direct")) << run.output;
+  }
 }
 
 TEST(InputCli, LongLineIsQuotedShort) {

@@ -29,6 +29,7 @@ struct FoamOptions {
   std::string up_to = "symmetries";
   std::string svg;
   bool via_shapes = false;
+  bool direct = false;  // count: by identity, piece by piece even where pieces are congruent
   // Shapes (issue 7).
   std::string shape;
   std::string colours;
@@ -83,6 +84,10 @@ void check_options(const FoamOptions& o) {
                      "a shape is built from the pool of all pieces given: --challenge pool, "
                      "or leave it out");
   }
+  if (o.direct && (o.via_shapes || !o.shape.empty() || o.challenge != "pool" || o.by != "identity"))
+    throw InputError("--direct", 0,
+                     "only for a pool counted by identity (--challenge pool), without "
+                     "--via-shapes or --shape");
   if (given("--colours") && split_colours(o.colours).empty())
     throw InputError("--colours", 0, "no colour given");
   if (!std::isfinite(o.time_limit) || o.time_limit < 0)
@@ -165,10 +170,32 @@ void print_row(std::ostream& out, std::size_t width, const FoamProblem& p,
                      s);
 }
 
+// A pool counted by identity whose pieces are not all different in shape
+// goes over shapes unless --direct is given (same counts): the direct
+// search finds each assembly once per way to pick the congruent copies
+// (the pool of all seven Happy Cube sets grows past 2 GB and runs for
+// hours; over shapes it takes 2 s). The choice is said on standard error.
+bool count_via_shapes(const FoamOptions& o, puzzles::FoamChallenge challenge,
+                      puzzles::FoamBy by, const std::vector<puzzles::FoamSet>& sets) {
+  if (o.via_shapes) return true;
+  if (o.direct || challenge != puzzles::FoamChallenge::Pool || by != puzzles::FoamBy::Identity)
+    return false;
+  const FoamProblem by_shape =
+      puzzles::foam_problems(puzzles::FoamChallenge::Pool, puzzles::FoamBy::Shape, sets).front();
+  if (by_shape.kinds.size() == by_shape.pieces.size()) return false;
+  fmt::print(stderr,
+             "cubenum: note: {} pieces in {} shapes: counted over shapes, each assembly as the "
+             "ways to pick its congruent pieces (same counts; --direct: piece by piece)\n",
+             by_shape.pieces.size(), by_shape.kinds.size());
+  return true;
+}
+
 Json run_count(const FoamOptions& o, const ActionContext& ctx) {
   const auto challenge = puzzles::parse_foam_challenge(o.challenge);
   const auto by = puzzles::parse_foam_by(o.by);
-  const auto problems = puzzles::foam_problems(challenge, by, load_sets(o), o.via_shapes);
+  const auto sets = load_sets(o);
+  const auto problems =
+      puzzles::foam_problems(challenge, by, sets, count_via_shapes(o, challenge, by, sets));
   Json results = Json::array();
   const std::size_t width = name_width(problems);
   print_header(ctx.out, width, challenge != puzzles::FoamChallenge::Own);
@@ -416,7 +443,9 @@ constexpr const char* kFoamFooter =
     "--via-shapes (by identity): congruent pieces, as in a pool of several sets, make the\n"
     "direct search find each assembly once per way of picking the copies. With --via-shapes\n"
     "the search runs over shapes and counts each assembly it finds as that many: the\n"
-    "counts are the same, the search much smaller where many pieces are congruent.";
+    "counts are the same, the search much smaller where many pieces are congruent.\n"
+    "foam count does so by itself for a pool with congruent pieces, and says so; --direct\n"
+    "searches piece by piece.";
 
 }  // namespace
 
@@ -433,6 +462,9 @@ void register_foam(Command& app) {
                                                     : run_shape_count(*count_opts, ctx);
                  });
   add_common_options(count, *count_opts);
+  count->add_flag("--direct", count_opts->direct,
+                  "a pool by identity: search piece by piece even where pieces are congruent "
+                  "(slow; by default such a pool is counted over shapes, same counts)");
   count->footer(kFoamFooter);
 
   auto solve_opts = std::make_shared<FoamOptions>();

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "cubenum/core/checked.hpp"
+#include "cubenum/core/error.hpp"
 #include "cubenum/core/progress.hpp"
 
 #if defined(__BMI2__)
@@ -16,6 +18,24 @@
 
 namespace cubenum::search {
 namespace {
+
+// Counts with labelled copies multiply: one that would pass 2^64 - 1 is
+// refused, never wrapped (a pool of thousands of congruent pieces).
+[[noreturn]] void count_overflows() {
+  throw InputError(
+      "the pieces given: the count passes 2^64 - 1 = 18446744073709551615 assemblies "
+      "(too many congruent copies; --by shape counts them as one)");
+}
+std::uint64_t times(std::uint64_t a, std::uint64_t b) {
+  const auto product = checked_mul(a, b);
+  if (!product) count_overflows();
+  return *product;
+}
+std::uint64_t plus(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) count_overflows();
+  return sum;
+}
 
 // The bits of `value` selected by `mask`, packed to the low end (PEXT).
 std::uint32_t extract_bits(std::uint32_t value, std::uint32_t mask) {
@@ -95,9 +115,9 @@ struct PlateAssembly::Restart {
 };
 
 AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
-  raw += other.raw;
-  rotations += other.rotations;
-  symmetries += other.symmetries;
+  raw = plus(raw, other.raw);
+  rotations = plus(rotations, other.rotations);
+  symmetries = plus(symmetries, other.symmetries);
   selections.insert(other.selections.begin(), other.selections.end());
   list_limit = std::max(list_limit, other.list_limit);
   listed.insert(listed.end(), other.listed.begin(), other.listed.end());
@@ -368,7 +388,7 @@ std::uint64_t PlateAssembly::labellings(const AssemblyKey& key) const {
   for (int f = 0; f < surface_->face_count(); ++f) {
     int earlier = 0;
     for (int g = 0; g < f; ++g) earlier += key[g].kind == key[f].kind;
-    n *= static_cast<std::uint64_t>(kinds_[key[f].kind].multiplicity - earlier);
+    n = times(n, static_cast<std::uint64_t>(kinds_[key[f].kind].multiplicity - earlier));
   }
   return n;
 }
@@ -390,9 +410,10 @@ std::uint64_t PlateAssembly::piece_choices(const AssemblyTally& tally, bool labe
       int uses = 0;
       for (int g = f; g < surface_->face_count() && selection[g] == selection[f]; ++g) ++uses;
       const int m = kinds_[selection[f]].multiplicity;
-      for (int i = 0; i < uses; ++i) ways = ways * static_cast<std::uint64_t>(m - i) / (i + 1);
+      for (int i = 0; i < uses; ++i)
+        ways = times(ways, static_cast<std::uint64_t>(m - i)) / static_cast<std::uint64_t>(i + 1);
     }
-    total += ways;
+    total = plus(total, ways);
   }
   return total;
 }
@@ -433,11 +454,16 @@ void PlateAssembly::record(State& st, AssemblyTally& tally) const {
   const std::uint64_t labels = st.options->label_copies ? labellings(key) : 1;
   // Reduced search: only solutions with their least kind on face 0 are
   // made; each rotation class adds its size (orbit-stabiliser) to raw.
-  if (!st.reduced) tally.raw += labels;
+  if (!st.reduced) tally.raw = plus(tally.raw, labels);
   if (st.reduced && least_rotated)
-    tally.raw += labels * static_cast<std::uint64_t>(rotations / fixing_rotations);
-  if (least_rotated) tally.rotations += labels == 1 ? 1 : exact_quotient(labels, fixing_rotations);
-  if (least_overall) tally.symmetries += labels == 1 ? 1 : exact_quotient(labels, fixing_all);
+    tally.raw =
+        plus(tally.raw, times(labels, static_cast<std::uint64_t>(rotations / fixing_rotations)));
+  if (least_rotated)
+    tally.rotations =
+        plus(tally.rotations, labels == 1 ? 1 : exact_quotient(labels, fixing_rotations));
+  if (least_overall)
+    tally.symmetries =
+        plus(tally.symmetries, labels == 1 ? 1 : exact_quotient(labels, fixing_all));
 
   if (least_overall && st.options->count_selections) {
     SelectionKey& selection = st.selection;
