@@ -445,6 +445,11 @@ TEST(TwistyCommand, BadInputIsAnErrorWithTheFileAndLine) {
   r = run_cubenum("twisty solve " + file + " --moves U,F,R --scramble \"D\"");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("leaves the positions the chosen moves can reach"), std::string::npos);
+  // A table that cannot be written fails before the BFS, naming the folder.
+  r = run_cubenum("twisty bfs " + file + " --table /nonexistent-cubenum/t.table");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("no folder '/nonexistent-cubenum'"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("depth "), std::string::npos) << "the BFS ran first: " << r.output;
   std::remove(bad.c_str());
 }
 

@@ -12,6 +12,7 @@
 
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
@@ -140,6 +141,7 @@ std::string method(const bfs::RowWork& work) {
 }
 
 Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
+  if (args.table) check_output_path(*args.table, "--table");  // before the work
   const auto space = make_space(args.space);
   check_memory(*space, args.memory_gib);
   print_space(*space, ctx.out);
@@ -213,6 +215,7 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
   if (args.table && std::ifstream(*args.table)) {
     depths = tw::load_table(*args.table, *space);
   } else {
+    if (args.table) check_output_path(*args.table, "--table");
     check_memory(*space, args.memory_gib);
     const std::uint64_t solved = space->solved_rank();
     depths = std::move(*bfs::row_bfs(*space, {&solved, 1}).depths);
@@ -271,6 +274,8 @@ void register_twisty(Command& app) {
       "  push     each position of the level before is moved, one at a time\n"
       "  pull     each position not yet reached looks for a neighbour in the level before\n"
       "  permute  a whole row is moved at once (a Beneš network of bit swaps)\n"
+      "  cycles   a move's powers swept around the cycles it makes of the rows, a whole\n"
+      "           cycle of rows at once (docs/DESIGN.md)\n"
       "Every method finds the same positions: the counts never depend on it.");
 
   auto solve_args = std::make_shared<SolveArgs>();

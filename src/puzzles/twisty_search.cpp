@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/hash.hpp"
 
 namespace cubenum::twisty {
@@ -122,24 +123,12 @@ std::string identity_of(const TwistySpace& space) {
 void save_table(const std::string& path, const TwistySpace& space, const bfs::RowDepths& depths) {
   const std::string header = std::string(kMagic) + identity_of(space) + "\n";
   const std::uint64_t checksum = hash_bytes(depths.data(), depths.bytes());
-  const std::string temporary = path + ".partial";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError("--table", 0, fmt::format("cannot write '{}'", temporary));
-    out << header;
-    out.write(reinterpret_cast<const char*>(&checksum), sizeof checksum);
-    out.write(reinterpret_cast<const char*>(depths.data()),
-              static_cast<std::streamsize>(depths.bytes()));
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw InputError("--table", 0, fmt::format("writing '{}' failed (disk full?)", path));
-    }
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error)
-    throw InputError("--table", 0, fmt::format("cannot write '{}': {}", path, error.message()));
+  // Whole or not at all, every write checked (core/output_file.hpp).
+  OutputFile out(path, "--table");
+  out.write(header);
+  out.write({reinterpret_cast<const char*>(&checksum), sizeof checksum});
+  out.write({reinterpret_cast<const char*>(depths.data()), depths.bytes()});
+  out.commit();
 }
 
 bfs::RowDepths load_table(const std::string& path, const TwistySpace& space) {
