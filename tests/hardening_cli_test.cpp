@@ -3,18 +3,17 @@
 // values come from the issue's own analysis (the limits, the arithmetic
 // done by hand in the comments) and from the POSIX/Linux behaviour of the
 // files used (/dev/full: ENOSPC), never from the code under test.
-#include <gtest/gtest.h>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
 #include "run_cubenum.hpp"
+#include "scratch_files.hpp"
 
 namespace {
 
@@ -25,28 +24,10 @@ using Json = nlohmann::json;
 const std::string kData = std::string(CUBENUM_SOURCE_DIR) + "/data/";
 const std::string kOriginal = kData + "foam/happy-cube-original.txt";
 
-// A fresh folder for one test's files.
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("cubenum-hardening-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cubenum::testing::contains;
+using cubenum::testing::read;
+using cubenum::testing::scratch;
+using cubenum::testing::write;
 
 // ------------------------------------------------- the program
 

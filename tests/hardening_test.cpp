@@ -14,10 +14,9 @@
 #include <csignal>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
+#include <new>
 #include <sstream>
 #include <string>
-#include <new>
 
 #include "cubenum/core/checked.hpp"
 #include "cubenum/core/error.hpp"
@@ -27,6 +26,7 @@
 #include "cubenum/puzzles/foam.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/puzzles/rolling_cubes.hpp"
+#include "scratch_files.hpp"
 
 namespace {
 
@@ -36,28 +36,10 @@ using cubenum::InputError;
 const std::string kData = std::string(CUBENUM_SOURCE_DIR) + "/data/";
 const std::string kOriginal = kData + "foam/happy-cube-original.txt";
 
-// A fresh folder for one test's files.
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("cubenum-hardening-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cubenum::testing::contains;
+using cubenum::testing::read;
+using cubenum::testing::scratch;
+using cubenum::testing::write;
 
 // ------------------------------------------------- the library
 
@@ -65,7 +47,7 @@ TEST(Checked, ProductsThatDoNotFitAreReported) {
   // 2^32 / 2 = 2147483648: 2147483649 x 2 wraps to 2 in 32-bit unsigned.
   EXPECT_FALSE(cubenum::checked_mul(2147483649U, 2U));
   EXPECT_EQ(cubenum::checked_mul(65535U, 65537U), 4294967295U);  // 2^32 - 1 fits
-  EXPECT_FALSE(cubenum::checked_mul(65536, 65536));                // 2^32 > INT_MAX
+  EXPECT_FALSE(cubenum::checked_mul(65536, 65536));              // 2^32 > INT_MAX
   EXPECT_FALSE(cubenum::product_at_most({2000, 2000, 2000}, 100000));
   EXPECT_EQ(cubenum::product_at_most({100, 100, 10}, 100000), 100000);
   EXPECT_FALSE(cubenum::product_at_most({100, 100, 11}, 100000));
@@ -143,7 +125,7 @@ TEST(Output, FileIsReplacedOnlyWhenComplete) {
     cubenum::OutputFile file(path, "--neo4j");
     file.write("half of the ");
     EXPECT_EQ(read(path), "old\n");  // a kill now leaves the old file
-  }  // not committed: as if the work failed
+  }                                  // not committed: as if the work failed
   EXPECT_EQ(read(path), "old\n");
   cubenum::OutputFile file(path, "--neo4j");
   file.write("new\n");

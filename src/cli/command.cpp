@@ -7,10 +7,10 @@
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
-#include <cstdint>
 #include <new>
 #include <optional>
 #include <system_error>
@@ -119,7 +119,8 @@ template Option* Command::add_option(const std::string&, int&, const std::string
 template Option* Command::add_option(const std::string&, unsigned&, const std::string&);
 template Option* Command::add_option(const std::string&, std::size_t&, const std::string&);
 template Option* Command::add_option(const std::string&, double&, const std::string&);
-template Option* Command::add_option(const std::string&, std::optional<double>&, const std::string&);
+template Option* Command::add_option(const std::string&, std::optional<double>&,
+                                     const std::string&);
 template Option* Command::add_option(const std::string&, std::vector<std::string>&,
                                      const std::string&);
 template Option* Command::add_option(const std::string&, std::vector<int>&, const std::string&);

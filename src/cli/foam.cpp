@@ -175,8 +175,8 @@ void print_row(std::ostream& out, std::size_t width, const FoamProblem& p,
 // search finds each assembly once per way to pick the congruent copies
 // (the pool of all seven Happy Cube sets grows past 2 GB and runs for
 // hours; over shapes it takes 2 s). The choice is said on standard error.
-bool count_via_shapes(const FoamOptions& o, puzzles::FoamChallenge challenge,
-                      puzzles::FoamBy by, const std::vector<puzzles::FoamSet>& sets) {
+bool count_via_shapes(const FoamOptions& o, puzzles::FoamChallenge challenge, puzzles::FoamBy by,
+                      const std::vector<puzzles::FoamSet>& sets) {
   if (o.via_shapes) return true;
   if (o.direct || challenge != puzzles::FoamChallenge::Pool || by != puzzles::FoamBy::Identity)
     return false;

@@ -32,24 +32,6 @@ bfs::DirectionPolicy parse_direction(const std::string& text) {
       fmt::format("unknown direction '{}' (expected auto, top-down or bottom-up)", text));
 }
 
-// How a level was found: the way that served most (row, move) pairs, with
-// its share when others served some (see include/cubenum/bfs/row_bfs.hpp).
-std::string method(const bfs::RowWork& work) {
-  const std::pair<std::uint64_t, const char*> ways[] = {{work.pushed, "push"},
-                                                        {work.pulled, "pull"},
-                                                        {work.permuted, "permute"},
-                                                        {work.cycled, "cycles"}};
-  std::uint64_t total = 0;
-  auto best = ways[0];
-  for (const auto& way : ways) {
-    total += way.first;
-    if (way.first > best.first) best = way;
-  }
-  if (total == 0) return "";
-  if (best.first == total) return best.second;
-  return fmt::format("{} {}%", best.second, best.first * 100 / total);
-}
-
 Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   const pc::Metric metric = pc::parse_metric(args.metric);
   std::optional<Progress> progress;
@@ -68,7 +50,7 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
     fmt::print(ctx.out, "{:>5} {:>12}", d, e.distribution[d]);
     if (args.symmetry) fmt::print(ctx.out, " {:>12}", e.symmetry_distribution[d]);
     // A level's time is the expansion of the level before it that found it.
-    fmt::print(ctx.out, " {:>11} {:>8.2f} ms\n", method(e.levels[d].work),
+    fmt::print(ctx.out, " {:>11} {:>8.2f} ms\n", e.levels[d].work.method(),
                e.levels[d].seconds * 1e3);
   }
   fmt::print(ctx.out, "{:>5} {:>12}", "total", e.states());

@@ -170,7 +170,8 @@ void run_scale(const ScaleOptions& o, const std::vector<std::string>& words) {
     result["points"].push_back({{"threads", p.threads}, {"seconds", p.seconds}});
   std::error_code ec;
   fs::create_directories(out, ec);
-  if (ec) throw InputError("--out", 0, fmt::format("cannot create {}: {}", excerpt(out), ec.message()));
+  if (ec)
+    throw InputError("--out", 0, fmt::format("cannot create {}: {}", excerpt(out), ec.message()));
   std::vector<OutputText> files = {{md_path.string(), md},
                                    {svg_path.string(), report::speedup_svg(points, command)}};
   if (json_file) files.push_back({o.json, result.dump(2) + '\n'});

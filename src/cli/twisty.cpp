@@ -122,24 +122,6 @@ Json run_info(const SpaceArgs& args, const ActionContext& ctx) {
   return space_json(*space);
 }
 
-// How a level was found: push or pull, with the share of (row, move) pairs
-// when both served.
-std::string method(const bfs::RowWork& work) {
-  const std::pair<std::uint64_t, const char*> ways[] = {{work.pushed, "push"},
-                                                        {work.pulled, "pull"},
-                                                        {work.permuted, "permute"},
-                                                        {work.cycled, "cycles"}};
-  std::uint64_t total = 0;
-  auto best = ways[0];
-  for (const auto& way : ways) {
-    total += way.first;
-    if (way.first > best.first) best = way;
-  }
-  if (total == 0) return "";
-  if (best.first == total) return best.second;
-  return fmt::format("{} {}%", best.second, best.first * 100 / total);
-}
-
 Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   if (args.table) check_output_path(*args.table, "--table");  // before the work
   const auto space = make_space(args.space);
@@ -161,7 +143,7 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
     level_task.reset();
     level_task.emplace(fmt::format("level {}", level.depth + 1), space->rows(), "rows");
     progress::note("level {:2}  {:>15} positions  {:>11}  {:8.3f} s  (total {}, {:.1f} s)",
-                   level.depth, progress::grouped(level.states), method(level.work), level.seconds,
+                   level.depth, progress::grouped(level.states), level.work.method(), level.seconds,
                    progress::grouped(reached), clock.seconds());
   };
   options.on_progress = [&](std::uint64_t done) {
@@ -174,7 +156,7 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>11}\n", "depth", "positions", "method", "level time");
   for (std::size_t d = 0; d < distribution.size(); ++d)
     fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>9.3f} s\n", d, distribution[d],
-               method(e.bfs.levels[d].work), e.bfs.levels[d].seconds);
+               e.bfs.levels[d].work.method(), e.bfs.levels[d].seconds);
   fmt::print(ctx.out, "{:>5} {:>15}\n", "total", e.bfs.reached);
   if (e.bfs.reached == space->size())
     fmt::print(ctx.out, "every ranked state is reachable\n");

@@ -148,7 +148,8 @@ FoamSet parse_foam_set(std::istream& in, const std::string& source, const std::s
     std::string colour, index_word, code, extra;
     words >> colour >> index_word >> code;
     if (code.empty() || (words >> extra))
-      fail(source, line, "expected '<colour> <index> <16 characters of 0/1>', got " + excerpt(text));
+      fail(source, line,
+           "expected '<colour> <index> <16 characters of 0/1>', got " + excerpt(text));
     int index = 0;
     if (index_word.find_first_not_of("0123456789") != std::string::npos || index_word.size() > 6 ||
         (index = std::stoi(index_word)) <= 0)

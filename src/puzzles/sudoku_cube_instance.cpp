@@ -92,7 +92,8 @@ class Reader {
       else if (keyword == "net")
         read_net();
       else
-        fail(fmt::format("unknown line {} (expected corner, edge, centre or net)", excerpt(keyword)));
+        fail(fmt::format("unknown line {} (expected corner, edge, centre or net)",
+                         excerpt(keyword)));
     }
     check_complete();
     check_geometry();
@@ -125,7 +126,8 @@ class Reader {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used == 0 || used != word.size()) fail(fmt::format("{} {} is not a number", what, excerpt(word)));
+    if (used == 0 || used != word.size())
+      fail(fmt::format("{} {} is not a number", what, excerpt(word)));
     if (value < low || value > high)
       fail(fmt::format("{} {} out of {}..{}", what, value, low, high));
     return value;
@@ -165,12 +167,14 @@ class Reader {
     int face = -1;
     for (int f = 0; f < kNetFaces; ++f)
       if (name == kFaceNames[f]) face = f;
-    if (face < 0) fail(fmt::format("unknown face {} (up, left, front, right, back, down)", excerpt(name)));
+    if (face < 0)
+      fail(fmt::format("unknown face {} (up, left, front, right, back, down)", excerpt(name)));
     if (centre_lines_[face] != 0)
       fail(fmt::format("centre {} listed twice (first on line {})", name, centre_lines_[face]));
     centre_lines_[face] = line_;
     instance_.centres[face] = std::uint8_t(read_number(words, "digit", 1, 9));
-    if (std::string extra; words >> extra) fail("unexpected " + excerpt(extra) + " after the centre");
+    if (std::string extra; words >> extra)
+      fail("unexpected " + excerpt(extra) + " after the centre");
   }
 
   void read_net() {
@@ -203,9 +207,8 @@ class Reader {
     const char* arrow = token.empty() ? nullptr : std::strchr(kArrows, token.back());
     if (token.size() < 5 || token[0] != letter || dot == std::string::npos || arrow == nullptr ||
         *arrow == '\0')
-      fail(
-          fmt::format("{} must be a {} field {}SLOT.STICKER followed by an arrow ^ > v <, not {}",
-                      where, corner ? "corner" : "edge", letter, excerpt(token)));
+      fail(fmt::format("{} must be a {} field {}SLOT.STICKER followed by an arrow ^ > v <, not {}",
+                       where, corner ? "corner" : "edge", letter, excerpt(token)));
     std::istringstream slot_text(token.substr(1, dot - 1));
     std::istringstream index_text(token.substr(dot + 1, token.size() - dot - 2));
     const int slot = read_number(slot_text, "slot", 1, corner ? kCornerSlots : kEdgeSlots) - 1;

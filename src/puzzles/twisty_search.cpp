@@ -4,14 +4,11 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 
 #include "cubenum/core/error.hpp"
-#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/hash.hpp"
+#include "cubenum/core/output_file.hpp"
 
 namespace cubenum::twisty {
 

@@ -146,13 +146,6 @@ TwistySpace::TwistySpace(const Definition& def, std::vector<Move> moves,
     if (inverse < 0) throw std::logic_error("twisty: a move without its inverse");
     inverse_.push_back(inverse);
   }
-  // Each move as a power of its generator, the first move made from the
-  // same move of the file (expand_moves lists a generator's powers in order).
-  for (const Move& m : moves_) {
-    std::size_t g = 0;
-    while (moves_[g].base != m.base) ++g;
-    powers_.push_back({static_cast<int>(g), m.power / moves_[g].power, m.order});
-  }
   find_orbits(def_);
   choose_layout(options);
   find_parities();
@@ -896,6 +889,13 @@ const std::uint16_t* TwistySpace::action_for(std::uint32_t context, int m) const
     action_ids_[i] = identity ? bfs::kIdentityAction : static_cast<std::uint32_t>(i);
   });
   return table_of_[i];
+}
+
+bfs::MovePower TwistySpace::move_power(int m) const {
+  const Move& move = moves_[static_cast<std::size_t>(m)];
+  std::size_t g = 0;
+  while (moves_[g].base != move.base) ++g;
+  return {static_cast<int>(g), move.power / moves_[g].power, move.order};
 }
 
 std::uint32_t TwistySpace::action_id(std::uint32_t r, int m) const {

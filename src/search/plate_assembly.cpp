@@ -462,8 +462,7 @@ void PlateAssembly::record(State& st, AssemblyTally& tally) const {
     tally.rotations =
         plus(tally.rotations, labels == 1 ? 1 : exact_quotient(labels, fixing_rotations));
   if (least_overall)
-    tally.symmetries =
-        plus(tally.symmetries, labels == 1 ? 1 : exact_quotient(labels, fixing_all));
+    tally.symmetries = plus(tally.symmetries, labels == 1 ? 1 : exact_quotient(labels, fixing_all));
 
   if (least_overall && st.options->count_selections) {
     SelectionKey& selection = st.selection;

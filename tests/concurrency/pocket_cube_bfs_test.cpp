@@ -8,15 +8,12 @@
 #include <vector>
 
 #include "cubenum/puzzles/pocket_cube.hpp"
+#include "sanitizer.hpp"
 
 namespace cubenum::pocket_cube {
 namespace {
 
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kUnderThreadSanitizer = true;
-#else
-constexpr bool kUnderThreadSanitizer = false;
-#endif
+using cubenum::testing::kUnderThreadSanitizer;
 
 TEST(PocketCubeBfs, SameLevelsInEveryDirectionAndAtAnyThreadCount) {
   // Published tables (Scherphuis, jaapsch.net/puzzles/cube2.htm; OEIS A079762

@@ -14,15 +14,12 @@
 #include "cubenum/bfs/row_bfs.hpp"
 #include "cubenum/puzzles/twisty.hpp"
 #include "cubenum/puzzles/twisty_space.hpp"
+#include "sanitizer.hpp"
 
 namespace cubenum::twisty {
 namespace {
 
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kUnderThreadSanitizer = true;
-#else
-constexpr bool kUnderThreadSanitizer = false;
-#endif
+using cubenum::testing::kUnderThreadSanitizer;
 
 std::vector<std::uint64_t> levels(const TwistySpace& space, bfs::DirectionPolicy policy,
                                   bfs::RowCodes codes, bool always_cycles = false) {

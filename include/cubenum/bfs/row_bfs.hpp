@@ -36,6 +36,8 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cubenum/bfs/frontier_bfs.hpp"
@@ -84,6 +86,21 @@ struct RowWork {
   RowWork& operator+=(const RowWork& o) {
     pushed += o.pushed, pulled += o.pulled, permuted += o.permuted, cycled += o.cycled;
     return *this;
+  }
+  // The "method" column of the BFS tables: the way that served most pairs,
+  // with its share when others served some ("push 99%"); empty for none.
+  std::string method() const {
+    const std::pair<std::uint64_t, const char*> ways[] = {
+        {pushed, "push"}, {pulled, "pull"}, {permuted, "permute"}, {cycled, "cycles"}};
+    std::uint64_t total = 0;
+    auto best = ways[0];
+    for (const auto& way : ways) {
+      total += way.first;
+      if (way.first > best.first) best = way;
+    }
+    if (total == 0) return "";
+    if (best.first == total) return best.second;
+    return std::string(best.second) + " " + std::to_string(best.first * 100 / total) + "%";
   }
 };
 
@@ -215,8 +232,9 @@ class RowLevels {
     // 9.4, its moves' tables out of L2), pulls and permutations as in
     // choose().
     const double f = double(fresh) / rows, o = double(open) / rows;
-    const double per_move = std::min(
-        {6.0 * f + 0.25 * storage_.scan_words(static_cast<std::uint32_t>(f)), 1.7 * o, permute_cost_});
+    const double per_move =
+        std::min({6.0 * f + 0.25 * storage_.scan_words(static_cast<std::uint32_t>(f)), 1.7 * o,
+                  permute_cost_});
     return sweep_cost_ < rows * moves_ * per_move;
   }
 
@@ -255,33 +273,9 @@ class RowLevels {
             return sum;
           });
     } else if (!sweeps_.empty()) {
-      for (std::size_t i = 0; i < sweeps_.size(); ++i) {
-        const bool last = i + 1 == sweeps_.size();
-        fresh += parallel_sum<std::uint64_t>(sweeps_[i].cycles(), kGrainCycles,
-                                             [&](std::size_t b, std::size_t e) {
-                                               std::uint64_t sum = 0;
-                                               RowWork& local = work.local();
-                                               Buffers& buffer = buffers();
-                                               for (std::size_t c = b; c != e; ++c)
-                                                 sum += sweep_cycle(sweeps_[i], c, last, local,
-                                                                    buffer);
-                                               return sum;
-                                             });
-      }
+      fresh = by_cycles_of(sweeps_, &RowLevels::sweep_cycle, work);
     } else {
-      for (std::size_t f = 0; f < families_.size(); ++f) {
-        const bool last = f + 1 == families_.size();
-        fresh += parallel_sum<std::uint64_t>(families_[f].cycles(), kGrainCycles,
-                                             [&](std::size_t b, std::size_t e) {
-                                               std::uint64_t sum = 0;
-                                               RowWork& local = work.local();
-                                               Buffers& buffer = buffers();
-                                               for (std::size_t i = b; i != e; ++i)
-                                                 sum += expand_cycle(families_[f], i, last, local,
-                                                                     buffer);
-                                               return sum;
-                                             });
-      }
+      fresh = by_cycles_of(families_, &RowLevels::expand_cycle, work);
     }
     work.for_each([&](const RowWork& w) { total += w; });
     return fresh;
@@ -317,6 +311,27 @@ class RowLevels {
     return push <= pull ? Way::Push : Way::Pull;
   }
 
+  // Each group of cycles (a sweep or a family) in turn, its cycles in
+  // parallel, one thread a cycle; the last group finishes the rows.
+  template <class Group, class Build>
+  std::uint64_t by_cycles_of(const std::vector<Group>& groups, Build build,
+                             PerWorker<RowWork>& work) {
+    std::uint64_t fresh = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const bool last = g + 1 == groups.size();
+      fresh += parallel_sum<std::uint64_t>(
+          groups[g].cycles(), kGrainCycles, [&](std::size_t b, std::size_t e) {
+            std::uint64_t sum = 0;
+            RowWork& local = work.local();
+            Buffers& buffer = buffers();
+            for (std::size_t c = b; c != e; ++c)
+              sum += (this->*build)(groups[g], c, last, local, buffer);
+            return sum;
+          });
+    }
+    return fresh;
+  }
+
   bool has_frontier(std::uint32_t q) const { return (has_frontier_[q / 64] >> (q % 64) & 1U) != 0; }
 
   struct Source {
@@ -327,7 +342,7 @@ class RowLevels {
   struct Buffers {
     std::vector<Word> open, reach, from, moved;
     std::vector<Source> sources;
-    std::vector<Word> cycle;             // a cycle's frontier rows, and more
+    std::vector<Word> cycle;              // a cycle's frontier rows, and more
     std::vector<const Word*> cycle_rows;  // a sweep's frontier rows in `cycle`
   };
   Buffers& buffers() {
@@ -428,8 +443,8 @@ class RowLevels {
   // bring from the cycle's other rows (row_families.hpp); the last family
   // finishes the rows. Returns the new states recorded. Cycles of one
   // family share no row: one thread writes each.
-  std::uint64_t expand_cycle(const MoveFamily& family, std::size_t index, bool last,
-                             RowWork& work, Buffers& b) {
+  std::uint64_t expand_cycle(const MoveFamily& family, std::size_t index, bool last, RowWork& work,
+                             Buffers& b) {
     if constexpr (!PermutableRows<S>) {
       return 0;  // families need action ids
     } else {
@@ -452,8 +467,8 @@ class RowLevels {
   // generator bring from the cycle's rows, by a running union
   // (row_families.hpp); the last sweep finishes the rows. Returns the new
   // states recorded.
-  std::uint64_t sweep_cycle(const MoveSweep& sweep, std::size_t index, bool last,
-                            RowWork& work, Buffers& b) {
+  std::uint64_t sweep_cycle(const MoveSweep& sweep, std::size_t index, bool last, RowWork& work,
+                            Buffers& b) {
     if constexpr (!PermutableRows<S>) {
       return 0;  // sweeps need permutations
     } else {

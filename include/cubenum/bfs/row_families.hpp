@@ -64,8 +64,8 @@ struct MovePower {
 };
 
 struct MoveSweep {
-  int generator = 0;        // the move g
-  std::uint32_t order = 0;  // of g on the states
+  int generator = 0;                  // the move g
+  std::uint32_t order = 0;            // of g on the states
   std::vector<std::uint32_t> rows;    // the cycles one after another: r, g(r), ...
   std::vector<std::uint32_t> starts;  // cycle i is rows[starts[i] .. starts[i + 1])
   std::size_t cycles() const { return starts.size() - 1; }

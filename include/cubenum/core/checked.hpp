@@ -9,7 +9,7 @@ namespace cubenum {
 
 // a * b, or nothing when it does not fit in T.
 template <class T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 constexpr std::optional<T> checked_mul(T a, T b) {
   T product{};
   if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
@@ -18,7 +18,7 @@ constexpr std::optional<T> checked_mul(T a, T b) {
 
 // The product of `values`, or nothing when it exceeds `limit` (or T).
 template <class T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 constexpr std::optional<T> product_at_most(std::initializer_list<T> values, T limit) {
   T product = 1;
   for (T v : values) {

@@ -119,8 +119,10 @@ class TwistySpace {
   std::uint32_t contexts() const { return contexts_; }
   int moves() const { return static_cast<int>(moves_.size()); }
   int inverse(int m) const { return inverse_[static_cast<std::size_t>(m)]; }
-  // Move m as a power of its generator (bfs/row_bfs.hpp's PoweredMoves).
-  bfs::MovePower move_power(int m) const { return powers_[static_cast<std::size_t>(m)]; }
+  // Move m as a power of its generator (bfs/row_bfs.hpp's PoweredMoves):
+  // the first move made from the same move of the file (expand_moves lists
+  // a generator's powers in order, its first power first).
+  bfs::MovePower move_power(int m) const;
 
   // The row a move takes row r to.
   std::uint32_t row_step(std::uint32_t r, int m) const;
@@ -183,7 +185,6 @@ class TwistySpace {
   Definition def_;
   std::vector<Move> moves_;
   std::vector<int> inverse_;
-  std::vector<bfs::MovePower> powers_;
   std::vector<Orbit> orbits_;
   std::vector<std::size_t> base_;  // an orbit's first entry in a Position
   std::vector<Part> parts_;        // row parts first, most significant first
