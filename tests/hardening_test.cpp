@@ -7,7 +7,6 @@
 // files used (/dev/full: ENOSPC), never from the code under test.
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
 
 #include <atomic>
 #include <climits>
@@ -22,6 +21,7 @@
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/input_file.hpp"
 #include "cubenum/core/output_file.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/core/thread_placement.hpp"
 #include "cubenum/puzzles/foam.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
@@ -187,12 +187,21 @@ class FinalizeTbb : public ::testing::Environment {
 [[maybe_unused]] ::testing::Environment* const kFinalizeTbb =
     ::testing::AddGlobalTestEnvironment(new FinalizeTbb);
 
+#ifndef CUBENUM_PLAIN_THREADS
+// PerWorker gives each of oneTBB's thread indices a slot, counted without
+// starting oneTBB: the count must be the arena's.
+TEST(Threads, WorkerSlotsAreTheArenasConcurrency) {
+  EXPECT_EQ(cubenum::worker_slots(), tbb::this_task_arena::max_concurrency());
+}
+#endif
+
 TEST(Threads, SpreadWorkersLeaveNothingBehind) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
   std::atomic<int> sum{0};
   {
-    cubenum::SpreadWorkers spread;
-    tbb::parallel_for(0, 1000, [&](int i) { sum += i; });
+    cubenum::SpreadWorkers spread;  // observes from the loop on
+    cubenum::parallel_for_chunks(1000, 1,
+                                 [&](std::size_t b, std::size_t) { sum += static_cast<int>(b); });
   }
   EXPECT_EQ(sum.load(), 499500);  // 0 + 1 + ... + 999
 }

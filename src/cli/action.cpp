@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <tbb/global_control.h>
-#include <tbb/info.h>
 
 #include <filesystem>
 #include <fstream>
@@ -14,6 +13,7 @@
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/output_file.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/core/thread_placement.hpp"
 
@@ -21,7 +21,7 @@ namespace cubenum::cli {
 namespace {
 
 struct CommonOptions {
-  int threads = tbb::info::default_concurrency();
+  int threads = machine_threads();
   std::string json;
   OutputOptions output;
 };
@@ -79,15 +79,19 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
 
     // oneTBB runs no more threads than the machine has: say so, and record
     // the threads that ran (--threads 65536 is not 65536 threads).
-    const int cores = tbb::info::default_concurrency();
+    const int cores = machine_threads();
     if (options->threads > cores) {
       if (!captured)
         fmt::print(stderr, "cubenum: note: --threads {}: this machine runs {} at once; using {}\n",
                    options->threads, cores, cores);
       options->threads = cores;
     }
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                              static_cast<std::size_t>(options->threads));
+    // No limit at all threads: undoing one makes oneTBB probe the machine's
+    // topology, a millisecond that is most of a small puzzle's run.
+    std::optional<tbb::global_control> limit;
+    if (options->threads < cores)
+      limit.emplace(tbb::global_control::max_allowed_parallelism,
+                    static_cast<std::size_t>(options->threads));
     std::optional<SpreadWorkers> spread;
 #ifndef CUBENUM_PLAIN_THREADS
     if (options->threads > 1) spread.emplace();

@@ -1,11 +1,9 @@
 // cubenum: exact, parallel enumeration of cube puzzles.
 //   cubenum <puzzle> <action> [options]      cubenum list
-#include <tbb/global_control.h>
-
 #include <iostream>
-#include <new>
 
 #include "action.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace {
 
@@ -25,11 +23,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Wait for oneTBB's workers before exit: the scheduler is then shut down
-  // with what it frees only once no worker refers to it (the observer that
-  // SpreadWorkers registers), which LeakSanitizer otherwise reports.
-  tbb::task_scheduler_handle scheduler{tbb::attach{}};
   const int status = run(argc, argv);
-  tbb::finalize(scheduler, std::nothrow);
+  cubenum::finish_scheduler();  // the workers gone before exit (core/parallel.hpp)
   return status;
 }

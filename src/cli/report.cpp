@@ -3,7 +3,6 @@
 // functional signature: a change meant only for speed leaves them identical.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <tbb/info.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/output_file.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/report/machine.hpp"
@@ -148,7 +148,7 @@ std::string run_section(const Section& section, int threads, const report::Machi
 
 struct ReportOptions {
   std::string out;  // empty: default_output_dir()
-  int threads = tbb::info::default_concurrency();
+  int threads = machine_threads();
   OutputOptions output;
 };
 

@@ -3,7 +3,6 @@
 // written as scaling-<job>.md and an SVG plot of the speedup.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <tbb/info.h>
 
 #include <cctype>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/output_file.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/report/machine.hpp"
 #include "cubenum/report/markdown.hpp"
@@ -46,7 +46,7 @@ int parse_positive(const std::string& flag, const std::string& text) {
 std::vector<int> thread_counts(const std::string& list) {
   std::vector<int> counts;
   if (list.empty()) {
-    const int all = tbb::info::default_concurrency();
+    const int all = machine_threads();
     for (int t = 1; t < all; t *= 2) counts.push_back(t);
     counts.push_back(all);
     return counts;
@@ -108,10 +108,10 @@ void run_scale(const ScaleOptions& o, const std::vector<std::string>& words) {
   // A point above the machine's threads would be labelled with threads that
   // never ran (oneTBB runs at most that many).
   for (const int t : threads)
-    if (t > tbb::info::default_concurrency())
-      throw InputError("--threads", 0,
-                       fmt::format("{}: this machine runs {} threads at once", t,
-                                   tbb::info::default_concurrency()));
+    if (t > machine_threads())
+      throw InputError(
+          "--threads", 0,
+          fmt::format("{}: this machine runs {} threads at once", t, machine_threads()));
   std::vector<std::string> shown_job;
   for (const std::string& w : job) shown_job.push_back(shown_path(w));
   const std::string command = fmt::format("cubenum {}", fmt::join(shown_job, " "));

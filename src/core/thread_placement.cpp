@@ -5,8 +5,12 @@
 
 #include <algorithm>
 
+#include "cubenum/core/parallel.hpp"
+
 namespace cubenum {
 namespace {
+
+SpreadWorkers* active = nullptr;  // the one whose start_observing the hook calls
 
 bool allowed_cpus(cpu_set_t& set) {
   CPU_ZERO(&set);
@@ -25,11 +29,19 @@ SpreadWorkers::SpreadWorkers() {
     const auto at = std::find(cpus_.begin(), cpus_.end(), here);
     if (at != cpus_.end()) std::rotate(cpus_.begin(), at + 1, cpus_.end());
   }
-  observe(true);
+  active = this;
+  detail::before_scheduler.store(&SpreadWorkers::start_observing, std::memory_order_release);
 }
 
 SpreadWorkers::~SpreadWorkers() {
+  detail::before_scheduler.store(nullptr, std::memory_order_release);
+  active = nullptr;
   observe(false);
+}
+
+void SpreadWorkers::start_observing() {
+  SpreadWorkers* self = active;
+  std::call_once(self->observing_, [self] { self->observe(true); });
 }
 
 void SpreadWorkers::on_scheduler_entry(bool is_worker) {

@@ -1,7 +1,6 @@
 // The pocket cube's actions: enumerate by BFS, solve optimally, export the
 // seed's graph.
 #include <fmt/format.h>
-#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <array>
@@ -135,7 +134,7 @@ void write_rows(const std::filesystem::path& file, const char* header, std::uint
   for (std::uint64_t begin = 0; begin < count; begin += 16 * kChunk) {
     const std::uint64_t end = std::min(count, begin + 16 * kChunk);
     std::vector<std::string> chunks((end - begin + kChunk - 1) / kChunk);
-    tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
+    parallel_for_chunks(chunks.size(), 1, [&](std::size_t c, std::size_t) {
       for (std::uint64_t i = begin + c * kChunk; i < std::min(end, begin + (c + 1) * kChunk); ++i)
         row(i, chunks[c]);
     });

@@ -97,6 +97,7 @@ std::optional<std::string> count_shortest_sequences(const RollingCubesSpace& spa
     if (total > max_layer_states) return std::nullopt;
     edges.reserve(total);
     found.for_each([&](auto& local) { edges.insert(edges.end(), local.begin(), local.end()); });
+    start_scheduler();  // as every loop through the parallel seam does
     tbb::parallel_sort(edges.begin(), edges.end(),
                        [](const Counted& a, const Counted& b) { return a.rank < b.rank; });
     // Merge the edges into the layer: one entry per state, counts summed.

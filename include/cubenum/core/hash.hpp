@@ -1,6 +1,9 @@
 #pragma once
 // XXH3 is the project's hash: of packed states, of canonical keys, of sets.
 // A hash is never an identity: equal hashes are always confirmed by keys.
+// Inlined (xxHash's header-only mode): no library to load at start-up, and
+// short keys hash without a call.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <cstddef>

@@ -7,23 +7,38 @@
 // its task queues and reports every task hand-over as a race. With plain
 // threads every edge is visible, and what TSan checks is cubenum's own
 // lock-free code. Both backends honour tbb::global_control's thread limit.
+#include <sched.h>
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <stdexcept>
 #include <vector>
 
 #ifdef CUBENUM_PLAIN_THREADS
 #include <thread>
 #else
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 #endif
 
 namespace cubenum {
+
+// The CPUs this process may run on: oneTBB's default thread count and its
+// arena's slots, found without oneTBB (whose topology probe loads libraries
+// and took about a millisecond: the whole of a small puzzle's run).
+inline int machine_threads() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof set, &set) == 0 ? std::max(CPU_COUNT(&set), 1) : 1;
+}
 
 // Threads a parallel loop may use now (the --threads limit).
 inline int worker_limit() {
@@ -43,6 +58,8 @@ inline int worker_slots() {
 inline int worker_index() {
   return detail::plain_worker_index;
 }
+inline void start_scheduler() {}
+inline void finish_scheduler() {}
 
 // Calls body(begin, end) on chunks of [0, n) of at most `grain` items.
 template <class Body>
@@ -67,7 +84,7 @@ void parallel_for_chunks(std::size_t n, std::size_t grain, Body&& body) {
 }
 #else
 inline int worker_slots() {
-  return tbb::this_task_arena::max_concurrency();
+  return machine_threads();  // = tbb::this_task_arena::max_concurrency() (tests/parallel_test.cpp)
 }
 inline int worker_index() {
   return std::max(tbb::this_task_arena::current_thread_index(), 0);
@@ -77,12 +94,37 @@ inline int worker_index() {
 // simple partitioner makes every chunk a task of its own: search subtrees
 // differ wildly in size, and the auto partitioner's larger pieces left most
 // of a big search on one thread.
+// oneTBB's scheduler is started by the first loop that needs it, not
+// before: starting it (loading its allocator, threads, a topology probe)
+// took about half a millisecond, most of a small puzzle's run, and a run
+// whose loops all fit one chunk never needs it.
+namespace detail {
+inline std::once_flag scheduler_once;
+inline std::optional<tbb::task_scheduler_handle> scheduler;
+// Called after the start (SpreadWorkers registers there: registering
+// starts the scheduler).
+inline std::atomic<void (*)()> before_scheduler{nullptr};
+}  // namespace detail
+
+inline void start_scheduler() {
+  std::call_once(detail::scheduler_once, [] { detail::scheduler.emplace(tbb::attach{}); });
+  if (auto hook = detail::before_scheduler.load(std::memory_order_acquire)) hook();
+}
+
+// At exit: waits for the workers, if there are any, so that the scheduler
+// is shut down with what it frees only once no worker refers to it (which
+// LeakSanitizer otherwise reports).
+inline void finish_scheduler() {
+  if (detail::scheduler) tbb::finalize(*detail::scheduler, std::nothrow);
+}
+
 template <class Body>
 void parallel_for_chunks(std::size_t n, std::size_t grain, Body&& body) {
   if (n <= grain) {  // one chunk: no scheduler (whose first use starts its threads)
     if (n != 0) body(0, n);
     return;
   }
+  start_scheduler();
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, n, std::max<std::size_t>(grain, 1)),
       [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); },
@@ -96,7 +138,11 @@ template <class Local>
 class PerWorker {
  public:
   PerWorker() : slots_(static_cast<std::size_t>(worker_slots())) {}
-  Local& local() { return slots_[static_cast<std::size_t>(worker_index())].value; }
+  Local& local() {
+    const auto index = static_cast<std::size_t>(worker_index());
+    if (index >= slots_.size()) throw std::logic_error("PerWorker: more workers than slots");
+    return slots_[index].value;
+  }
   template <class F>
   void for_each(F&& f) {
     for (auto& slot : slots_) f(slot.value);

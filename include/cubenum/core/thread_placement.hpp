@@ -10,19 +10,25 @@
 // free again, so other processes are not constrained by idle workers.
 #include <tbb/task_scheduler_observer.h>
 
+#include <mutex>
 #include <vector>
 
 namespace cubenum {
 
+// One at a time. It observes the calling thread's arena from the first
+// parallel loop that needs the scheduler on (core/parallel.hpp), not from
+// its construction: registering starts the scheduler.
 class SpreadWorkers : public tbb::task_scheduler_observer {
  public:
-  SpreadWorkers();  // starts observing the calling thread's arena
+  SpreadWorkers();
   ~SpreadWorkers() override;
   void on_scheduler_entry(bool is_worker) override;
   void on_scheduler_exit(bool is_worker) override;
 
  private:
+  static void start_observing();
   std::vector<int> cpus_;  // the allowed CPUs, the main thread's last
+  std::once_flag observing_;
 };
 
 }  // namespace cubenum
