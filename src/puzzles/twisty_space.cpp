@@ -545,7 +545,7 @@ void TwistySpace::decode_part(const Part& part, std::uint64_t value, Position& p
   }
   std::uint8_t* kind = p.kind.data() + base_[part.orbit];
   if (part.first_kind == 0) std::fill(kind, kind + k, kFree);
-  std::array<std::uint8_t, 256> free{}, counts{}, labels{};
+  std::array<std::uint8_t, 256> free, counts, labels;  // the first m, named + 1 used
   std::size_t m = 0;
   for (std::size_t i = 0; i < k; ++i)
     if (kind[i] == kFree) free[m++] = static_cast<std::uint8_t>(i);
@@ -571,16 +571,50 @@ std::uint64_t TwistySpace::encode_part(const Part& part, const Position& p) cons
   }
   const std::uint8_t* kind = p.kind.data() + base_[part.orbit];
   const unsigned named = part.end_kind - part.first_kind;
-  std::array<std::uint8_t, 256> counts{}, labels{};
+  std::array<std::uint8_t, 256> counts, labels;  // the first named + 1, m used
   std::size_t m = 0;
+  std::uint32_t key = 0;  // the slots' labels, 0 for a slot of an earlier part
+  for (std::size_t i = k; i-- > 0;) {
+    const unsigned label =
+        kind[i] >= part.first_kind ? 1 + std::min<unsigned>(kind[i] - part.first_kind, named) : 0;
+    key = key * (named + 2) + label;
+  }
+  std::atomic<std::uint32_t>* memo =
+      encoded_.empty() ? nullptr : encoded_[static_cast<std::size_t>(&part - parts_.data())].get();
+  if (memo != nullptr) {
+    const std::uint32_t known = memo[key].load(std::memory_order_relaxed);
+    if (known != kUnknown) return known;
+  }
   for (std::size_t i = 0; i < k; ++i)
     if (kind[i] >= part.first_kind)
       labels[m++] = static_cast<std::uint8_t>(std::min<unsigned>(kind[i] - part.first_kind, named));
   unsigned placed = 0;
   for (unsigned j = 0; j < named; ++j) placed += counts[j] = o.count[part.first_kind + j];
   counts[named] = static_cast<std::uint8_t>(m - placed);
-  const std::uint64_t rank = multiset_rank({labels.data(), m}, {counts.data(), named + 1});
-  return part.halved ? rank / 2 : rank;
+  std::uint64_t rank = multiset_rank({labels.data(), m}, {counts.data(), named + 1});
+  if (part.halved) rank /= 2;
+  // Every thread that computes it stores the same value.
+  if (memo != nullptr) memo[key].store(static_cast<std::uint32_t>(rank), std::memory_order_relaxed);
+  return rank;
+}
+
+// A memo for each pieces part whose label patterns number at most 2^16
+// (a rank costs a few hundred instructions; a look-up, one load).
+void TwistySpace::make_encode_memos() {
+  encoded_.resize(parts_.size());
+  bool any = false;
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    const Part& part = parts_[i];
+    if (part.kind != Part::Kind::Pieces || part.size > kUnknown) continue;
+    const double patterns =
+        std::pow(double(part.end_kind - part.first_kind + 2), double(orbits_[part.orbit].size()));
+    if (patterns > double(1 << 16)) continue;
+    const auto n = static_cast<std::size_t>(patterns);
+    encoded_[i] = std::make_unique<std::atomic<std::uint32_t>[]>(n);
+    for (std::size_t j = 0; j < n; ++j) encoded_[i][j].store(kUnknown, std::memory_order_relaxed);
+    any = true;
+  }
+  if (!any) encoded_.clear();
 }
 
 void TwistySpace::decode_parts(std::size_t first, std::size_t last, std::uint64_t value,
@@ -729,6 +763,7 @@ bool TwistySpace::is_row_orbit(unsigned orbit) const {
 }
 
 void TwistySpace::build_tables(const SpaceOptions& options) {
+  make_encode_memos();
   // Contexts.
   std::uint64_t contexts = 1;
   if (cut_orbit_ >= 0) {
@@ -784,7 +819,8 @@ void TwistySpace::build_tables(const SpaceOptions& options) {
   while (bits < columns_) bits *= 2;
   const auto stages = static_cast<std::uint64_t>(2 * std::countr_zero(bits) - 1);
   networks_fit_ = double(contexts_) * double(n_moves) * double(stages * bits / 8) <=
-                  double(options.max_network_bytes);
+                      double(options.max_network_bytes) &&
+                  double(rows_) * double(columns_) >= double(options.min_network_states);
   // Networks of up to 32 words stay in registers; bigger ones stream their
   // masks (measured, bench/core_bench.cpp: 0.25 and 0.4 ns a word and stage).
   network_words_ = static_cast<std::uint32_t>(bits / 64);
@@ -816,14 +852,7 @@ void TwistySpace::build_tables(const SpaceOptions& options) {
         if (fresh) unique.push_back(i);
       }
   }
-  // In parallel unless there is little to build (a second thread costs more
-  // than a few thousand entries).
-  const std::size_t grain = unique.size() * columns_ < (1U << 16) ? unique.size() : 1;
-  parallel_for_chunks(unique.size(), grain, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t u = begin; u != end; ++u)
-      action_for(static_cast<std::uint32_t>(unique[u] / n_moves),
-                 static_cast<int>(unique[u] % n_moves));
-  });
+  build_unique_actions(unique);
   for (std::uint32_t c : used)
     for (std::size_t m = 0; m < n_moves; ++m) {
       const std::size_t i = std::size_t{c} * n_moves + m;
@@ -833,6 +862,42 @@ void TwistySpace::build_tables(const SpaceOptions& options) {
         action_ids_[i] = action_ids_[first_of[i]];
       });
     }
+}
+
+// The tables of these slots (in context order), each context's at once:
+// a column is decoded once for all its moves. In parallel over contexts and
+// over columns, unless there is little to build (a second thread costs more
+// than a few thousand entries).
+void TwistySpace::build_unique_actions(const std::vector<std::size_t>& slots) const {
+  const auto n_moves = moves_.size();
+  std::vector<std::size_t> starts;  // slots[starts[g]..starts[g + 1]): one context
+  for (std::size_t u = 0; u < slots.size(); ++u)
+    if (u == 0 || slots[u] / n_moves != slots[u - 1] / n_moves) starts.push_back(u);
+  starts.push_back(slots.size());
+  const bool small = slots.size() * columns_ < (1U << 16);
+  const std::size_t grain = small ? starts.size() : 1;
+  parallel_for_chunks(starts.size() - 1, grain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t g = begin; g != end; ++g) {
+      const auto context = static_cast<std::uint32_t>(slots[starts[g]] / n_moves);
+      std::vector<int> moves;
+      std::vector<std::unique_ptr<std::uint16_t[]>> tables;
+      std::vector<std::uint16_t*> out;
+      for (std::size_t u = starts[g]; u != starts[g + 1]; ++u) {
+        moves.push_back(static_cast<int>(slots[u] % n_moves));
+        tables.push_back(std::make_unique<std::uint16_t[]>(columns_));
+        out.push_back(tables.back().get());
+      }
+      const std::uint32_t chunk = small ? columns_ : 4096;
+      parallel_for_chunks(columns_, chunk, [&](std::size_t first, std::size_t last) {
+        build_actions(context, moves, out, static_cast<std::uint32_t>(first),
+                      static_cast<std::uint32_t>(last));
+      });
+      for (std::size_t k = 0; k < moves.size(); ++k) {
+        const std::size_t slot = slots[starts[g] + k];
+        std::call_once(action_once_[slot], [&] { install_action(slot, std::move(tables[k])); });
+      }
+    }
+  });
 }
 
 // What a context's permutation for move m depends on: how the move takes
@@ -881,14 +946,21 @@ const std::uint16_t* TwistySpace::action(std::uint32_t r, int m) const {
 const std::uint16_t* TwistySpace::action_for(std::uint32_t context, int m) const {
   const std::size_t i = std::size_t{context} * moves_.size() + static_cast<std::size_t>(m);
   std::call_once(action_once_[i], [&] {
-    action_tables_[i] = std::make_unique<std::uint16_t[]>(columns_);
-    build_action(context, m, action_tables_[i].get());
-    table_of_[i] = action_tables_[i].get();
-    bool identity = true;
-    for (std::uint32_t c = 0; c < columns_ && identity; ++c) identity = table_of_[i][c] == c;
-    action_ids_[i] = identity ? bfs::kIdentityAction : static_cast<std::uint32_t>(i);
+    auto table = std::make_unique<std::uint16_t[]>(columns_);
+    std::uint16_t* out = table.get();
+    build_actions(context, {&m, 1}, {&out, 1}, 0, columns_);
+    install_action(i, std::move(table));
   });
   return table_of_[i];
+}
+
+// Called once for each slot, under its once_flag.
+void TwistySpace::install_action(std::size_t slot, std::unique_ptr<std::uint16_t[]> table) const {
+  bool identity = true;
+  for (std::uint32_t c = 0; c < columns_ && identity; ++c) identity = table[c] == c;
+  table_of_[slot] = table.get();
+  action_ids_[slot] = identity ? bfs::kIdentityAction : static_cast<std::uint32_t>(slot);
+  action_tables_[slot] = std::move(table);
 }
 
 bfs::MovePower TwistySpace::move_power(int m) const {
@@ -923,19 +995,24 @@ void TwistySpace::permute(std::uint32_t id, const std::uint64_t* in, std::uint64
   network->apply(in, (columns_ + 63) / 64, out);
 }
 
-// Column c of a row of this context goes where move m takes it: any row of
-// the context gives the same permutation.
-void TwistySpace::build_action(std::uint32_t context, int m, std::uint16_t* out) const {
+// out[k][c]: where moves[k] takes column c of a row of this context, for
+// the columns [first_column, end_column). Any row of the context gives the
+// same permutations.
+void TwistySpace::build_actions(std::uint32_t context, std::span<const int> moves,
+                                std::span<std::uint16_t* const> out, std::uint32_t first_column,
+                                std::uint32_t end_column) const {
   const std::uint32_t row =
       contexts_ > 1 ? context_row_[context].load(std::memory_order_relaxed) : 0;
   Position base = blank();
   decode_parts(0, row_parts_, row, base);
   Position p = base, q = base;
-  for (std::uint32_t c = 0; c < columns_; ++c) {
+  for (std::uint32_t c = first_column; c < end_column; ++c) {
     std::copy(base.kind.begin(), base.kind.end(), p.kind.begin());
     decode_parts(row_parts_, parts_.size(), c, p);
-    apply_move(p, m, q);
-    out[c] = static_cast<std::uint16_t>(encode_parts(row_parts_, parts_.size(), q));
+    for (std::size_t k = 0; k < moves.size(); ++k) {
+      apply_move(p, moves[k], q);
+      out[k][c] = static_cast<std::uint16_t>(encode_parts(row_parts_, parts_.size(), q));
+    }
   }
 }
 

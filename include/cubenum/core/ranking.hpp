@@ -93,8 +93,11 @@ constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
   if (arrangements < (std::uint64_t{1} << 55)) {  // total * count fits in 64 bits
     std::uint64_t total = arrangements;
     for (std::uint8_t label : labels) {
-      // Orderings that put v here: total * counts[v] / left.
-      for (unsigned v = 0; v < label; ++v) rank += total * counts[v] / left;
+      // Orderings that put v here: total * counts[v] / left, a whole number
+      // for each v, so their sum over v < label is one division.
+      unsigned smaller = 0;
+      for (unsigned v = 0; v < label; ++v) smaller += counts[v];
+      rank += total * smaller / left;
       total = total * counts[label] / left;
       --counts[label];
       --left;
@@ -103,8 +106,9 @@ constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
   }
   Wide total = arrangements;
   for (std::uint8_t label : labels) {
-    for (unsigned v = 0; v < label; ++v)
-      rank += static_cast<std::uint64_t>(total * counts[v] / left);
+    unsigned smaller = 0;
+    for (unsigned v = 0; v < label; ++v) smaller += counts[v];
+    rank += static_cast<std::uint64_t>(total * smaller / left);
     total = total * counts[label] / left;
     --counts[label];
     --left;

@@ -25,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,9 @@ struct SpaceOptions {
   std::uint64_t max_action_bytes = 64ULL << 20;  // column permutations, all contexts
   std::uint64_t max_row_table_entries = 1ULL << 26;
   std::uint64_t max_network_bytes = 256ULL << 20;  // Beneš networks, all contexts
+  // Below this many ranked states no networks: routing them takes longer
+  // than a whole BFS of the space (pyramorphix: a fifth of its run).
+  std::uint64_t min_network_states = 1 << 16;
 };
 
 // A position by orbit: the kind of piece at each position and its digit.
@@ -180,7 +184,11 @@ class TwistySpace {
   std::optional<Position> from_arrangement(const Arrangement& a) const;
   Arrangement to_arrangement(const Position& p) const;
   Position blank() const;
-  void build_action(std::uint32_t context, int m, std::uint16_t* out) const;
+  void build_actions(std::uint32_t context, std::span<const int> moves,
+                     std::span<std::uint16_t* const> out, std::uint32_t first_column,
+                     std::uint32_t end_column) const;
+  void install_action(std::size_t slot, std::unique_ptr<std::uint16_t[]> table) const;
+  void build_unique_actions(const std::vector<std::size_t>& slots) const;
 
   Definition def_;
   std::vector<Move> moves_;
@@ -201,6 +209,11 @@ class TwistySpace {
   std::vector<std::uint32_t> context_of_row_;                  // [row], when contexts_ > 1
   std::unique_ptr<std::atomic<std::uint32_t>[]> context_row_;  // a row of each context
   std::vector<std::uint32_t> row_table_;                       // [row * moves + m], when it fits
+  // Pieces parts' values by their slots' labels, for parts with few enough
+  // label patterns (encode_part), filled as they are met; empty for others.
+  static constexpr std::uint32_t kUnknown = ~std::uint32_t{0};
+  std::vector<std::unique_ptr<std::atomic<std::uint32_t>[]>> encoded_;
+  void make_encode_memos();
   // Column permutations, [context * moves + m], built up front or on first use.
   const std::uint16_t* action_for(std::uint32_t context, int m) const;
   std::string signature(std::uint32_t context, int m) const;
