@@ -40,6 +40,12 @@ inline int machine_threads() {
   return sched_getaffinity(0, sizeof set, &set) == 0 ? std::max(CPU_COUNT(&set), 1) : 1;
 }
 
+namespace detail {
+// Called when a loop needs oneTBB's scheduler, after starting it
+// (SpreadWorkers registers there: registering starts the scheduler).
+inline std::atomic<void (*)()> before_scheduler{nullptr};
+}  // namespace detail
+
 // Threads a parallel loop may use now (the --threads limit).
 inline int worker_limit() {
   return static_cast<int>(
@@ -101,9 +107,6 @@ inline int worker_index() {
 namespace detail {
 inline std::once_flag scheduler_once;
 inline std::optional<tbb::task_scheduler_handle> scheduler;
-// Called after the start (SpreadWorkers registers there: registering
-// starts the scheduler).
-inline std::atomic<void (*)()> before_scheduler{nullptr};
 }  // namespace detail
 
 inline void start_scheduler() {
