@@ -15,6 +15,7 @@
 #include <optional>
 #include <system_error>
 
+#include "checkpoint_options.hpp"
 #include "cubenum/core/error.hpp"
 
 namespace cubenum::cli {
@@ -230,6 +231,8 @@ int Command::run_main(int argc, char** argv) {
                      fmt::format("error: {}\nRun with --help for more information.", e.what()));
   } catch (const InputError& e) {
     return say_error(kExitUsage, fmt::format("error: {}", e.what()));
+  } catch (const RunStopped& e) {
+    return say_error(kExitStopped, e.what());
   } catch (const std::bad_alloc&) {
     return say_error(kExitOutOfMemory, "error: out of memory");
   } catch (const std::system_error& e) {

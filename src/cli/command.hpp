@@ -24,6 +24,7 @@ inline constexpr int kExitSuccess = 0;
 inline constexpr int kExitInternal = 1;     // a bug: an internal error
 inline constexpr int kExitUsage = 2;        // bad usage or input, or an output not written
 inline constexpr int kExitOutOfMemory = 3;  // the job needs more memory than there is
+inline constexpr int kExitStopped = 4;      // stopped (--time-limit, Ctrl-C) with a checkpoint
 // Interrupted (Ctrl-C): the signal's status, 130 in the shell; outputs are
 // left as they were.
 

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "action.hpp"
+#include "checkpoint_options.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
@@ -26,6 +27,7 @@ struct RollingOptions {
   // Layers of the shortest-path DAG above this are not counted (16 bytes
   // each, plus sorting room).
   std::uint64_t count_limit = 200'000'000;
+  CheckpointOptions checkpoints;
   const Command* action = nullptr;  // to ask which options were given
 };
 
@@ -39,6 +41,7 @@ void add_grid_options(Command* action, const std::shared_ptr<RollingOptions>& op
   action->add_option("--direction", options->direction, "BFS direction")
       ->check(IsMember({"auto", "top-down", "bottom-up"}))
       ->capture_default_str();
+  add_checkpoint_options(*action, options->checkpoints);
 }
 
 struct Problem {
@@ -86,6 +89,14 @@ struct SearchOutcome {
 
 SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t goal, bool stop,
                      const std::string& command) {
+  // What a checkpoint must match: the grid, the start and the goal, and
+  // whether the search stops at the goal (solve) or goes on (bfs).
+  CheckpointSession checkpoints(o.checkpoints, {{"puzzle", "rolling-cubes"},
+                                                {"command", command},
+                                                {"rows", p.space.rows()},
+                                                {"cols", p.space.cols()},
+                                                {"start", format_grid(p.start)},
+                                                {"goal", format_grid(p.goal)}});
   const std::uint64_t states = p.space.size();
   // The time left is not estimated: levels differ too much.
   Progress progress(command, states, "states");
@@ -115,9 +126,14 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t go
   bfs_options.on_progress = [&](std::uint64_t scanned) {
     if (level_task) level_task->set_done(scanned);
   };
+  bfs_options.checkpoint = checkpoints.writer();
+  bfs_options.checkpoint_every = checkpoints.every();
+  bfs_options.resume = checkpoints.reader();
+  bfs_options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
   level_task.emplace("level 0", states, "scanned");
   SearchOutcome outcome{rolling_bfs(p.space, p.space.rank(p.start), bfs_options), 0};
   outcome.seconds = total.seconds();
+  if (outcome.bfs.stopped) checkpoints.stopped();
   return outcome;
 }
 
@@ -136,6 +152,7 @@ Json run_bfs(const ActionContext& ctx, const RollingOptions& o, const Command& a
                  {"distribution", r.distribution()},
                  {"max_depth", r.max_depth()},
                  {"farthest", r.levels.back().states}};
+  if (r.resumed) fields["resumed"] = true;
   ctx.out << fmt::format("{}x{} rolling cubes, start {}, goal {}\n", p.space.rows(), p.space.cols(),
                          format_grid(p.start), format_grid(p.goal));
   ctx.out << fmt::format("{:>8} {:>16}\n", "distance", "states");
@@ -197,9 +214,11 @@ Json run_solve(const ActionContext& ctx, const RollingOptions& o, const Command&
       shortest_solution(p.space, *outcome.bfs.depths, start, goal, *outcome.bfs.watch_depth);
   print_solution(ctx.out, p.space, s);
   ctx.out << fmt::format("{} moves: {}\n", s.length, letters(s.moves));
-  return Json{
+  Json fields{
       {"rows", p.space.rows()},      {"cols", p.space.cols()}, {"start", format_grid(p.start)},
       {"goal", format_grid(p.goal)}, {"length", s.length},     {"moves", letters(s.moves)}};
+  if (outcome.bfs.resumed) fields["resumed"] = true;
+  return fields;
 }
 
 }  // namespace

@@ -8,7 +8,9 @@
 #include <bit>
 #include <stdexcept>
 
+#include "cubenum/bfs/bfs_checkpoint.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/rolling_cubes.hpp"
 
 namespace cubenum::rolling {
@@ -38,6 +40,31 @@ std::vector<std::uint64_t> RollingBfsResult::distribution() const {
   return d;
 }
 
+namespace {
+
+// The watched state's depth goes into the checkpoint beside the boundary.
+void add_checkpoints(const RollingBfsOptions& options, RollingBfsResult& result,
+                     bfs::BfsOptions& bfs_options) {
+  bfs_options.should_stop = options.should_stop;
+  if (options.resume != nullptr)
+    bfs_options.restore = [&options, &result](bfs::BfsBoundary& boundary) {
+      const CheckpointJson extra = bfs::load_boundary(*options.resume, boundary);
+      if (extra.is_object() && extra.contains("watch_depth") && !extra["watch_depth"].is_null())
+        result.watch_depth = extra["watch_depth"].get<unsigned>();
+    };
+  if (options.checkpoint != nullptr)
+    bfs_options.at_boundary = [&options, &result, since = Stopwatch()](
+                                  const bfs::BfsBoundary& boundary, bool stopping) mutable {
+      if (!stopping && since.seconds() < options.checkpoint_every) return;
+      const CheckpointJson extra = {
+          {"watch_depth", result.watch_depth ? CheckpointJson(*result.watch_depth) : nullptr}};
+      bfs::save_boundary(*options.checkpoint, boundary, extra);
+      since.restart();
+    };
+}
+
+}  // namespace
+
 RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t source,
                              const RollingBfsOptions& options) {
   RollingBfsResult result;
@@ -54,10 +81,13 @@ RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t sourc
     bfs_options.stop_after = [&](const bfs::LevelStats&, const AtomicBitmap&) {
       return result.watch_depth.has_value();
     };
+  add_checkpoints(options, result, bfs_options);
   bfs::BfsResult found = bfs::frontier_bfs(space, {&source, 1}, bfs_options);
   result.levels = std::move(found.levels);
   result.reached = found.reached;
   result.depths = std::move(found.depths);
+  result.stopped = found.stopped;
+  result.resumed = found.resumed;
   return result;
 }
 

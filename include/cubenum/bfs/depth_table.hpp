@@ -40,6 +40,8 @@ class DepthTable {
   }
 
   std::uint64_t bytes() const { return cells_.words() * sizeof(std::uint64_t); }
+  AtomicBitmap& cells() { return cells_; }  // for checkpoints
+  const AtomicBitmap& cells() const { return cells_; }
 
  private:
   AtomicBitmap cells_;  // 2 bits per state

@@ -72,6 +72,27 @@ struct BfsOptions {
   // Called now and then during a level, from any thread, with the number of
   // states scanned in the level so far (for progress lines).
   std::function<void(std::uint64_t scanned)> on_progress;
+
+  // Checkpoints. Polled between chunks of a level, from any thread: when it
+  // returns true the level is abandoned and the search returns `stopped`
+  // (the last boundary's state is untouched: a level writes only `next`).
+  std::function<bool()> should_stop;
+  // Called at each level boundary (after on_level and stop_after) with
+  // the state to continue from, and once more with `stopping` when the
+  // search stops.
+  std::function<void(const struct BfsBoundary&, bool stopping)> at_boundary;
+  // Called once, instead of starting from the sources, to fill in a saved
+  // boundary (levels and reached first, then the bitmaps).
+  std::function<void(struct BfsBoundary&)> restore;
+};
+
+// The search between two levels: all it needs to go on.
+struct BfsBoundary {
+  std::vector<LevelStats>& levels;  // every level so far; the last one is `frontier`
+  std::uint64_t& reached;
+  AtomicBitmap& visited;  // the states of every level so far
+  AtomicBitmap& frontier;
+  DepthTable* depths;  // when kept
 };
 
 struct BfsResult {
@@ -79,6 +100,8 @@ struct BfsResult {
   std::uint64_t reached = 0;
   AtomicBitmap visited;
   std::optional<DepthTable> depths;
+  bool stopped = false;  // by should_stop, before the end
+  bool resumed = false;  // from options.restore
 
   unsigned max_depth() const { return static_cast<unsigned>(levels.size()) - 1; }
   std::vector<std::uint64_t> distribution() const {
@@ -121,6 +144,7 @@ template <RankedSpace S, class Body>
 void for_words(const S& space, std::size_t words, const BfsOptions& options, Body&& body) {
   std::atomic<std::uint64_t> scanned{0};
   parallel_for_chunks(words, kGrainWords, [&](std::size_t begin, std::size_t end) {
+    if (options.should_stop && options.should_stop()) return;
     auto cursor = cursor_at(space, std::uint64_t{begin} * 64);
     for (std::size_t w = begin; w != end; ++w) body(cursor, w);
     if (options.on_progress) options.on_progress(scanned += (end - begin) * 64);
@@ -214,24 +238,48 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
   if (options.depth_table) result.depths.emplace(states);
   DepthTable* depths = result.depths ? &*result.depths : nullptr;
 
+  BfsBoundary boundary{result.levels, result.reached, result.visited, frontier, depths};
   Stopwatch clock;
-  for (std::uint64_t s : sources) next.try_set(s);
-  std::uint64_t fresh = detail::advance(result.visited, frontier, next, depths, 0);
-  LevelStats level{0, fresh, clock.seconds(), Direction::TopDown};
+  LevelStats level;
+  bool restored = false;  // the level is a saved one, already counted
+  if (options.restore) {
+    options.restore(boundary);
+    result.resumed = restored = true;
+    // `next` equals `visited` between levels.
+    parallel_for_chunks(next.words(), detail::kGrainWords, [&](std::size_t b, std::size_t e) {
+      for (std::size_t w = b; w != e; ++w) next.store_word(w, result.visited.load_word(w));
+    });
+    level = result.levels.back();
+  } else {
+    for (std::uint64_t s : sources) next.try_set(s);
+    const std::uint64_t fresh = detail::advance(result.visited, frontier, next, depths, 0);
+    level = LevelStats{0, fresh, clock.seconds(), Direction::TopDown};
+  }
 
-  while (fresh != 0) {
-    result.levels.push_back(level);
-    result.reached += fresh;
-    if (options.on_level) options.on_level(level, frontier);
-    if (options.stop_after && options.stop_after(level, frontier)) break;
+  for (;; restored = false) {
+    if (!restored) {
+      if (level.states == 0) break;
+      result.levels.push_back(level);
+      result.reached += level.states;
+      if (options.on_level) options.on_level(level, frontier);
+      if (options.stop_after && options.stop_after(level, frontier)) break;
+    }
+    if (options.at_boundary) options.at_boundary(boundary, false);
 
     clock.restart();
-    const Direction direction = detail::choose(options.policy, fresh, states - result.reached);
+    const Direction direction =
+        detail::choose(options.policy, level.states, states - result.reached);
     if (direction == Direction::TopDown)
       detail::expand_top_down(space, frontier, next, options);
     else
       detail::expand_bottom_up(space, result.visited, frontier, next, options);
-    fresh = detail::advance(result.visited, frontier, next, depths, level.depth + 1);
+    if (options.should_stop && options.should_stop()) {
+      result.stopped = true;
+      if (options.at_boundary) options.at_boundary(boundary, true);
+      break;
+    }
+    const std::uint64_t fresh =
+        detail::advance(result.visited, frontier, next, depths, level.depth + 1);
     level = LevelStats{level.depth + 1, fresh, clock.seconds(), direction};
   }
   return result;

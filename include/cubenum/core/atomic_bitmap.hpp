@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 
 namespace cubenum {
 
@@ -49,6 +50,14 @@ class AtomicBitmap {
   std::uint64_t count() const;
   // Clears every bit; parallel over words.
   void clear();
+
+  // The words as bytes, for checkpoints (no thread may be writing).
+  std::span<std::byte> bytes() {
+    return {reinterpret_cast<std::byte*>(data_.get()), words_ * sizeof(Word)};
+  }
+  std::span<const std::byte> bytes() const {
+    return {reinterpret_cast<const std::byte*>(data_.get()), words_ * sizeof(Word)};
+  }
 
   void swap(AtomicBitmap& other) noexcept {
     std::swap(bits_, other.bits_);

@@ -22,6 +22,7 @@
 #include "cubenum/bfs/depth_table.hpp"
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/core/atomic_bitmap.hpp"
+#include "cubenum/core/checkpoint.hpp"
 
 namespace cubenum::rolling {
 
@@ -230,6 +231,13 @@ struct RollingBfsOptions {
   // Called now and then during a level with the states expanded or tested
   // so far in it (from any thread).
   std::function<void(std::uint64_t)> on_progress;
+  // Checkpoints (core/checkpoint.hpp): saved into `checkpoint` at level
+  // boundaries, at most every checkpoint_every seconds, and when the search
+  // stops (should_stop, polled during levels); continued from `resume`.
+  CheckpointWriter* checkpoint = nullptr;
+  double checkpoint_every = 60;
+  const CheckpointReader* resume = nullptr;
+  std::function<bool()> should_stop;
 };
 
 struct RollingBfsResult {
@@ -237,6 +245,8 @@ struct RollingBfsResult {
   std::uint64_t reached = 0;
   std::optional<bfs::DepthTable> depths;
   std::optional<unsigned> watch_depth;  // depth of options.watch, if reached
+  bool stopped = false;                 // by should_stop: the levels are not all there
+  bool resumed = false;
 
   std::vector<std::uint64_t> distribution() const;
   unsigned max_depth() const { return static_cast<unsigned>(levels.size()) - 1; }

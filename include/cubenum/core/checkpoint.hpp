@@ -1,0 +1,75 @@
+#pragma once
+// Checkpoints of long runs, and stopping them cleanly.
+//
+// A checkpoint is a folder: a manifest (checkpoint.json) and data files.
+// The manifest names the run (its identity: puzzle, action, every option
+// that changes the result, and the format's version), the run's own small
+// state (JSON), and each data file with its size and XXH3 checksum. A save
+// writes each data file under a temporary name, flushed to disk, and
+// renames it to a name of its generation; then the manifest the same way.
+// The manifest's rename is the commit: a run killed at any moment leaves
+// the last committed checkpoint whole. Files of other generations are
+// removed after the commit.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace cubenum {
+
+using CheckpointJson = nlohmann::ordered_json;
+
+inline constexpr int kCheckpointFormat = 1;
+
+struct CheckpointBlob {
+  std::string name;  // letters, digits, '-' and '_'
+  std::span<const std::byte> bytes;
+};
+
+class CheckpointWriter {
+ public:
+  // `source` names the option in errors ("--checkpoint").
+  CheckpointWriter(std::string dir, CheckpointJson identity, std::string source);
+  void save(const CheckpointJson& state, const std::vector<CheckpointBlob>& blobs);
+  double last_save_seconds() const { return last_seconds_; }
+  std::uint64_t saves() const { return saves_; }
+
+ private:
+  std::string dir_, source_;
+  CheckpointJson identity_;
+  std::uint64_t generation_ = 0, saves_ = 0;
+  double last_seconds_ = 0;
+};
+
+// The last committed checkpoint of a folder. Throws InputError naming the
+// manifest and the reason when there is none, when it is of another run,
+// another format, or corrupt.
+class CheckpointReader {
+ public:
+  CheckpointReader(std::string dir, const CheckpointJson& identity);
+  const CheckpointJson& state() const { return manifest_["state"]; }
+  std::uint64_t generation() const { return manifest_["generation"].get<std::uint64_t>(); }
+  // The data file `name` into `out`, whose size must be the file's; its
+  // checksum is checked.
+  void read(const std::string& name, std::span<std::byte> out) const;
+
+ private:
+  std::string dir_;
+  CheckpointJson manifest_;
+};
+
+// Whether `dir` holds a committed checkpoint (a manifest).
+bool has_checkpoint(const std::string& dir);
+
+// Stop requests: SIGINT and SIGTERM, once install_stop_signals() has run,
+// set the flag (a second signal ends the process at once); a time limit
+// sets it too. Long loops poll stop_requested() and wind down.
+void install_stop_signals();
+bool stop_requested();
+void request_stop();
+void clear_stop_request();  // for tests
+
+}  // namespace cubenum

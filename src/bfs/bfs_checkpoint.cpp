@@ -1,0 +1,84 @@
+#include "cubenum/bfs/bfs_checkpoint.hpp"
+
+#include <fmt/format.h>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/parallel.hpp"
+
+namespace cubenum::bfs {
+
+void save_boundary(CheckpointWriter& writer, const BfsBoundary& boundary,
+                   const CheckpointJson& extra) {
+  CheckpointJson levels = CheckpointJson::array();
+  for (const LevelStats& level : boundary.levels)
+    levels.push_back({level.depth, level.states, level.seconds,
+                      level.direction == Direction::TopDown ? "top-down" : "bottom-up"});
+  const CheckpointJson state = {{"levels", levels},
+                                {"reached", boundary.reached},
+                                {"depth_table", boundary.depths != nullptr},
+                                {"extra", extra}};
+  // With a depth table, `visited` follows from it (depth mod 3 cannot tell
+  // the frontier from the states three levels back).
+  if (boundary.depths != nullptr)
+    writer.save(state, {{"depths", boundary.depths->cells().bytes()},
+                        {"frontier", boundary.frontier.bytes()}});
+  else
+    writer.save(state,
+                {{"visited", boundary.visited.bytes()}, {"frontier", boundary.frontier.bytes()}});
+}
+
+namespace {
+
+// visited: every state with a depth.
+void visited_from_depths(const DepthTable& depths, AtomicBitmap& visited) {
+  parallel_for_chunks(visited.words(), 4096, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t w = begin; w != end; ++w) {
+      std::uint64_t seen = 0;
+      for (std::size_t half = 0; half < 2; ++half) {
+        const std::uint64_t cells = depths.cells().load_word(2 * w + half);
+        for (unsigned i = 0; i < 32; ++i)
+          seen |= std::uint64_t{(cells >> (2 * i) & 3U) != 0} << (32 * half + i);
+      }
+      visited.store_word(w, seen);
+    }
+  });
+}
+
+}  // namespace
+
+CheckpointJson load_boundary(const CheckpointReader& reader, BfsBoundary& boundary) {
+  const CheckpointJson& state = reader.state();
+  const auto bad = [](const std::string& what) {
+    return InputError("--resume", 0, "the checkpoint's state is corrupt: " + what);
+  };
+  if (!state.is_object() || !state.contains("levels") || !state["levels"].is_array() ||
+      state["levels"].empty() || !state.contains("reached") || !state.contains("depth_table"))
+    throw bad("no levels");
+  if (state["depth_table"] != (boundary.depths != nullptr))
+    throw InputError("--resume", 0, "the checkpoint was made with another depth-table setting");
+  boundary.levels.clear();
+  for (const CheckpointJson& level : state["levels"]) {
+    if (!level.is_array() || level.size() != 4) throw bad("a level");
+    boundary.levels.push_back(
+        LevelStats{level[0].get<unsigned>(), level[1].get<std::uint64_t>(), level[2].get<double>(),
+                   level[3] == "top-down" ? Direction::TopDown : Direction::BottomUp});
+  }
+  boundary.reached = state["reached"].get<std::uint64_t>();
+  reader.read("frontier", boundary.frontier.bytes());
+  if (boundary.depths != nullptr) {
+    reader.read("depths", boundary.depths->cells().bytes());
+    visited_from_depths(*boundary.depths, boundary.visited);
+  } else {
+    reader.read("visited", boundary.visited.bytes());
+  }
+  // The counts agree with the bitmaps: a checkpoint that passed its
+  // checksums but not this was written by another program.
+  std::uint64_t sum = 0;
+  for (const LevelStats& level : boundary.levels) sum += level.states;
+  if (sum != boundary.reached || boundary.visited.count() != boundary.reached ||
+      boundary.frontier.count() != boundary.levels.back().states)
+    throw bad("its counts disagree with its bitmaps");
+  return state.contains("extra") ? state["extra"] : CheckpointJson();
+}
+
+}  // namespace cubenum::bfs

@@ -1,0 +1,61 @@
+#include "checkpoint_options.hpp"
+
+#include <fmt/format.h>
+
+#include "cubenum/core/error.hpp"
+
+namespace cubenum::cli {
+
+void add_checkpoint_options(Command& action, CheckpointOptions& options) {
+  action
+      .add_option("--checkpoint", options.checkpoint,
+                  "save the run's progress in folder DIR now and then, and when it stops")
+      ->type_name("DIR");
+  action
+      .add_option("--resume", options.resume,
+                  "continue the run saved in DIR (and go on saving there)")
+      ->type_name("DIR");
+  action
+      .add_option("--checkpoint-every", options.every,
+                  "seconds between two checkpoints at least (0: at every level)")
+      ->capture_default_str();
+  action.add_option("--time-limit", options.time_limit,
+                    "stop after this many seconds with a checkpoint (0: no limit)");
+}
+
+CheckpointSession::CheckpointSession(const CheckpointOptions& options, CheckpointJson identity)
+    : options_(options) {
+  // (Checked here: the command line's ranges are for whole numbers.)
+  if (!(options_.every >= 0))
+    throw InputError("--checkpoint-every", 0, "must be 0 or more seconds");
+  if (!(options_.time_limit >= 0)) throw InputError("--time-limit", 0, "must be 0 or more seconds");
+  if (!options_.resume.empty()) {
+    reader_.emplace(options_.resume, identity);
+    if (options_.checkpoint.empty()) options_.checkpoint = options_.resume;
+  } else if (!options_.checkpoint.empty() && has_checkpoint(options_.checkpoint)) {
+    throw InputError("--checkpoint", 0,
+                     fmt::format("{} holds a checkpoint already: --resume {} continues it (or "
+                                 "remove the folder to start again)",
+                                 options_.checkpoint, options_.checkpoint));
+  }
+  if (options_.time_limit > 0 && options_.checkpoint.empty())
+    throw InputError("--time-limit", 0,
+                     "needs --checkpoint DIR: a run stopped without one would be lost");
+  if (!options_.checkpoint.empty()) {
+    writer_.emplace(options_.checkpoint, std::move(identity), "--checkpoint");
+    install_stop_signals();
+  }
+}
+
+bool CheckpointSession::should_stop() const {
+  if (!writer_) return false;
+  return stop_requested() || (options_.time_limit > 0 && clock_.seconds() >= options_.time_limit);
+}
+
+void CheckpointSession::stopped() const {
+  const char* why = stop_requested() ? "stopped by a signal" : "stopped at --time-limit";
+  throw RunStopped(fmt::format("{}; saved in {}: run the same command with --resume {} to go on",
+                               why, options_.checkpoint, options_.checkpoint));
+}
+
+}  // namespace cubenum::cli

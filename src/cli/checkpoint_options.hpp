@@ -1,0 +1,53 @@
+#pragma once
+// --checkpoint, --resume, --checkpoint-every and --time-limit, for the
+// actions that can be stopped and continued (core/checkpoint.hpp).
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "command.hpp"
+#include "cubenum/core/checkpoint.hpp"
+#include "cubenum/core/stopwatch.hpp"
+
+namespace cubenum::cli {
+
+struct CheckpointOptions {
+  std::string checkpoint, resume;
+  double every = 60;
+  double time_limit = 0;  // seconds; 0: none
+};
+
+void add_checkpoint_options(Command& action, CheckpointOptions& options);
+
+// What a run was stopped by (thrown once its final checkpoint is saved):
+// the program says so and exits with kExitStopped.
+class RunStopped : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The checkpoints of one run: the writer (when --checkpoint or --resume),
+// the reader (when --resume), and the stop condition (Ctrl-C, SIGTERM or
+// the time limit, once a checkpoint can be written).
+class CheckpointSession {
+ public:
+  // `identity`: the run's puzzle, action and every option that changes
+  // its result. Refuses, before any work, a folder that holds a checkpoint
+  // without --resume, and a --resume of another run.
+  CheckpointSession(const CheckpointOptions& options, CheckpointJson identity);
+  CheckpointWriter* writer() { return writer_ ? &*writer_ : nullptr; }
+  const CheckpointReader* reader() const { return reader_ ? &*reader_ : nullptr; }
+  double every() const { return options_.every; }
+  bool should_stop() const;
+  // After a stopped run: throws RunStopped saying how to go on.
+  [[noreturn]] void stopped() const;
+
+ private:
+  CheckpointOptions options_;
+  std::optional<CheckpointWriter> writer_;
+  std::optional<CheckpointReader> reader_;
+  Stopwatch clock_;
+};
+
+}  // namespace cubenum::cli

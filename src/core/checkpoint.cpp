@@ -1,0 +1,221 @@
+#include "cubenum/core/checkpoint.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/hash.hpp"
+#include "cubenum/core/stopwatch.hpp"
+
+namespace cubenum {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* kManifest = "checkpoint.json";
+
+std::string hex(std::uint64_t value) {
+  return fmt::format("{:016x}", value);
+}
+
+std::string data_name(const std::string& name, std::uint64_t generation) {
+  return fmt::format("{}.{}.bin", name, generation);
+}
+
+// Writes `bytes` to dir/name through a temporary, flushed to disk and then
+// renamed: whole or not at all.
+void write_durably(const fs::path& dir, const std::string& name, std::span<const std::byte> bytes,
+                   const std::string& source) {
+  const fs::path temporary = dir / ("." + name + ".partial");
+  const auto fail = [&](const char* doing) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    throw InputError(
+        source, 0,
+        fmt::format("cannot {} {}: {}", doing, temporary.string(), std::strerror(error)));
+  };
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail("create");
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const std::size_t chunk = std::min<std::size_t>(bytes.size() - done, std::size_t{1} << 30);
+    const ssize_t n = ::write(fd, bytes.data() + done, chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      fail("write");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    ::close(fd);
+    fail("flush");
+  }
+  if (::close(fd) != 0) fail("close");
+  if (::rename(temporary.c_str(), (dir / name).c_str()) != 0) fail("rename");
+}
+
+void sync_folder(const fs::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+std::span<const std::byte> as_bytes(const std::string& text) {
+  return {reinterpret_cast<const std::byte*>(text.data()), text.size()};
+}
+
+}  // namespace
+
+// ---- writing
+
+CheckpointWriter::CheckpointWriter(std::string dir, CheckpointJson identity, std::string source)
+    : dir_(std::move(dir)), source_(std::move(source)), identity_(std::move(identity)) {
+  std::error_code error;
+  fs::create_directories(dir_, error);
+  if (!fs::is_directory(dir_))
+    throw InputError(source_, 0, fmt::format("{} is not a folder that can be made", dir_));
+  // Generations go on from the checkpoint being continued, if any.
+  std::ifstream in(fs::path(dir_) / kManifest);
+  if (in) {
+    const CheckpointJson old = CheckpointJson::parse(in, nullptr, false);
+    if (old.is_object() && old.contains("generation") && old["generation"].is_number_unsigned())
+      generation_ = old["generation"].get<std::uint64_t>();
+  }
+}
+
+void CheckpointWriter::save(const CheckpointJson& state, const std::vector<CheckpointBlob>& blobs) {
+  Stopwatch clock;
+  const fs::path dir(dir_);
+  const std::uint64_t generation = generation_ + 1;
+  CheckpointJson files = CheckpointJson::object();
+  for (const CheckpointBlob& blob : blobs) {
+    const std::string file = data_name(blob.name, generation);
+    write_durably(dir, file, blob.bytes, source_);
+    files[blob.name] = {{"file", file},
+                        {"bytes", blob.bytes.size()},
+                        {"xxh3", hex(hash_bytes(blob.bytes.data(), blob.bytes.size()))}};
+  }
+  sync_folder(dir);
+  const CheckpointJson manifest = {{"format", kCheckpointFormat},
+                                   {"identity", identity_},
+                                   {"generation", generation},
+                                   {"state", state},
+                                   {"files", files}};
+  const std::string text = manifest.dump(2) + '\n';
+  write_durably(dir, kManifest, as_bytes(text), source_);
+  sync_folder(dir);
+  generation_ = generation;
+  // The older generations' files: no longer named by the manifest.
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.ends_with(".bin") && !name.ends_with(fmt::format(".{}.bin", generation)))
+      fs::remove(entry.path(), error);
+  }
+  ++saves_;
+  last_seconds_ = clock.seconds();
+}
+
+// ---- reading
+
+bool has_checkpoint(const std::string& dir) {
+  std::error_code error;
+  return fs::is_regular_file(fs::path(dir) / kManifest, error);
+}
+
+CheckpointReader::CheckpointReader(std::string dir, const CheckpointJson& identity)
+    : dir_(std::move(dir)) {
+  const std::string path = (fs::path(dir_) / kManifest).string();
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "no checkpoint here (nothing to resume)");
+  manifest_ = CheckpointJson::parse(in, nullptr, false);
+  if (!manifest_.is_object() || !manifest_.contains("format") || !manifest_.contains("identity") ||
+      !manifest_.contains("generation") || !manifest_.contains("state") ||
+      !manifest_.contains("files") || !manifest_["files"].is_object())
+    throw InputError(path, 0, "not a checkpoint manifest (corrupt or truncated)");
+  if (manifest_["format"] != kCheckpointFormat)
+    throw InputError(path, 0,
+                     fmt::format("checkpoint format {}, this cubenum reads format {}",
+                                 manifest_["format"].dump(), kCheckpointFormat));
+  if (manifest_["identity"] != identity) {
+    // Name the first field that differs.
+    std::string reason = "of another run";
+    const CheckpointJson& saved = manifest_["identity"];
+    if (saved.is_object())
+      for (const auto& [key, value] : identity.items())
+        if (!saved.contains(key) || saved[key] != value) {
+          reason = fmt::format("of another run: {} is {} there, {} here", key,
+                               saved.contains(key) ? saved[key].dump() : "missing", value.dump());
+          break;
+        }
+    throw InputError(path, 0, "the checkpoint is " + reason);
+  }
+}
+
+void CheckpointReader::read(const std::string& name, std::span<std::byte> out) const {
+  const std::string manifest = (fs::path(dir_) / kManifest).string();
+  const CheckpointJson& files = manifest_["files"];
+  if (!files.contains(name) || !files[name].contains("file") || !files[name].contains("bytes") ||
+      !files[name].contains("xxh3"))
+    throw InputError(manifest, 0, fmt::format("the checkpoint has no data '{}'", name));
+  const CheckpointJson& entry = files[name];
+  const std::string path = (fs::path(dir_) / entry["file"].get<std::string>()).string();
+  if (entry["bytes"] != out.size())
+    throw InputError(path, 0,
+                     fmt::format("{} bytes, the run needs {}", entry["bytes"].dump(), out.size()));
+  std::error_code error;
+  const auto size = fs::file_size(path, error);
+  if (error) throw InputError(path, 0, "missing: " + error.message());
+  if (size != out.size())
+    throw InputError(path, 0, fmt::format("truncated: {} bytes of {}", size, out.size()));
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
+  if (!in) throw InputError(path, 0, "cannot be read");
+  if (hex(hash_bytes(out.data(), out.size())) != entry["xxh3"])
+    throw InputError(path, 0, "corrupt: its checksum (XXH3) is not the one the manifest records");
+}
+
+// ---- stop requests
+
+namespace {
+
+std::atomic<bool> stop_flag{false};
+static_assert(std::atomic<bool>::is_always_lock_free);  // set from a signal handler
+
+extern "C" void on_stop_signal(int signal) {
+  if (stop_flag.exchange(true)) {  // the second: at once
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+  }
+}
+
+}  // namespace
+
+void install_stop_signals() {
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+}
+
+bool stop_requested() {
+  return stop_flag.load(std::memory_order_relaxed);
+}
+
+void request_stop() {
+  stop_flag.store(true);
+}
+
+void clear_stop_request() {
+  stop_flag.store(false);
+}
+
+}  // namespace cubenum

@@ -1,0 +1,207 @@
+// Checkpoints and resumption (core/checkpoint.hpp, bfs/bfs_checkpoint.hpp,
+// --checkpoint / --resume / --time-limit): a run stopped or killed at any
+// moment and continued gives exactly the uninterrupted run's result; a
+// checkpoint of another run, another format, or corrupt, is refused.
+//
+// The expected results are the uninterrupted run's (the rolling cubes'
+// own tests check those against the published and naive counts).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "run_cubenum.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using cubenum::testing::run_cubenum;
+using Json = nlohmann::json;
+
+const std::string kRolling33 = "rolling-cubes bfs --rows 3 --cols 3";
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("cubenum-checkpoint-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// The result without the fields that differ between runs.
+Json result_of(const fs::path& json) {
+  std::ifstream in(json);
+  Json j = Json::parse(in);
+  j.erase("seconds");
+  j.erase("resumed");
+  j.erase("threads");
+  return j;
+}
+
+Json uninterrupted(const fs::path& dir) {
+  const auto run = run_cubenum(kRolling33 + " --json " + (dir / "whole.json").string());
+  EXPECT_EQ(run.status, 0) << run.output;
+  return result_of(dir / "whole.json");
+}
+
+// Runs `args` under `timeout`, which sends `signal` after `seconds`;
+// returns the program's exit status (as the shell reports it).
+int run_until(const std::string& signal, double seconds, const std::string& args) {
+  const std::string command = "timeout --preserve-status -s " + signal + " " +
+                              std::to_string(seconds) + " " + CUBENUM_BINARY + " " + args +
+                              " > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+TEST(Checkpoint, TimeLimitedSlicesGiveTheUninterruptedResult) {
+  const fs::path dir = scratch("slices");
+  const Json whole = uninterrupted(dir);
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  auto run = run_cubenum(kRolling33 + " --checkpoint " + ck +
+                         " --checkpoint-every 0 --time-limit 0.05 --json " + out);
+  ASSERT_EQ(run.status, 4) << run.output;  // stopped, with a checkpoint
+  EXPECT_NE(run.output.find("--resume"), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(out));  // no result of a stopped run
+  int slices = 1;
+  do {  // on 1 thread and on 2 by turns: a checkpoint does not depend on them
+    const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
+    run = run_cubenum(kRolling33 + threads + " --resume " + ck +
+                      " --checkpoint-every 0 --time-limit 0.05 --json " + out);
+    ASSERT_TRUE(run.status == 0 || run.status == 4) << run.output;
+  } while (run.status == 4 && ++slices < 200);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_GT(slices, 1);
+  EXPECT_EQ(result_of(out), whole);
+  std::ifstream in(out);
+  EXPECT_TRUE(Json::parse(in).value("resumed", false));
+}
+
+// SIGKILL at several moments (during levels, during checkpoint writes: the
+// level-0 checkpoint is written at once and then one every level), then
+// resumed; or started afresh when the kill came before the first commit.
+TEST(Checkpoint, KilledAtAnyMomentResumesToTheSameResult) {
+  const fs::path dir = scratch("kill");
+  const Json whole = uninterrupted(dir);
+  for (const double at : {0.01, 0.03, 0.06, 0.1, 0.15}) {
+    const std::string ck = (dir / ("ck" + std::to_string(at))).string();
+    const std::string out = (dir / "killed.json").string();
+    fs::remove(out);
+    run_until("KILL", at, kRolling33 + " --checkpoint " + ck + " --checkpoint-every 0");
+    const std::string again =
+        fs::exists(fs::path(ck) / "checkpoint.json") ? " --resume " + ck : " --checkpoint " + ck;
+    const auto run = run_cubenum(kRolling33 + again + " --json " + out);
+    ASSERT_EQ(run.status, 0) << "killed at " << at << " s: " << run.output;
+    EXPECT_EQ(result_of(out), whole) << "killed at " << at << " s";
+  }
+}
+
+TEST(Checkpoint, CtrlCStopsWithACheckpoint) {
+  const fs::path dir = scratch("sigint");
+  const Json whole = uninterrupted(dir);
+  const std::string ck = (dir / "ck").string(), out = (dir / "after.json").string();
+  // A signal before the action installs its handler ends the program (130:
+  // nothing started); later ones, a little later each time, until one stops it.
+  int status = 130;
+  for (double at = 0.08; status == 130 && at < 2; at *= 2) {
+    fs::remove_all(ck);
+    status = run_until("INT", at, kRolling33 + " --checkpoint " + ck + " --checkpoint-every 1000");
+  }
+  if (status == 0) GTEST_SKIP() << "the run ended before the signal";
+  ASSERT_EQ(status, 4);
+  ASSERT_TRUE(fs::exists(fs::path(ck) / "checkpoint.json"));
+  const auto run = run_cubenum(kRolling33 + " --resume " + ck + " --json " + out);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(result_of(out), whole);
+}
+
+class CheckpointRefused : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = scratch(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    ck_ = (dir_ / "ck").string();
+    const auto run = run_cubenum("rolling-cubes bfs --rows 2 --cols 3 --checkpoint " + ck_ +
+                                 " --checkpoint-every 0 --time-limit 0.000001");
+    ASSERT_EQ(run.status, 4) << run.output;
+  }
+  fs::path data_file(const std::string& name) const {
+    for (const auto& entry : fs::directory_iterator(ck_))
+      if (entry.path().filename().string().starts_with(name + ".")) return entry.path();
+    return {};
+  }
+  cubenum::testing::ProgramRun resume(const std::string& grid = "--rows 2 --cols 3") const {
+    return run_cubenum("rolling-cubes bfs " + grid + " --resume " + ck_);
+  }
+  fs::path dir_;
+  std::string ck_;
+};
+
+TEST_F(CheckpointRefused, AnotherRun) {
+  const auto run = resume("--rows 3 --cols 2");
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("of another run: rows is 2 there, 3 here"), std::string::npos)
+      << run.output;
+}
+
+TEST_F(CheckpointRefused, AFolderWithACheckpointWithoutResume) {
+  const auto run = run_cubenum("rolling-cubes bfs --rows 2 --cols 3 --checkpoint " + ck_);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("holds a checkpoint already"), std::string::npos) << run.output;
+}
+
+TEST_F(CheckpointRefused, ACorruptDataFile) {
+  const fs::path file = data_file("depths");
+  ASSERT_FALSE(file.empty());
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    char byte = 0;
+    f.read(&byte, 1);
+    byte = static_cast<char>(byte ^ 0x10);
+    f.seekp(0);
+    f.write(&byte, 1);
+  }
+  const auto run = resume();
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("corrupt: its checksum (XXH3)"), std::string::npos) << run.output;
+}
+
+TEST_F(CheckpointRefused, ATruncatedDataFile) {
+  const fs::path file = data_file("depths");
+  ASSERT_FALSE(file.empty());
+  fs::resize_file(file, fs::file_size(file) / 2);
+  const auto run = resume();
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("truncated"), std::string::npos) << run.output;
+}
+
+TEST_F(CheckpointRefused, AnotherFormatOrATruncatedManifest) {
+  const fs::path manifest = fs::path(ck_) / "checkpoint.json";
+  Json j;
+  {
+    std::ifstream in(manifest);
+    j = Json::parse(in);
+  }
+  j["format"] = 99;
+  std::ofstream(manifest) << j.dump();
+  auto run = resume();
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("checkpoint format 99"), std::string::npos) << run.output;
+  std::ofstream(manifest) << j.dump().substr(0, 40);
+  run = resume();
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("corrupt or truncated"), std::string::npos) << run.output;
+}
+
+TEST(Checkpoint, NothingToResumeAndATimeLimitWithoutACheckpoint) {
+  const fs::path dir = scratch("none");
+  auto run = run_cubenum("rolling-cubes bfs --rows 2 --cols 3 --resume " + dir.string());
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("no checkpoint here"), std::string::npos) << run.output;
+  run = run_cubenum("rolling-cubes bfs --rows 2 --cols 3 --time-limit 5");
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("needs --checkpoint"), std::string::npos) << run.output;
+}
+
+}  // namespace
