@@ -176,13 +176,11 @@ TEST(Output, WriteToAFullDeviceFails) {
 // it, and the program exited with its workers alive. main() now finalizes
 // oneTBB (src/cli/main.cpp); this binary does the same after its tests, and
 // the sanitizer build fails if anything is left.
+// (The parallel seam attaches its handle when a loop first starts the
+// scheduler; finishing it waits for the workers.)
 class FinalizeTbb : public ::testing::Environment {
  public:
-  void SetUp() override { handle_ = tbb::task_scheduler_handle{tbb::attach{}}; }
-  void TearDown() override { tbb::finalize(handle_, std::nothrow); }
-
- private:
-  tbb::task_scheduler_handle handle_;
+  void TearDown() override { cubenum::finish_scheduler(); }
 };
 [[maybe_unused]] ::testing::Environment* const kFinalizeTbb =
     ::testing::AddGlobalTestEnvironment(new FinalizeTbb);
