@@ -95,6 +95,8 @@ TEST(Checkpoint, KilledAtAnyMomentResumesToTheSameResult) {
     const auto run = run_cubenum(kRolling33 + again + " --json " + out);
     ASSERT_EQ(run.status, 0) << "killed at " << at << " s: " << run.output;
     EXPECT_EQ(result_of(out), whole) << "killed at " << at << " s";
+    for (const auto& entry : fs::directory_iterator(ck))  // a killed save's temporaries
+      EXPECT_FALSE(entry.path().filename().string().ends_with(".partial")) << entry.path();
   }
 }
 

@@ -126,6 +126,9 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t go
   bfs_options.on_progress = [&](std::uint64_t scanned) {
     if (level_task) level_task->set_done(scanned);
   };
+  if (const CheckpointReader* saved = checkpoints.reader())
+    fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", o.checkpoints.resume,
+               saved->state().value("levels", CheckpointJson::array()).size());
   bfs_options.checkpoint = checkpoints.writer();
   bfs_options.checkpoint_every = checkpoints.every();
   bfs_options.resume = checkpoints.reader();

@@ -84,6 +84,12 @@ CheckpointWriter::CheckpointWriter(std::string dir, CheckpointJson identity, std
   fs::create_directories(dir_, error);
   if (!fs::is_directory(dir_))
     throw InputError(source_, 0, fmt::format("{} is not a folder that can be made", dir_));
+  // Temporaries of a save that a kill interrupted: never committed.
+  std::error_code ignored;
+  for (const auto& entry : fs::directory_iterator(dir_, ignored))
+    if (const std::string name = entry.path().filename().string();
+        name.starts_with(".") && name.ends_with(".partial"))
+      fs::remove(entry.path(), ignored);
   // Generations go on from the checkpoint being continued, if any.
   std::ifstream in(fs::path(dir_) / kManifest);
   if (in) {
