@@ -44,11 +44,26 @@ std::string read(const fs::path& path) {
 
 // What parsers trip on: signs, limits of int and unsigned, a BOM, NUL,
 // separators, a long run, not-a-number.
-const std::vector<std::string> kTokens = {
-    "-1",   "0",   "2147483648", "4294967297", "99999999999999999999", "\xEF\xBB\xBF",
-    {"\0", 1},     "\n",         " ",          "#",
-    "/",    ".",   "'",          "2'",         "nan",
-    "1e308", std::string(300, 'x'), "End\n", "cube 100001 0 0\n", "65536"};
+const std::vector<std::string> kTokens = {"-1",
+                                          "0",
+                                          "2147483648",
+                                          "4294967297",
+                                          "99999999999999999999",
+                                          "\xEF\xBB\xBF",
+                                          {"\0", 1},
+                                          "\n",
+                                          " ",
+                                          "#",
+                                          "/",
+                                          ".",
+                                          "'",
+                                          "2'",
+                                          "nan",
+                                          "1e308",
+                                          std::string(300, 'x'),
+                                          "End\n",
+                                          "cube 100001 0 0\n",
+                                          "65536"};
 
 // One to four random edits: overwrite, insert a token, delete or repeat a
 // range, swap two lines.

@@ -1,6 +1,7 @@
 #pragma once
 // Files for tests that write and read their own inputs and outputs (the
-// hardening cases): a fresh folder per test, whole-file reads and writes.
+// hardening and checkpoint cases): a fresh folder per test, whole-file
+// reads and writes.
 #include <gtest/gtest.h>
 
 #include <filesystem>

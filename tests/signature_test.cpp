@@ -3,10 +3,10 @@
 // change that alters a count fails CI. Times, thread counts and the machine
 // are left aside. The whole report runs in a few seconds.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "run_cubenum.hpp"

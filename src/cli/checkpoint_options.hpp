@@ -1,7 +1,6 @@
 #pragma once
 // --checkpoint, --resume, --checkpoint-every and --time-limit, for the
 // actions that can be stopped and continued (core/checkpoint.hpp).
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>

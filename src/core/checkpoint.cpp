@@ -10,11 +10,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/hash.hpp"
-#include "cubenum/core/stopwatch.hpp"
 
 namespace cubenum {
 namespace fs = std::filesystem;
@@ -80,12 +78,11 @@ std::span<const std::byte> as_bytes(const std::string& text) {
 
 CheckpointWriter::CheckpointWriter(std::string dir, CheckpointJson identity, std::string source)
     : dir_(std::move(dir)), source_(std::move(source)), identity_(std::move(identity)) {
-  std::error_code error;
-  fs::create_directories(dir_, error);
+  std::error_code ignored;
+  fs::create_directories(dir_, ignored);
   if (!fs::is_directory(dir_))
     throw InputError(source_, 0, fmt::format("{} is not a folder that can be made", dir_));
   // Temporaries of a save that a kill interrupted: never committed.
-  std::error_code ignored;
   for (const auto& entry : fs::directory_iterator(dir_, ignored))
     if (const std::string name = entry.path().filename().string();
         name.starts_with(".") && name.ends_with(".partial"))
@@ -100,7 +97,6 @@ CheckpointWriter::CheckpointWriter(std::string dir, CheckpointJson identity, std
 }
 
 void CheckpointWriter::save(const CheckpointJson& state, const std::vector<CheckpointBlob>& blobs) {
-  Stopwatch clock;
   const fs::path dir(dir_);
   const std::uint64_t generation = generation_ + 1;
   CheckpointJson files = CheckpointJson::object();
@@ -128,8 +124,6 @@ void CheckpointWriter::save(const CheckpointJson& state, const std::vector<Check
     if (name.ends_with(".bin") && !name.ends_with(fmt::format(".{}.bin", generation)))
       fs::remove(entry.path(), error);
   }
-  ++saves_;
-  last_seconds_ = clock.seconds();
 }
 
 // ---- reading
@@ -214,14 +208,6 @@ void install_stop_signals() {
 
 bool stop_requested() {
   return stop_flag.load(std::memory_order_relaxed);
-}
-
-void request_stop() {
-  stop_flag.store(true);
-}
-
-void clear_stop_request() {
-  stop_flag.store(false);
 }
 
 }  // namespace cubenum

@@ -573,11 +573,14 @@ std::uint64_t TwistySpace::encode_part(const Part& part, const Position& p) cons
   const unsigned named = part.end_kind - part.first_kind;
   std::array<std::uint8_t, 256> counts, labels;  // the first named + 1, m used
   std::size_t m = 0;
-  std::uint32_t key = 0;  // the slots' labels, 0 for a slot of an earlier part
-  for (std::size_t i = k; i-- > 0;) {
-    const unsigned label =
-        kind[i] >= part.first_kind ? 1 + std::min<unsigned>(kind[i] - part.first_kind, named) : 0;
-    key = key * (named + 2) + label;
+  std::uint32_t key = 0;  // the memo's: each slot's label + 1, 0 for a slot of an earlier part
+  for (std::size_t i = 0; i < k; ++i) {
+    if (kind[i] < part.first_kind) {
+      key *= named + 2;
+      continue;
+    }
+    labels[m] = static_cast<std::uint8_t>(std::min<unsigned>(kind[i] - part.first_kind, named));
+    key = key * (named + 2) + 1 + labels[m++];
   }
   std::atomic<std::uint32_t>* memo =
       encoded_.empty() ? nullptr : encoded_[static_cast<std::size_t>(&part - parts_.data())].get();
@@ -585,9 +588,6 @@ std::uint64_t TwistySpace::encode_part(const Part& part, const Position& p) cons
     const std::uint32_t known = memo[key].load(std::memory_order_relaxed);
     if (known != kUnknown) return known;
   }
-  for (std::size_t i = 0; i < k; ++i)
-    if (kind[i] >= part.first_kind)
-      labels[m++] = static_cast<std::uint8_t>(std::min<unsigned>(kind[i] - part.first_kind, named));
   unsigned placed = 0;
   for (unsigned j = 0; j < named; ++j) placed += counts[j] = o.count[part.first_kind + j];
   counts[named] = static_cast<std::uint8_t>(m - placed);
@@ -602,7 +602,6 @@ std::uint64_t TwistySpace::encode_part(const Part& part, const Position& p) cons
 // (a rank costs a few hundred instructions; a look-up, one load).
 void TwistySpace::make_encode_memos() {
   encoded_.resize(parts_.size());
-  bool any = false;
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     const Part& part = parts_[i];
     if (part.kind != Part::Kind::Pieces || part.size > kUnknown) continue;
@@ -612,9 +611,7 @@ void TwistySpace::make_encode_memos() {
     const auto n = static_cast<std::size_t>(patterns);
     encoded_[i] = std::make_unique<std::atomic<std::uint32_t>[]>(n);
     for (std::size_t j = 0; j < n; ++j) encoded_[i][j].store(kUnknown, std::memory_order_relaxed);
-    any = true;
   }
-  if (!any) encoded_.clear();
 }
 
 void TwistySpace::decode_parts(std::size_t first, std::size_t last, std::uint64_t value,

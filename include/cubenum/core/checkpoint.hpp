@@ -34,14 +34,11 @@ class CheckpointWriter {
   // `source` names the option in errors ("--checkpoint").
   CheckpointWriter(std::string dir, CheckpointJson identity, std::string source);
   void save(const CheckpointJson& state, const std::vector<CheckpointBlob>& blobs);
-  double last_save_seconds() const { return last_seconds_; }
-  std::uint64_t saves() const { return saves_; }
 
  private:
   std::string dir_, source_;
   CheckpointJson identity_;
-  std::uint64_t generation_ = 0, saves_ = 0;
-  double last_seconds_ = 0;
+  std::uint64_t generation_ = 0;
 };
 
 // The last committed checkpoint of a folder. Throws InputError naming the
@@ -51,7 +48,6 @@ class CheckpointReader {
  public:
   CheckpointReader(std::string dir, const CheckpointJson& identity);
   const CheckpointJson& state() const { return manifest_["state"]; }
-  std::uint64_t generation() const { return manifest_["generation"].get<std::uint64_t>(); }
   // The data file `name` into `out`, whose size must be the file's; its
   // checksum is checked.
   void read(const std::string& name, std::span<std::byte> out) const;
@@ -65,11 +61,9 @@ class CheckpointReader {
 bool has_checkpoint(const std::string& dir);
 
 // Stop requests: SIGINT and SIGTERM, once install_stop_signals() has run,
-// set the flag (a second signal ends the process at once); a time limit
-// sets it too. Long loops poll stop_requested() and wind down.
+// set a flag (a second signal ends the process at once) that long loops
+// poll through stop_requested() to wind down.
 void install_stop_signals();
 bool stop_requested();
-void request_stop();
-void clear_stop_request();  // for tests
 
 }  // namespace cubenum

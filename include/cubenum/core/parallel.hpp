@@ -24,7 +24,6 @@
 #include <thread>
 #else
 #include <tbb/blocked_range.h>
-#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 #endif
@@ -90,16 +89,12 @@ void parallel_for_chunks(std::size_t n, std::size_t grain, Body&& body) {
 }
 #else
 inline int worker_slots() {
-  return machine_threads();  // = tbb::this_task_arena::max_concurrency() (tests/parallel_test.cpp)
+  return machine_threads();  // = tbb::this_task_arena::max_concurrency() (tests/hardening_test.cpp)
 }
 inline int worker_index() {
   return std::max(tbb::this_task_arena::current_thread_index(), 0);
 }
 
-// Calls body(begin, end) on chunks of [0, n) of at most `grain` items. The
-// simple partitioner makes every chunk a task of its own: search subtrees
-// differ wildly in size, and the auto partitioner's larger pieces left most
-// of a big search on one thread.
 // oneTBB's scheduler is started by the first loop that needs it, not
 // before: starting it (loading its allocator, threads, a topology probe)
 // took about half a millisecond, most of a small puzzle's run, and a run
@@ -121,6 +116,10 @@ inline void finish_scheduler() {
   if (detail::scheduler) tbb::finalize(*detail::scheduler, std::nothrow);
 }
 
+// Calls body(begin, end) on chunks of [0, n) of at most `grain` items. The
+// simple partitioner makes every chunk a task of its own: search subtrees
+// differ wildly in size, and the auto partitioner's larger pieces left most
+// of a big search on one thread.
 template <class Body>
 void parallel_for_chunks(std::size_t n, std::size_t grain, Body&& body) {
   if (n <= grain) {  // one chunk: no scheduler (whose first use starts its threads)

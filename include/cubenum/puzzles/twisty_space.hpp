@@ -210,7 +210,8 @@ class TwistySpace {
   std::unique_ptr<std::atomic<std::uint32_t>[]> context_row_;  // a row of each context
   std::vector<std::uint32_t> row_table_;                       // [row * moves + m], when it fits
   // Pieces parts' values by their slots' labels, for parts with few enough
-  // label patterns (encode_part), filled as they are met; empty for others.
+  // label patterns (encode_part), filled as they are met; null for others,
+  // and no memos at all until the tables are built.
   static constexpr std::uint32_t kUnknown = ~std::uint32_t{0};
   std::vector<std::unique_ptr<std::atomic<std::uint32_t>[]>> encoded_;
   void make_encode_memos();
