@@ -14,8 +14,9 @@ struct ProgramRun {
   std::string output;  // stdout and stderr
 };
 
-inline ProgramRun run_cubenum(const std::string& args) {
-  const std::string command = std::string(CUBENUM_BINARY) + " " + args + " 2>&1";
+// Runs a shell command line, its standard error joined to its output.
+inline ProgramRun run_shell(const std::string& command_line) {
+  const std::string command = command_line + " 2>&1";
   ProgramRun run;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
@@ -25,6 +26,19 @@ inline ProgramRun run_cubenum(const std::string& args) {
   const int status = pclose(pipe);
   run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
+}
+
+inline ProgramRun run_cubenum(const std::string& args) {
+  return run_shell(std::string(CUBENUM_BINARY) + " " + args);
+}
+
+// The program started by `mpirun -np processes` (Open MPI, from
+// tools/setup): more processes than cores allowed, as root too, threads not
+// bound to one core each, and killed if it ever hangs.
+inline ProgramRun run_mpi(int processes, const std::string& args) {
+  return run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "
+                   "mpirun --oversubscribe --bind-to none -np " +
+                   std::to_string(processes) + " " + CUBENUM_BINARY + " " + args);
 }
 
 }  // namespace cubenum::testing

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 #include <tbb/global_control.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <sstream>
 
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/output_file.hpp"
 #include "cubenum/core/parallel.hpp"
@@ -33,6 +35,9 @@ std::vector<std::string> command_words;
 // human-readable output to captured_text (or nowhere).
 Json* captured_result = nullptr;
 std::ostream* captured_text = nullptr;
+
+// The actions that share their work among mpirun's processes.
+std::vector<const Command*> distributed_actions;
 
 // A stream that discards everything.
 class NullStream : public std::ostream {
@@ -68,12 +73,25 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
     // A run inside report or scale keeps the settings of the command around it.
     const bool captured = captured_result != nullptr;
     if (!captured) apply_output_options(options->output);
+    // Under mpirun the processes share the work, and the first one speaks
+    // for them all.
+    Cluster& cluster = this_cluster();
+    const bool speaks = cluster.process() == 0;
+    if (cluster.processes() > 1 &&
+        std::find(distributed_actions.begin(), distributed_actions.end(), action) ==
+            distributed_actions.end())
+      throw InputError(fmt::format(
+          "{} {} runs in one process: start it without mpirun (under mpirun: rolling-cubes "
+          "bfs and solve)",
+          puzzle.get_name(), action->get_name()));
+    if (!speaks) progress::set_mode(progress::Mode::Never);
+    if (!speaks) progress::set_verbose(false);
     // An unwritable path fails before the work.
-    const bool json_file = !options->json.empty() && options->json != "-";
+    const bool json_file = !options->json.empty() && options->json != "-" && speaks;
     if (json_file) check_output(options->json, "--json");
     NullStream silent;
     std::ostream* out_stream = &progress::guarded_stdout();
-    if (options->json == "-" || captured) out_stream = &silent;
+    if (options->json == "-" || captured || !speaks) out_stream = &silent;
     if (captured_text != nullptr) out_stream = captured_text;
     std::ostream& out = *out_stream;
 
@@ -109,11 +127,16 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
                    {"threads", options->threads},
                    {"seconds", seconds}};
     for (auto& [key, value] : fields.items()) result[key] = value;
+    if (cluster.processes() > 1) result["processes"] = cluster.processes();
     if (captured_result != nullptr) *captured_result = result;
-    if (options->json == "-") progress::guarded_stdout() << result.dump(2) << std::endl;
+    if (options->json == "-" && speaks) progress::guarded_stdout() << result.dump(2) << std::endl;
     if (json_file) write_output_file(options->json, "--json", result.dump(2) + '\n');
   });
   return action;
+}
+
+void allow_processes(const Command* action) {
+  distributed_actions.push_back(action);
 }
 
 void set_command_words(std::vector<std::string> words) {

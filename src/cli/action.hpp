@@ -30,6 +30,10 @@ using ActionFn = std::function<Json(const ActionContext&)>;
 Command* add_action(Command& puzzle, const std::string& name, const std::string& description,
                     ActionFn run);
 
+// Lets the action run under `mpirun -np P` with P > 1: it shares its work
+// through this_cluster() (core/cluster.hpp). The other actions refuse to.
+void allow_processes(const Command* action);
+
 // --verbose and --progress, for commands that are not actions (report,
 // scale); the settings apply when the command runs (apply_output_options).
 struct OutputOptions {

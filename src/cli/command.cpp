@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "checkpoint_options.hpp"
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 
 namespace cubenum::cli {
@@ -25,8 +26,24 @@ namespace {
 // disk, /dev/full, a closed pipe) shows only when it is flushed.
 // Standard error may fail too (2>/dev/full): say what we can, never throw.
 int say_error(int status, const std::string& message) {
-  std::fputs(("cubenum: " + message + "\n").c_str(), stderr);
-  return status;
+  Cluster& cluster = this_cluster();
+  if (cluster.processes() == 1) {
+    std::fputs(("cubenum: " + message + "\n").c_str(), stderr);
+    return status;
+  }
+  // Under mpirun, a bad command line or input (or a stop) is met by every
+  // process alike: the first one says it. Anything else may be this
+  // process's alone while the others wait for it: say which, end them all.
+  if (status == kExitUsage || status == kExitStopped) {
+    if (cluster.process() == 0) std::fputs(("cubenum: " + message + "\n").c_str(), stderr);
+    return status;
+  }
+  std::fputs(fmt::format("cubenum: process {} of {}: {}\n", cluster.process(),
+                         cluster.processes(), message)
+                 .c_str(),
+             stderr);
+  cluster.abort(status);
+  return status;  // not reached: abort ends the process
 }
 
 int check_stdout() {
@@ -226,7 +243,10 @@ int Command::run_main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version print and succeed; CLI11's own codes for a bad
     // command line (105, 106, 109...) become the program's one usage code.
-    if (e.get_exit_code() == 0) return app_->exit(e) == 0 ? check_stdout() : kExitUsage;
+    if (e.get_exit_code() == 0) {
+      if (this_cluster().process() != 0) return kExitSuccess;  // the first process prints it
+      return app_->exit(e) == 0 ? check_stdout() : kExitUsage;
+    }
     return say_error(kExitUsage,
                      fmt::format("error: {}\nRun with --help for more information.", e.what()));
   } catch (const InputError& e) {

@@ -3,6 +3,9 @@
 #include <iostream>
 
 #include "action.hpp"
+#include "command.hpp"
+#include "cubenum/core/cluster.hpp"
+#include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
 
 namespace {
@@ -23,7 +26,14 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  try {
+    cubenum::join_cluster(argc, argv);  // when mpirun started this process
+  } catch (const cubenum::InputError& e) {
+    std::cerr << "cubenum: error: " << e.what() << '\n';
+    return cubenum::cli::kExitUsage;
+  }
   const int status = run(argc, argv);
   cubenum::finish_scheduler();  // the workers gone before exit (core/parallel.hpp)
+  cubenum::leave_cluster();
   return status;
 }

@@ -11,6 +11,7 @@
 
 #include "action.hpp"
 #include "checkpoint_options.hpp"
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
@@ -91,6 +92,10 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t go
                      const std::string& command) {
   // What a checkpoint must match: the grid, the start and the goal, and
   // whether the search stops at the goal (solve) or goes on (bfs).
+  Cluster& cluster = this_cluster();
+  if (cluster.processes() > 1 && !(o.checkpoints.checkpoint.empty() && o.checkpoints.resume.empty()))
+    throw InputError(o.checkpoints.resume.empty() ? "--checkpoint" : "--resume", 0,
+                     "checkpoints are for runs in one process (not yet under mpirun)");
   CheckpointSession checkpoints(o.checkpoints, {{"puzzle", "rolling-cubes"},
                                                 {"command", command},
                                                 {"rows", p.space.rows()},
@@ -109,6 +114,7 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t go
   bfs_options.policy = o.direction == "top-down"    ? bfs::DirectionPolicy::TopDown
                        : o.direction == "bottom-up" ? bfs::DirectionPolicy::BottomUp
                                                     : bfs::DirectionPolicy::Auto;
+  bfs_options.cluster = &cluster;
   bfs_options.watch = goal;
   bfs_options.stop_at_watch = stop;
   bfs_options.on_level = [&](const bfs::LevelStats& level) {
@@ -121,6 +127,10 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t go
                    progress::grouped(level.states),
                    level.direction == bfs::Direction::TopDown ? "top-down " : "bottom-up",
                    level.seconds, progress::grouped(reached), total.seconds());
+    if (cluster.processes() > 1)
+      progress::note("level {:2}  sent between {} processes: {} messages, {} ranks, {} bytes",
+                     level.depth, cluster.processes(), progress::grouped(level.messages),
+                     progress::grouped(level.sent_ranks), progress::grouped(level.sent_bytes));
   };
   // From the level's workers, between two on_level calls.
   bfs_options.on_progress = [&](std::uint64_t scanned) {
@@ -169,9 +179,11 @@ Json run_bfs(const ActionContext& ctx, const RollingOptions& o, const Command& a
     fields["shortest_solution"] = nullptr;
     return fields;
   }
-  ShortestSolution s = shortest_solution(p.space, *r.depths, start, goal, *r.watch_depth);
-  const auto count =
-      count_shortest_sequences(p.space, *r.depths, start, goal, s.length, o.count_limit);
+  Cluster* cluster = &this_cluster();
+  ShortestSolution s =
+      shortest_solution(p.space, *r.depths, start, goal, *r.watch_depth, r.part, cluster);
+  const auto count = count_shortest_sequences(p.space, *r.depths, start, goal, s.length,
+                                              o.count_limit, r.part, cluster);
   Json solution = {{"length", s.length}, {"moves", letters(s.moves)}};
   solution["count"] = count ? Json(*count) : Json(nullptr);
   // Small counts as numbers, counts past 2^53 as exact decimal strings.
@@ -214,7 +226,8 @@ Json run_solve(const ActionContext& ctx, const RollingOptions& o, const Command&
         "--goal", 0,
         fmt::format("{} is not reachable from {}", format_grid(p.goal), format_grid(p.start)));
   const ShortestSolution s =
-      shortest_solution(p.space, *outcome.bfs.depths, start, goal, *outcome.bfs.watch_depth);
+      shortest_solution(p.space, *outcome.bfs.depths, start, goal, *outcome.bfs.watch_depth,
+                        outcome.bfs.part, &this_cluster());
   print_solution(ctx.out, p.space, s);
   ctx.out << fmt::format("{} moves: {}\n", s.length, letters(s.moves));
   Json fields{
@@ -238,6 +251,7 @@ void register_rolling_cubes(Command& app) {
                    return run_bfs(ctx, *bfs_options, *bfs_options->action);
                  });
   bfs_options->action = bfs_action;
+  allow_processes(bfs_action);
   add_grid_options(bfs_action, bfs_options);
   bfs_action
       ->add_option("--count-limit", bfs_options->count_limit,
@@ -252,6 +266,7 @@ void register_rolling_cubes(Command& app) {
                    return run_solve(ctx, *solve_options, *solve_options->action);
                  });
   solve_options->action = solve_action;
+  allow_processes(solve_action);
   add_grid_options(solve_action, solve_options);
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <cstring>
 #include <stdexcept>
 
 #include "cubenum/bfs/bfs_checkpoint.hpp"
@@ -72,10 +73,18 @@ RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t sourc
   bfs_options.policy = options.policy;
   bfs_options.depth_table = options.depth_table;
   bfs_options.on_progress = options.on_progress;
+  bfs_options.cluster = options.cluster;
+  // `states`: this process's part of the level (found.part, known once the
+  // search has started: part_of gives it).
+  Cluster* cluster = options.cluster;
+  const RankPart part = cluster ? part_of(space.size(), cluster->process(), cluster->processes())
+                                : kAllRanks;
   bfs_options.on_level = [&](const bfs::LevelStats& level, const AtomicBitmap& states) {
     if (options.on_level) options.on_level(level);
-    if (options.watch && !result.watch_depth && states.test(*options.watch))
-      result.watch_depth = level.depth;
+    if (!options.watch || result.watch_depth) return;
+    bool here = part.owns(*options.watch) && states.test(part.local(*options.watch));
+    if (cluster != nullptr) here = any(*cluster, here);
+    if (here) result.watch_depth = level.depth;
   };
   if (options.stop_at_watch)
     bfs_options.stop_after = [&](const bfs::LevelStats&, const AtomicBitmap&) {
@@ -86,16 +95,18 @@ RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t sourc
   result.levels = std::move(found.levels);
   result.reached = found.reached;
   result.depths = std::move(found.depths);
+  result.part = found.part;
   result.stopped = found.stopped;
   result.resumed = found.resumed;
   return result;
 }
 
 ShortestSolution shortest_solution(const RollingCubesSpace& space, const bfs::DepthTable& depths,
-                                   std::uint64_t start, std::uint64_t goal, unsigned depth) {
+                                   std::uint64_t start, std::uint64_t goal, unsigned depth,
+                                   const RankPart& part, Cluster* cluster) {
   ShortestSolution solution;
   solution.length = depth;
-  solution.states = bfs::path_to_source(space, depths, {&start, 1}, goal);
+  solution.states = bfs::path_to_source(space, depths, {&start, 1}, goal, part, cluster);
   if (solution.states.size() != depth + 1)
     throw std::logic_error("shortest_solution: depth table disagrees with the goal's depth");
   std::reverse(solution.states.begin(), solution.states.end());
@@ -104,29 +115,64 @@ ShortestSolution shortest_solution(const RollingCubesSpace& space, const bfs::De
   return solution;
 }
 
+namespace {
+
+// Across processes: each edge goes to the process that owns its state (the
+// only one that knows its depth). Processes are alike machines: the edges
+// travel as their bytes.
+std::vector<Counted> route(const std::vector<Counted>& edges, std::uint64_t states,
+                           Cluster& cluster) {
+  std::vector<std::vector<std::byte>> send(static_cast<std::size_t>(cluster.processes()));
+  for (const Counted& e : edges) {
+    auto& out = send[static_cast<std::size_t>(owner_of(e.rank, states, cluster.processes()))];
+    const auto* bytes = reinterpret_cast<const std::byte*>(&e);
+    out.insert(out.end(), bytes, bytes + sizeof e);
+  }
+  std::vector<Counted> routed;
+  for (const auto& bytes : cluster.exchange(std::move(send))) {
+    const std::size_t at = routed.size();
+    routed.resize(at + bytes.size() / sizeof(Counted));
+    std::memcpy(static_cast<void*>(routed.data() + at), bytes.data(), bytes.size());
+  }
+  return routed;
+}
+
+}  // namespace
+
 std::optional<std::string> count_shortest_sequences(const RollingCubesSpace& space,
                                                     const bfs::DepthTable& depths,
                                                     std::uint64_t start, std::uint64_t goal,
                                                     unsigned depth,
-                                                    std::uint64_t max_layer_states) {
-  std::vector<Counted> layer{{goal, 1}};
+                                                    std::uint64_t max_layer_states,
+                                                    const RankPart& part, Cluster* cluster) {
+  if (cluster != nullptr && cluster->processes() == 1) cluster = nullptr;
+  std::vector<Counted> layer;
+  if (part.owns(goal)) layer.push_back({goal, 1});
   for (unsigned k = depth; k-- > 0;) {
     const int closer = static_cast<int>(k % 3);
+    auto closer_here = [&](std::uint64_t n) {
+      return part.owns(n) && depths.depth_mod3(part.local(n)) == closer;
+    };
     PerWorker<std::vector<Counted>> found;
     parallel_for_chunks(layer.size(), 4096, [&](std::size_t begin, std::size_t end) {
       auto& local = found.local();
       for (std::size_t i = begin; i != end; ++i)
         space.for_each_neighbour(layer[i].rank, [&](std::uint64_t n) {
-          if (depths.depth_mod3(n) == closer) local.push_back({n, layer[i].count});
+          if (cluster != nullptr || closer_here(n)) local.push_back({n, layer[i].count});
           return false;
         });
     });
     std::vector<Counted> edges;
-    std::size_t total = 0;
-    found.for_each([&](auto& local) { total += local.size(); });
-    if (total > max_layer_states) return std::nullopt;
-    edges.reserve(total);
+    std::size_t found_edges = 0;
+    found.for_each([&](auto& local) { found_edges += local.size(); });
+    if (cluster == nullptr && found_edges > max_layer_states) return std::nullopt;
+    edges.reserve(found_edges);
     found.for_each([&](auto& local) { edges.insert(edges.end(), local.begin(), local.end()); });
+    if (cluster != nullptr) {
+      edges = route(edges, space.size(), *cluster);
+      std::erase_if(edges, [&](const Counted& e) { return !closer_here(e.rank); });
+      if (total(*cluster, edges.size()) > max_layer_states) return std::nullopt;
+    }
     start_scheduler();  // as every loop through the parallel seam does
     tbb::parallel_sort(edges.begin(), edges.end(),
                        [](const Counted& a, const Counted& b) { return a.rank < b.rank; });
@@ -141,9 +187,17 @@ std::optional<std::string> count_shortest_sequences(const RollingCubesSpace& spa
       }
     }
   }
-  if (layer.size() != 1 || layer[0].rank != start)
+  const bool alone_with_start = layer.size() == 1 && layer[0].rank == start;
+  if (part.owns(start) ? !alone_with_start : !layer.empty())
     throw std::logic_error("count_shortest_sequences: depth table disagrees with the goal's depth");
-  return to_decimal(layer[0].count);
+  if (cluster == nullptr) return to_decimal(layer[0].count);
+  // The start's owner has the count; the others have nothing (zero).
+  std::array<std::uint64_t, 2> halves{};
+  if (!layer.empty())
+    halves = {static_cast<std::uint64_t>(layer[0].count),
+              static_cast<std::uint64_t>(layer[0].count >> 64)};
+  cluster->max_of(halves);
+  return to_decimal(Count{halves[1]} << 64 | halves[0]);
 }
 
 }  // namespace cubenum::rolling

@@ -14,6 +14,16 @@
 // that decodes consecutive ranks cheaply. The choice of direction depends
 // only on the level's counts, never on timing, and both directions produce
 // the same level sets: counts never depend on it or on the thread count.
+//
+// Across processes (mpirun; core/cluster.hpp) each process holds the three
+// bitmaps for its own part of the ranks only (RankPart: about 1/P of the
+// memory). Top-down, it expands its part of the frontier in rounds of
+// kRoundWords words and ships the neighbours that others own to them, sorted
+// and delta-coded (bfs/rank_exchange.hpp); bottom-up, every process first
+// gathers the whole frontier (one bit per state) and tests its own
+// unvisited states against it. Level counts are summed over the processes
+// and the direction is chosen from those sums, so every process takes the
+// same one, and the level sets are those of a single process.
 #include <array>
 #include <atomic>
 #include <bit>
@@ -22,10 +32,13 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "cubenum/bfs/depth_table.hpp"
+#include "cubenum/bfs/rank_exchange.hpp"
 #include "cubenum/core/atomic_bitmap.hpp"
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/core/stopwatch.hpp"
 
@@ -60,10 +73,17 @@ struct LevelStats {
   std::uint64_t states = 0;  // states first reached at this depth
   double seconds = 0;
   Direction direction = Direction::TopDown;
+  // Across processes: what the level sent to other processes, summed over
+  // them all (point-to-point messages, the ranks in them and their bytes).
+  std::uint64_t messages = 0, sent_ranks = 0, sent_bytes = 0;
 };
 
 struct BfsOptions {
   DirectionPolicy policy = DirectionPolicy::Auto;
+  // The processes sharing the search; null or one process: this one alone.
+  // Every process calls frontier_bfs with the same space and sources, and
+  // the callbacks below see their own part only (BfsResult::part).
+  Cluster* cluster = nullptr;
   bool depth_table = false;  // keep depth mod 3 of every state
   // Called after each level with the level's states as a bitmap.
   std::function<void(const LevelStats&, const AtomicBitmap& level)> on_level;
@@ -96,8 +116,11 @@ struct BfsBoundary {
 };
 
 struct BfsResult {
-  std::vector<LevelStats> levels;  // levels[d]: states at distance d, d = 0..max
-  std::uint64_t reached = 0;
+  std::vector<LevelStats> levels;  // levels[d]: states at distance d, d = 0..max (all processes)
+  std::uint64_t reached = 0;       // by all processes
+  // The ranks this process holds: `visited` and `depths` are indexed by
+  // rank - part.first (the whole space when alone).
+  RankPart part;
   AtomicBitmap visited;
   std::optional<DepthTable> depths;
   bool stopped = false;  // by should_stop, before the end
@@ -139,22 +162,33 @@ auto cursor_at(const S& space, std::uint64_t first) {
     return PlainCursor<S>{space};
 }
 
-// Runs body(cursor, w) for every word w, in chunks of words in rank order.
+// Words of a level's bitmaps, scanned in rank order: this process's part
+// of the space and the range of its words a pass covers.
+struct Scan {
+  RankPart part;
+  std::size_t begin = 0, end = 0;
+  std::atomic<std::uint64_t>* scanned;  // states scanned in the level so far
+};
+
+// Runs body(cursor, w) for every word w of the scan, in chunks of words in
+// rank order; w is local (its first state is part.first + 64 w).
 template <RankedSpace S, class Body>
-void for_words(const S& space, std::size_t words, const BfsOptions& options, Body&& body) {
-  std::atomic<std::uint64_t> scanned{0};
-  parallel_for_chunks(words, kGrainWords, [&](std::size_t begin, std::size_t end) {
+void for_words(const S& space, const Scan& scan, const BfsOptions& options, Body&& body) {
+  parallel_for_chunks(scan.end - scan.begin, kGrainWords, [&](std::size_t begin, std::size_t end) {
     if (options.should_stop && options.should_stop()) return;
-    auto cursor = cursor_at(space, std::uint64_t{begin} * 64);
+    begin += scan.begin;
+    end += scan.begin;
+    auto cursor = cursor_at(space, scan.part.first + std::uint64_t{begin} * 64);
     for (std::size_t w = begin; w != end; ++w) body(cursor, w);
-    if (options.on_progress) options.on_progress(scanned += (end - begin) * 64);
+    if (options.on_progress) options.on_progress(*scan.scanned += (end - begin) * 64);
   });
 }
 
+// Alone: the whole space is this process's.
 template <RankedSpace S>
-void expand_top_down(const S& space, const AtomicBitmap& frontier, AtomicBitmap& next,
-                     const BfsOptions& options) {
-  for_words(space, frontier.words(), options, [&](auto& cursor, std::size_t w) {
+void expand_top_down(const S& space, const Scan& scan, const AtomicBitmap& frontier,
+                     AtomicBitmap& next, const BfsOptions& options) {
+  for_words(space, scan, options, [&](auto& cursor, std::size_t w) {
     // Neighbours not yet in `next` are gathered without a branch, then set:
     // whether a neighbour is new is unpredictable, a mispredicted branch.
     std::array<std::uint64_t, 64 * kMaxNeighbours> fresh;
@@ -170,21 +204,98 @@ void expand_top_down(const S& space, const AtomicBitmap& frontier, AtomicBitmap&
   });
 }
 
+// `whole_frontier` covers every rank (the gathered frontier when shared).
 template <RankedSpace S>
-void expand_bottom_up(const S& space, const AtomicBitmap& visited, const AtomicBitmap& frontier,
-                      AtomicBitmap& next, const BfsOptions& options) {
-  const std::uint64_t states = space.size();
-  for_words(space, visited.words(), options, [&](auto& cursor, std::size_t w) {
+void expand_bottom_up(const S& space, const Scan& scan, const AtomicBitmap& visited,
+                      const AtomicBitmap& whole_frontier, AtomicBitmap& next,
+                      const BfsOptions& options) {
+  const std::uint64_t first = scan.part.first;
+  for_words(space, scan, options, [&](auto& cursor, std::size_t w) {
     const std::uint64_t old = visited.load_word(w);
     std::uint64_t found = 0;
-    for (std::uint64_t bits = ~old & valid_bits(states, w); bits != 0; bits &= bits - 1) {
+    for (std::uint64_t bits = ~old & valid_bits(scan.part.count, w); bits != 0;
+         bits &= bits - 1) {
       const int bit = std::countr_zero(bits);
-      if (cursor.for_each_neighbour(std::uint64_t{w} * 64 + bit,
-                                    [&](std::uint64_t n) { return frontier.test(n); }))
+      if (cursor.for_each_neighbour(first + std::uint64_t{w} * 64 + bit,
+                                    [&](std::uint64_t n) { return whole_frontier.test(n); }))
         found |= std::uint64_t{1} << bit;
     }
     next.store_word(w, old | found);
   });
+}
+
+// Across processes, top-down expands this many local words between two
+// exchanges: the neighbours waiting to be sent stay below about
+// 64 * kRoundWords * degree ranks (8 bytes each) whatever the level's size.
+inline constexpr std::size_t kRoundWords = std::size_t{1} << 16;
+
+// Top-down across processes: neighbours this process owns are set in
+// `next` at once, the others are sent to their owners after each round,
+// and what the others send is set on arrival. Every process runs the same
+// number of rounds (that of the largest part). Returns this process's
+// sending (messages, ranks, bytes).
+template <RankedSpace S>
+std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& cluster,
+                                                    const Scan& level,
+                                                    const AtomicBitmap& frontier,
+                                                    AtomicBitmap& next,
+                                                    const BfsOptions& options) {
+  const std::uint64_t states = space.size();
+  const int processes = cluster.processes(), self = cluster.process();
+  const RankPart part = level.part;
+  const std::uint64_t most_words = (part_of(states, 0, processes).count + 63) / 64;
+  const std::uint64_t rounds = (most_words + kRoundWords - 1) / kRoundWords;
+  std::array<std::uint64_t, 3> sent{};
+  for (std::uint64_t round = 0; round < rounds; ++round) {
+    Scan scan = level;
+    scan.begin = std::min<std::size_t>(frontier.words(), round * kRoundWords);
+    scan.end = std::min<std::size_t>(frontier.words(), scan.begin + kRoundWords);
+    PerWorker<std::vector<std::vector<std::uint64_t>>> outboxes;
+    for_words(space, scan, options, [&](auto& cursor, std::size_t w) {
+      auto& out = outboxes.local();
+      if (out.empty()) out.resize(processes);
+      for (std::uint64_t bits = frontier.load_word(w); bits != 0; bits &= bits - 1)
+        cursor.for_each_neighbour(part.first + std::uint64_t{w} * 64 + std::countr_zero(bits),
+                                  [&](std::uint64_t n) {
+                                    if (part.owns(n))
+                                      next.try_set(part.local(n));
+                                    else
+                                      out[owner_of(n, states, processes)].push_back(n);
+                                    return false;
+                                  });
+    });
+    std::vector<std::vector<std::byte>> send(processes);
+    for (int p = 0; p < processes; ++p) {
+      if (p == self) continue;
+      std::vector<std::uint64_t> ranks;
+      outboxes.for_each([&](auto& out) {
+        if (!out.empty()) ranks.insert(ranks.end(), out[p].begin(), out[p].end());
+      });
+      if (ranks.empty()) continue;
+      send[p] = encode_ranks(ranks);
+      sent[0] += 1;
+      sent[1] += ranks.size();
+      sent[2] += send[p].size();
+    }
+    const auto received = cluster.exchange(std::move(send));
+    for (int p = 0; p < processes; ++p)
+      decode_ranks(received[p], [&](std::span<const std::uint64_t> ranks) {
+        for (std::uint64_t n : ranks) {
+          if (!part.owns(n)) throw std::runtime_error("frontier_bfs: a rank sent to its non-owner");
+          next.try_set(part.local(n));
+        }
+      });
+  }
+  return sent;
+}
+
+// The whole frontier on every process, from every process's part.
+inline void gather_frontier(Cluster& cluster, std::uint64_t states, const AtomicBitmap& frontier,
+                            AtomicBitmap& whole) {
+  std::vector<std::uint64_t> sizes;
+  for (int p = 0; p < cluster.processes(); ++p)
+    sizes.push_back((part_of(states, p, cluster.processes()).count + 63) / 64 * 8);
+  cluster.gather_all(frontier.bytes(), whole.bytes(), sizes);
 }
 
 // On entry next = visited + this level's states. frontier = next & ~visited;
@@ -232,11 +343,20 @@ template <RankedSpace S>
 BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
                        const BfsOptions& options = {}) {
   const std::uint64_t states = space.size();
+  Cluster* const cluster =
+      options.cluster != nullptr && options.cluster->processes() > 1 ? options.cluster : nullptr;
+  if (cluster != nullptr && (options.restore || options.at_boundary))
+    throw std::logic_error("frontier_bfs: checkpoints are for one process");
   BfsResult result;
-  result.visited = AtomicBitmap(states);
-  AtomicBitmap frontier(states), next(states);
-  if (options.depth_table) result.depths.emplace(states);
+  result.part = cluster ? part_of(states, cluster->process(), cluster->processes())
+                        : RankPart{0, states};
+  const RankPart part = result.part;
+  result.visited = AtomicBitmap(part.count);
+  AtomicBitmap frontier(part.count), next(part.count);
+  AtomicBitmap whole_frontier;  // across processes: gathered for bottom-up levels
+  if (options.depth_table) result.depths.emplace(part.count);
   DepthTable* depths = result.depths ? &*result.depths : nullptr;
+  auto all = [&](std::uint64_t mine) { return cluster ? total(*cluster, mine) : mine; };
 
   BfsBoundary boundary{result.levels, result.reached, result.visited, frontier, depths};
   Stopwatch clock;
@@ -251,8 +371,9 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
     });
     level = result.levels.back();
   } else {
-    for (std::uint64_t s : sources) next.try_set(s);
-    const std::uint64_t fresh = detail::advance(result.visited, frontier, next, depths, 0);
+    for (std::uint64_t s : sources)
+      if (part.owns(s)) next.try_set(part.local(s));
+    const std::uint64_t fresh = all(detail::advance(result.visited, frontier, next, depths, 0));
     level = LevelStats{0, fresh, clock.seconds(), Direction::TopDown};
   }
 
@@ -267,46 +388,85 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
     if (options.at_boundary) options.at_boundary(boundary, false);
 
     clock.restart();
-    const Direction direction =
-        detail::choose(options.policy, level.states, states - result.reached);
-    if (direction == Direction::TopDown)
-      detail::expand_top_down(space, frontier, next, options);
-    else
-      detail::expand_bottom_up(space, result.visited, frontier, next, options);
-    if (options.should_stop && options.should_stop()) {
+    std::atomic<std::uint64_t> scanned{0};
+    const detail::Scan scan{part, 0, frontier.words(), &scanned};
+    LevelStats next_level{level.depth + 1};
+    next_level.direction = detail::choose(options.policy, level.states, states - result.reached);
+    if (next_level.direction == Direction::TopDown && cluster != nullptr) {
+      auto sent = detail::expand_top_down_shared(space, *cluster, scan, frontier, next, options);
+      cluster->sum(sent);
+      next_level.messages = sent[0];
+      next_level.sent_ranks = sent[1];
+      next_level.sent_bytes = sent[2];
+    } else if (next_level.direction == Direction::TopDown) {
+      detail::expand_top_down(space, scan, frontier, next, options);
+    } else if (cluster != nullptr) {
+      if (whole_frontier.bits() == 0) whole_frontier = AtomicBitmap(states);
+      detail::gather_frontier(*cluster, states, frontier, whole_frontier);
+      next_level.messages = static_cast<std::uint64_t>(cluster->processes());  // a broadcast each
+      next_level.sent_bytes = whole_frontier.bytes().size() * (cluster->processes() - 1);
+      detail::expand_bottom_up(space, scan, result.visited, whole_frontier, next, options);
+    } else {
+      detail::expand_bottom_up(space, scan, result.visited, frontier, next, options);
+    }
+    bool stop = options.should_stop && options.should_stop();
+    if (cluster != nullptr) stop = any(*cluster, stop);
+    if (stop) {
       result.stopped = true;
       if (options.at_boundary) options.at_boundary(boundary, true);
       break;
     }
-    const std::uint64_t fresh =
-        detail::advance(result.visited, frontier, next, depths, level.depth + 1);
-    level = LevelStats{level.depth + 1, fresh, clock.seconds(), direction};
+    next_level.states =
+        all(detail::advance(result.visited, frontier, next, depths, next_level.depth));
+    next_level.seconds = clock.seconds();
+    level = next_level;
   }
   return result;
 }
 
 // Walks from `rank` to a source along a shortest path using the depth
 // table of a BFS from those sources. Returns the path's states, `rank`
-// first and a source last; empty if `rank` was not reached.
+// first and a source last; empty if `rank` was not reached. Of the
+// neighbours one step closer it takes the first in the space's order.
+// Across processes every process calls it alike, with its part of the
+// table (BfsResult::part), and every one gets the whole path.
 template <RankedSpace S>
 std::vector<std::uint64_t> path_to_source(const S& space, const DepthTable& depths,
                                           std::span<const std::uint64_t> sources,
-                                          std::uint64_t rank) {
-  std::vector<std::uint64_t> path;
-  if (depths.depth_mod3(rank) == DepthTable::kUnseen) return path;
+                                          std::uint64_t rank,
+                                          const RankPart& part = kAllRanks,
+                                          Cluster* cluster = nullptr) {
+  auto depth_here = [&](std::uint64_t r) {
+    return part.owns(r) ? depths.depth_mod3(part.local(r)) : DepthTable::kUnseen;
+  };
+  // Only the owner knows a depth: the others say unseen (0 once shifted).
+  auto depth_of = [&](std::uint64_t r) {
+    std::uint64_t code = static_cast<std::uint64_t>(depth_here(r) + 1);
+    if (cluster != nullptr) cluster->max_of({&code, 1});
+    return static_cast<int>(code) - 1;
+  };
   auto is_source = [&](std::uint64_t r) {
     for (std::uint64_t s : sources)
       if (s == r) return true;
     return false;
   };
+  std::vector<std::uint64_t> path;
+  if (depth_of(rank) == DepthTable::kUnseen) return path;
   path.push_back(rank);
+  std::vector<std::uint64_t> around;
   while (!is_source(rank)) {
-    const int closer = (depths.depth_mod3(rank) + 2) % 3;
+    const int closer = (depth_of(rank) + 2) % 3;
+    around.clear();
     space.for_each_neighbour(rank, [&](std::uint64_t n) {
-      if (depths.depth_mod3(n) != closer) return false;
-      rank = n;
-      return true;
+      around.push_back(n);
+      return false;
     });
+    std::uint64_t first = 0;  // counted from the end: the largest wins across processes
+    for (std::size_t i = 0; i < around.size() && first == 0; ++i)
+      if (depth_here(around[i]) == closer) first = around.size() - i;
+    if (cluster != nullptr) cluster->max_of({&first, 1});
+    if (first == 0) throw std::logic_error("path_to_source: no neighbour one step closer");
+    rank = around[around.size() - first];
     path.push_back(rank);
   }
   return path;

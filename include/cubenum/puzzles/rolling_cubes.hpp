@@ -238,13 +238,16 @@ struct RollingBfsOptions {
   double checkpoint_every = 60;
   const CheckpointReader* resume = nullptr;
   std::function<bool()> should_stop;
+  // The processes sharing the search (core/cluster.hpp); null: this one.
+  Cluster* cluster = nullptr;
 };
 
 struct RollingBfsResult {
   std::vector<bfs::LevelStats> levels;
   std::uint64_t reached = 0;
-  std::optional<bfs::DepthTable> depths;
-  std::optional<unsigned> watch_depth;  // depth of options.watch, if reached
+  std::optional<bfs::DepthTable> depths;  // of the ranks in `part`
+  RankPart part;                          // this process's ranks (all when alone)
+  std::optional<unsigned> watch_depth;    // depth of options.watch, if reached
   bool stopped = false;                 // by should_stop: the levels are not all there
   bool resumed = false;
 
@@ -266,9 +269,12 @@ struct ShortestSolution {
 };
 
 // One shortest sequence; `depth` is the goal's distance. Walks back from
-// the goal through neighbours one level closer.
+// the goal through neighbours one level closer. Across processes, every
+// process calls it (and count_shortest_sequences) alike with its part of
+// the depth table and gets the whole answer.
 ShortestSolution shortest_solution(const RollingCubesSpace& space, const bfs::DepthTable& depths,
-                                   std::uint64_t start, std::uint64_t goal, unsigned depth);
+                                   std::uint64_t start, std::uint64_t goal, unsigned depth,
+                                   const RankPart& part = kAllRanks, Cluster* cluster = nullptr);
 
 // Counts the shortest sequences: paths through the layered DAG of states on
 // shortest paths, built back from the goal, count[s] = sum of the counts of
@@ -277,6 +283,8 @@ ShortestSolution shortest_solution(const RollingCubesSpace& space, const bfs::De
 std::optional<std::string> count_shortest_sequences(const RollingCubesSpace& space,
                                                     const bfs::DepthTable& depths,
                                                     std::uint64_t start, std::uint64_t goal,
-                                                    unsigned depth, std::uint64_t max_layer_states);
+                                                    unsigned depth, std::uint64_t max_layer_states,
+                                                    const RankPart& part = kAllRanks,
+                                                    Cluster* cluster = nullptr);
 
 }  // namespace cubenum::rolling

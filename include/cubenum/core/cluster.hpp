@@ -1,0 +1,95 @@
+#pragma once
+// The processes of one run: this process alone, or the P processes that
+// `mpirun -np P cubenum ...` started, each with its own threads.
+//
+// The engines talk to the others only through this interface, at the
+// points where every process calls the same operation in the same order
+// (collectives), from the thread that runs the action. The MPI
+// implementation lives in a plugin (libcubenum_mpi.so, src/mpi/) that the
+// program loads only when mpirun started it: linking Open MPI into the
+// program costs every run about 1.7 ms of start-up (its dozen libraries),
+// more than a small puzzle's whole run.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace cubenum {
+
+class Cluster {
+ public:
+  virtual ~Cluster() = default;
+
+  virtual int process() const = 0;    // this process's number, 0..processes()-1
+  virtual int processes() const = 0;  // how many there are
+
+  // Sums (max_of: maximum) of every process's values, element by element,
+  // left in `values` on every process.
+  virtual void sum(std::span<std::uint64_t> values) = 0;
+  virtual void max_of(std::span<std::uint64_t> values) = 0;
+
+  // All to all: `send[p]` goes to process p (send has processes() parts);
+  // returns what each process sent to this one, by process.
+  virtual std::vector<std::vector<std::byte>> exchange(
+      std::vector<std::vector<std::byte>> send) = 0;
+
+  // Every process's `mine`, in process order, into `all` (the parts'
+  // sizes, by process, are `sizes`; they add up to all.size()).
+  virtual void gather_all(std::span<const std::byte> mine, std::span<std::byte> all,
+                          std::span<const std::uint64_t> sizes) = 0;
+
+  // Ends every process of the run at once with `status` (after an error
+  // that only this process met, while the others may wait for it).
+  [[noreturn]] virtual void abort(int status) = 0;
+};
+
+// The run's processes: this one alone unless join_cluster found mpirun.
+Cluster& this_cluster();
+
+// Joins the other processes when mpirun started this one (its environment
+// says so), loading the MPI plugin beside the program; otherwise does
+// nothing. Throws InputError when mpirun started a program built without
+// the plugin. leave_cluster() ends the membership (MPI_Finalize).
+void join_cluster(int& argc, char**& argv);
+void leave_cluster();
+
+// Small helpers over the collectives.
+inline std::uint64_t total(Cluster& cluster, std::uint64_t value) {
+  cluster.sum({&value, 1});
+  return value;
+}
+inline bool any(Cluster& cluster, bool value) {
+  std::uint64_t v = value ? 1 : 0;
+  cluster.max_of({&v, 1});
+  return v != 0;
+}
+
+// A contiguous, 64-aligned range of ranks [first, first + count): the part
+// of a ranked space one process owns. Ranks are split in equal word
+// ranges, the last part taking what is left.
+struct RankPart {
+  std::uint64_t first = 0;
+  std::uint64_t count = 0;
+  bool owns(std::uint64_t rank) const { return rank - first < count; }
+  std::uint64_t local(std::uint64_t rank) const { return rank - first; }
+};
+
+// Every rank: the part of a process alone.
+inline constexpr RankPart kAllRanks{0, ~std::uint64_t{0}};
+
+inline RankPart part_of(std::uint64_t states, int process, int processes) {
+  const std::uint64_t words = (states + 63) / 64;
+  const std::uint64_t per = (words + processes - 1) / processes;
+  const std::uint64_t first = std::min(states, per * 64 * static_cast<std::uint64_t>(process));
+  const std::uint64_t last = std::min(states, first + per * 64);
+  return {first, last - first};
+}
+
+// The process owning `rank` under part_of's split.
+inline int owner_of(std::uint64_t rank, std::uint64_t states, int processes) {
+  const std::uint64_t per = ((states + 63) / 64 + processes - 1) / processes;
+  return static_cast<int>(rank / (per * 64));
+}
+
+}  // namespace cubenum
