@@ -5,7 +5,7 @@
 // instead of eight, and a receiver decodes the blocks on all its threads.
 //
 // A block: varint byte length of the rest, varint count, the first rank,
-// then count - 1 gaps (each at least 1).
+// then count - 1 gaps (each at least 1). Blocks follow in increasing order.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
