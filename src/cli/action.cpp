@@ -77,12 +77,11 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
     // for them all.
     Cluster& cluster = this_cluster();
     const bool speaks = cluster.process() == 0;
-    if (cluster.processes() > 1 &&
-        std::find(distributed_actions.begin(), distributed_actions.end(), action) ==
-            distributed_actions.end())
+    if (cluster.processes() > 1 && std::find(distributed_actions.begin(), distributed_actions.end(),
+                                             action) == distributed_actions.end())
       throw InputError(fmt::format(
-          "{} {} runs in one process: start it without mpirun (under mpirun: rolling-cubes "
-          "bfs and solve)",
+          "{} {} runs in one process: start it without mpirun (the README's 'Beyond one "
+          "machine' says which actions run under mpirun)",
           puzzle.get_name(), action->get_name()));
     if (!speaks) progress::set_mode(progress::Mode::Never);
     if (!speaks) progress::set_verbose(false);

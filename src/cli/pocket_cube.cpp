@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "action.hpp"
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/progress.hpp"
 
@@ -37,8 +38,15 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   std::optional<Progress> progress;
   if (args.symmetry)
     progress.emplace("pocket-cube bfs: symmetry classes", pc::kPositionCount, "positions");
-  const pc::Enumeration e = pc::enumerate(metric, args.symmetry, parse_direction(args.direction),
-                                          progress ? &*progress : nullptr);
+  // Across processes: the frontier engine, which runs there (same table).
+  Cluster& cluster = this_cluster();
+  if (cluster.processes() > 1 && args.symmetry)
+    throw InputError("--symmetry", 0, "runs in one process (not under mpirun)");
+  const pc::Enumeration e =
+      cluster.processes() > 1
+          ? pc::enumerate_shared(metric, parse_direction(args.direction), cluster)
+          : pc::enumerate(metric, args.symmetry, parse_direction(args.direction),
+                          progress ? &*progress : nullptr);
   progress.reset();
   const std::uint64_t max_depth = e.distribution.size() - 1;
 
@@ -50,8 +58,7 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
     fmt::print(ctx.out, "{:>5} {:>12}", d, e.distribution[d]);
     if (args.symmetry) fmt::print(ctx.out, " {:>12}", e.symmetry_distribution[d]);
     // A level's time is the expansion of the level before it that found it.
-    fmt::print(ctx.out, " {:>11} {:>8.2f} ms\n", e.levels[d].work.method(),
-               e.levels[d].seconds * 1e3);
+    fmt::print(ctx.out, " {:>11} {:>8.2f} ms\n", e.methods[d], e.seconds[d] * 1e3);
   }
   fmt::print(ctx.out, "{:>5} {:>12}", "total", e.states());
   if (args.symmetry) fmt::print(ctx.out, " {:>12}", e.symmetry_classes());
@@ -86,7 +93,7 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
     for (const pc::Turn& turn : pc::parse_turns(*args.scramble))
       start = pc::apply_turn(start, turn);
   }
-  const std::vector<pc::Turn> turns = pc::solve(metric, start);
+  const std::vector<pc::Turn> turns = pc::solve(metric, start, &this_cluster());
   // Two quarter turns of one face in a row are written as the half turn
   // (R R -> R2); in QTM they still count two.
   const std::string moves = pc::turns_text(pc::join_half_turns(turns));
@@ -121,6 +128,7 @@ void register_pocket_cube(Command& app) {
   Command* bfs =
       add_action(*puzzle, "bfs", "positions at each distance from solved (QTM or HTM)",
                  [bfs_args](const ActionContext& ctx) { return run_bfs(*bfs_args, ctx); });
+  allow_processes(bfs);
   bfs->add_option("--metric", bfs_args->metric, "qtm (quarter turns) or htm (half turns too)")
       ->capture_default_str();
   bfs->add_flag("--symmetry", bfs_args->symmetry, "also count positions up to the 48 symmetries");
@@ -143,6 +151,7 @@ void register_pocket_cube(Command& app) {
   Command* solve =
       add_action(*puzzle, "solve", "one optimal solution of a scramble or a sticker string",
                  [solve_args](const ActionContext& ctx) { return run_solve(*solve_args, ctx); });
+  allow_processes(solve);
   solve->add_option("--metric", solve_args->metric, "qtm or htm")->capture_default_str();
   auto* scramble = solve->add_option("--scramble", solve_args->scramble,
                                      "moves in standard notation, e.g. \"R U2 F' D L B2\"");

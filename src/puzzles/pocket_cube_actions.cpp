@@ -80,16 +80,38 @@ Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy,
   const bfs::RowBfsResult result = bfs::row_bfs<bfs::PlaneRows>(space, {&kSolved, 1}, options);
   e.distribution = result.distribution();
   e.levels = result.levels;
+  for (const bfs::RowLevel& level : result.levels) {
+    e.methods.push_back(level.work.method());
+    e.seconds.push_back(level.seconds);
+  }
   return e;
 }
 
-std::vector<Turn> solve(Metric metric, const Corners& start) {
+Enumeration enumerate_shared(Metric metric, bfs::DirectionPolicy policy, Cluster& cluster) {
+  bfs::BfsOptions options;
+  options.policy = policy;
+  options.cluster = &cluster;
+  const bfs::BfsResult result = bfs::frontier_bfs(PocketCubeSpace(metric), {&kSolved, 1}, options);
+  Enumeration e;
+  e.metric = metric;
+  e.distribution = result.distribution();
+  for (const bfs::LevelStats& level : result.levels) {
+    e.methods.push_back(level.depth == 0                             ? ""
+                        : level.direction == bfs::Direction::TopDown ? "top-down"
+                                                                     : "bottom-up");
+    e.seconds.push_back(level.seconds);
+  }
+  return e;
+}
+
+std::vector<Turn> solve(Metric metric, const Corners& start, Cluster* cluster) {
   const PocketCubeSpace space(metric);
   bfs::BfsOptions options;
   options.depth_table = true;
+  options.cluster = cluster;
   const bfs::BfsResult result = bfs::frontier_bfs(space, {&kSolved, 1}, options);
-  const std::vector<std::uint64_t> path =
-      bfs::path_to_source(space, *result.depths, {&kSolved, 1}, position_rank(start));
+  const std::vector<std::uint64_t> path = bfs::path_to_source(
+      space, *result.depths, {&kSolved, 1}, position_rank(start), result.part, cluster);
   // The BFS turned the cube to bring D-L-B home; turn its faces back.
   const CubeSymmetry back = kCubeSymmetries[kSymmetryTables.inverse[fixing_rotation(start)]];
   std::vector<Turn> turns;

@@ -203,7 +203,9 @@ struct Enumeration {
   Metric metric = Metric::Quarter;
   std::vector<std::uint64_t> distribution;           // positions per distance
   std::vector<std::uint64_t> symmetry_distribution;  // classes per distance
-  std::vector<bfs::RowLevel> levels;
+  std::vector<std::string> methods;                  // how each level was built
+  std::vector<double> seconds;                       // and in what time
+  std::vector<bfs::RowLevel> levels;                 // the row engine's (none across processes)
   std::uint64_t states() const;
   std::uint64_t symmetry_classes() const;
 };
@@ -214,10 +216,15 @@ Enumeration enumerate(Metric metric, bool symmetry,
                       bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto,
                       Progress* progress = nullptr);
 
+// The same table across the processes of `cluster` (core/cluster.hpp), on
+// the frontier engine, the one that runs across processes (the row engine
+// of enumerate runs in one). Every process gets the whole table.
+Enumeration enumerate_shared(Metric metric, bfs::DirectionPolicy policy, Cluster& cluster);
+
 // One optimal sequence that takes `start` to solved, in `start`'s own
 // frame: the generators of the fixed-corner frame, renamed to the faces they
 // are in the frame the cube is held in.
-std::vector<Turn> solve(Metric metric, const Corners& start);
+std::vector<Turn> solve(Metric metric, const Corners& start, Cluster* cluster = nullptr);
 
 // The seed's Neo4j import files in `dir`: nodes.csv (pos:ID;:LABEL) and
 // edges.csv (:START_ID;:END_ID;:TYPE), ';'-separated. A node's id is the
