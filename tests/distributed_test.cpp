@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -32,8 +32,8 @@ using cubenum::testing::run_mpi;
 using Json = nlohmann::json;
 
 TEST(RankParts, CoverTheSpaceInOrderOnWordBoundariesAndAgreeWithTheOwner) {
-  for (std::uint64_t states : {0ULL, 1ULL, 12ULL, 63ULL, 64ULL, 65ULL, 1000ULL, 46656ULL,
-                               15116544ULL, 4353564672ULL}) {
+  for (std::uint64_t states :
+       {0ULL, 1ULL, 12ULL, 63ULL, 64ULL, 65ULL, 1000ULL, 46656ULL, 15116544ULL, 4353564672ULL}) {
     for (int processes = 1; processes <= 9; ++processes) {
       std::uint64_t next = 0;
       for (int p = 0; p < processes; ++p) {
@@ -62,17 +62,25 @@ std::vector<std::uint64_t> decoded(const std::vector<std::byte>& message) {
   return all;
 }
 
+// Both codings: dense ranks (through bucket bitmaps) and sparse ones
+// (sorted), against a std::set of the same ranks.
 TEST(RankMessages, RoundTripSortedWithoutRepeats) {
   std::mt19937_64 random(7);
-  for (std::size_t size : {0, 1, 2, 4095, 4096, 4097, 100000}) {
-    std::vector<std::uint64_t> ranks;
-    for (std::size_t i = 0; i < size; ++i) ranks.push_back(random() % (4 * size + 1));
-    ranks.push_back(~std::uint64_t{0});  // the largest rank survives the coding
-    const std::set<std::uint64_t> expected(ranks.begin(), ranks.end());
-    std::vector<std::uint64_t> copy = ranks;
-    const auto message = cubenum::bfs::encode_ranks(copy);
-    EXPECT_EQ(decoded(message), std::vector<std::uint64_t>(expected.begin(), expected.end()));
+  for (bool sparse : {false, true}) {
+    for (std::size_t size : {1, 2, 4095, 4096, 4097, 100000, 300000}) {
+      std::vector<std::uint64_t> ranks;
+      const std::uint64_t base = sparse ? 0 : 5'000'000'000ULL;
+      for (std::size_t i = 0; i < size; ++i) ranks.push_back(base + random() % (2 * size + 1));
+      if (sparse) ranks.push_back(~std::uint64_t{0});  // the largest rank survives the coding
+      const std::set<std::uint64_t> expected(ranks.begin(), ranks.end());
+      std::vector<std::uint64_t> copy = ranks;
+      const auto message = cubenum::bfs::encode_ranks(copy);
+      EXPECT_EQ(decoded(message), std::vector<std::uint64_t>(expected.begin(), expected.end()))
+          << size << (sparse ? " sparse" : " dense");
+    }
   }
+  std::vector<std::uint64_t> none;
+  EXPECT_TRUE(cubenum::bfs::encode_ranks(none).empty());
 }
 
 TEST(RankMessages, DenseRanksTakeAboutAByteEach) {
@@ -93,8 +101,8 @@ TEST(RankMessages, AMalformedMessageIsRefused) {
   refused({message.begin(), message.end() - 1});  // truncated
   std::vector<std::byte> longer = message;
   longer[0] = std::byte{static_cast<unsigned char>(std::to_integer<int>(longer[0]) - 1)};
-  refused(longer);                       // a block shorter than its ranks
-  refused({std::byte{1}, std::byte{0}});  // a block of no ranks
+  refused(longer);                                       // a block shorter than its ranks
+  refused({std::byte{1}, std::byte{0}});                 // a block of no ranks
   refused(std::vector<std::byte>(12, std::byte{0xFF}));  // a varint past 64 bits
 }
 
@@ -115,15 +123,14 @@ class Distributed : public ::testing::TestWithParam<Grid> {};
 
 TEST_P(Distributed, BfsAndSolveGiveTheOneProcessResult) {
   const auto [args, processes] = GetParam();
-  const fs::path dir = cubenum::testing::scratch(
-      "distributed-" + std::to_string(processes) + "-" +
-      std::to_string(std::hash<std::string>{}(args)));
+  const fs::path dir = cubenum::testing::scratch("distributed-" + std::to_string(processes) + "-" +
+                                                 std::to_string(std::hash<std::string>{}(args)));
   for (const std::string action : {"bfs", "solve"}) {
     const std::string command = "rolling-cubes " + action + " " + args;
     const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
     ASSERT_EQ(alone.status, 0) << alone.output;
-    const auto shared = run_mpi(processes, command + " --threads 1 --json " +
-                                               (dir / "shared.json").string());
+    const auto shared =
+        run_mpi(processes, command + " --threads 1 --json " + (dir / "shared.json").string());
     ASSERT_EQ(shared.status, 0) << shared.output;
     EXPECT_EQ(result_of(dir / "shared.json"), result_of(dir / "alone.json")) << command;
     EXPECT_EQ(shared.output, alone.output) << command;  // one table, written once
@@ -141,9 +148,29 @@ INSTANTIATE_TEST_SUITE_P(
                       Grid{"--rows 2 --cols 3 --direction bottom-up", 3}),
     [](const auto& param_info) {
       std::string name = param_info.param.args + "_" + std::to_string(param_info.param.processes);
-      std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
+      std::replace_if(
+          name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
       return name;
     });
+
+// The pocket cube's tables and optimal solutions: on the frontier engine
+// across processes, on the row engine alone; the same JSON.
+TEST(Distributed, PocketCubeTablesAndSolutionsAreTheOneProcessOnes) {
+  const fs::path dir = cubenum::testing::scratch("distributed-pocket-cube");
+  const std::vector<std::pair<std::string, int>> runs = {
+      {"pocket-cube bfs --metric qtm", 2},
+      {"pocket-cube bfs --metric htm", 3},
+      {"pocket-cube solve --metric htm --scramble \"R U2 F' R2 U F2 R' U'\"", 2},
+      {"pocket-cube solve --metric qtm --scramble \"F R' U2 R F'\"", 3}};
+  for (const auto& [command, processes] : runs) {
+    const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
+    ASSERT_EQ(alone.status, 0) << alone.output;
+    const auto shared =
+        run_mpi(processes, command + " --threads 1 --json " + (dir / "shared.json").string());
+    ASSERT_EQ(shared.status, 0) << shared.output;
+    EXPECT_EQ(result_of(dir / "shared.json"), result_of(dir / "alone.json")) << command;
+  }
+}
 
 TEST(Distributed, ProcessesWithNoStatesTakePartAlike) {
   // 12 states, one word: two of the three processes own nothing.
@@ -163,17 +190,13 @@ TEST(Distributed, ErrorsAreSaidOnceAndEndEveryProcess) {
   ASSERT_NE(first, std::string::npos) << bad.output;
   EXPECT_EQ(bad.output.find(said, first + 1), std::string::npos) << bad.output;
 
-  const auto alone_only = run_mpi(2, "pocket-cube bfs");
+  const auto alone_only = run_mpi(2, "nine-colour-cube count");
   EXPECT_EQ(alone_only.status, 2) << alone_only.output;
-  EXPECT_TRUE(contains(alone_only.output, "pocket-cube bfs runs in one process"))
+  EXPECT_TRUE(contains(alone_only.output, "nine-colour-cube count runs in one process"))
       << alone_only.output;
-
-  const fs::path dir = cubenum::testing::scratch("distributed-checkpoint");
-  const auto checkpoint =
-      run_mpi(2, "rolling-cubes bfs --rows 2 --cols 3 --checkpoint " + (dir / "c").string());
-  EXPECT_EQ(checkpoint.status, 2) << checkpoint.output;
-  EXPECT_TRUE(contains(checkpoint.output, "--checkpoint: checkpoints are for runs in one process"))
-      << checkpoint.output;
+  const auto symmetry = run_mpi(2, "pocket-cube bfs --symmetry");
+  EXPECT_EQ(symmetry.status, 2) << symmetry.output;
+  EXPECT_TRUE(contains(symmetry.output, "--symmetry: runs in one process")) << symmetry.output;
 }
 
 TEST(Distributed, StartedByMpirunWithoutThePluginIsRefused) {
@@ -183,6 +206,70 @@ TEST(Distributed, StartedByMpirunWithoutThePluginIsRefused) {
   EXPECT_EQ(run.status, 2) << run.output;
   EXPECT_TRUE(contains(run.output, "/nonexistent/libcubenum_mpi.so")) << run.output;
   EXPECT_TRUE(contains(run.output, "started by mpirun")) << run.output;
+}
+
+}  // namespace
+
+namespace {
+
+// Checkpoints across processes: each process saves its part, the first
+// one the manifest; stopped by --time-limit in slices and resumed, the run
+// gives the one-process result.
+TEST(DistributedCheckpoint, SlicesAcrossProcessesGiveTheOneProcessResult) {
+  const fs::path dir = cubenum::testing::scratch("distributed-slices");
+  const std::string command = "rolling-cubes bfs --rows 3 --cols 3";
+  const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  auto run = run_mpi(2, command + " --threads 1 --checkpoint " + ck +
+                            " --checkpoint-every 0 --time-limit 0.2 --json " + out);
+  ASSERT_EQ(run.status, 4) << run.output;
+  int slices = 1;
+  do {  // 1 thread and 2 by turns: a checkpoint does not depend on them
+    const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
+    run = run_mpi(2, command + threads + " --resume " + ck +
+                         " --checkpoint-every 0 --time-limit 0.2 --json " + out);
+    ASSERT_TRUE(run.status == 0 || run.status == 4) << run.output;
+  } while (run.status == 4 && ++slices < 60);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_GT(slices, 1);
+  Json sliced = result_of(out);
+  EXPECT_EQ(sliced["resumed"], true);
+  sliced.erase("resumed");
+  EXPECT_EQ(sliced, result_of(dir / "alone.json"));
+  // Both processes' parts are in the folder, and nothing else but the manifest.
+  int parts = 0;
+  for (const auto& entry : fs::directory_iterator(ck)) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_TRUE(name == "checkpoint.json" || name.find(".p0.") != std::string::npos ||
+                name.find(".p1.") != std::string::npos)
+        << name;
+    parts += name.ends_with(".bin") ? 1 : 0;
+  }
+  EXPECT_EQ(parts, 4);  // depths and frontier, of each process
+
+  // Another process count: refused.
+  const auto three = run_mpi(3, command + " --resume " + ck);
+  EXPECT_EQ(three.status, 2) << three.output;
+  EXPECT_TRUE(contains(three.output, "processes is 2 there, 3 here")) << three.output;
+  const auto one = run_cubenum(command + " --resume " + ck);
+  EXPECT_EQ(one.status, 2) << one.output;
+  EXPECT_TRUE(contains(one.output, "processes is 2 there, missing here")) << one.output;
+
+  // The second process's depth table damaged: refused, once, by every process.
+  for (const auto& entry : fs::directory_iterator(ck)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with("depths.p1.")) continue;
+    std::fstream f(entry.path(), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(100);
+    f.put('\x55');
+  }
+  const auto damaged = run_mpi(2, command + " --resume " + ck);
+  EXPECT_EQ(damaged.status, 2) << damaged.output;
+  const std::string said = "corrupt: its checksum (XXH3)";
+  const auto first = damaged.output.find(said);
+  ASSERT_NE(first, std::string::npos) << damaged.output;
+  EXPECT_EQ(damaged.output.find(said, first + 1), std::string::npos) << damaged.output;
 }
 
 }  // namespace

@@ -36,9 +36,10 @@ inline ProgramRun run_cubenum(const std::string& args) {
 // tools/setup): more processes than cores allowed, as root too, threads not
 // bound to one core each, and killed if it ever hangs.
 inline ProgramRun run_mpi(int processes, const std::string& args) {
-  return run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "
-                   "mpirun --oversubscribe --bind-to none -np " +
-                   std::to_string(processes) + " " + CUBENUM_BINARY + " " + args);
+  return run_shell(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "
+      "mpirun --oversubscribe --bind-to none -np " +
+      std::to_string(processes) + " " + CUBENUM_BINARY + " " + args);
 }
 
 }  // namespace cubenum::testing

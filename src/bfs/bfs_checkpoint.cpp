@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
 
@@ -64,19 +66,30 @@ CheckpointJson load_boundary(const CheckpointReader& reader, BfsBoundary& bounda
                    level[3] == "top-down" ? Direction::TopDown : Direction::BottomUp});
   }
   boundary.reached = state["reached"].get<std::uint64_t>();
-  reader.read("frontier", boundary.frontier.bytes());
-  if (boundary.depths != nullptr) {
-    reader.read("depths", boundary.depths->cells().bytes());
-    visited_from_depths(*boundary.depths, boundary.visited);
-  } else {
-    reader.read("visited", boundary.visited.bytes());
+  // Across processes a file may fail on one process only: they agree on
+  // the first process's error before going on together.
+  std::string problem;
+  try {
+    reader.read("frontier", boundary.frontier.bytes());
+    if (boundary.depths != nullptr) {
+      reader.read("depths", boundary.depths->cells().bytes());
+      visited_from_depths(*boundary.depths, boundary.visited);
+    } else {
+      reader.read("visited", boundary.visited.bytes());
+    }
+  } catch (const InputError& e) {
+    problem = e.what();
   }
+  if (boundary.cluster != nullptr) problem = first_problem(*boundary.cluster, problem);
+  if (!problem.empty()) throw InputError(problem);
   // The counts agree with the bitmaps: a checkpoint that passed its
   // checksums but not this was written by another program.
   std::uint64_t sum = 0;
   for (const LevelStats& level : boundary.levels) sum += level.states;
-  if (sum != boundary.reached || boundary.visited.count() != boundary.reached ||
-      boundary.frontier.count() != boundary.levels.back().states)
+  std::array<std::uint64_t, 2> counts{boundary.visited.count(), boundary.frontier.count()};
+  if (boundary.cluster != nullptr) boundary.cluster->sum(counts);
+  if (sum != boundary.reached || counts[0] != boundary.reached ||
+      counts[1] != boundary.levels.back().states)
     throw bad("its counts disagree with its bitmaps");
   return state.contains("extra") ? state["extra"] : CheckpointJson();
 }

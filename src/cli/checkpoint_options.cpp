@@ -29,8 +29,12 @@ CheckpointSession::CheckpointSession(const CheckpointOptions& options, Checkpoin
   if (!(options_.every >= 0))
     throw InputError("--checkpoint-every", 0, "must be 0 or more seconds");
   if (!(options_.time_limit >= 0)) throw InputError("--time-limit", 0, "must be 0 or more seconds");
+  // Across processes, a checkpoint is for that many processes (each holds
+  // its part of the ranks).
+  Cluster& cluster = this_cluster();
+  if (cluster.processes() > 1) identity["processes"] = cluster.processes();
   if (!options_.resume.empty()) {
-    reader_.emplace(options_.resume, identity);
+    reader_.emplace(options_.resume, identity, &cluster);
     if (options_.checkpoint.empty()) options_.checkpoint = options_.resume;
   } else if (!options_.checkpoint.empty() && has_checkpoint(options_.checkpoint)) {
     throw InputError("--checkpoint", 0,
@@ -42,7 +46,7 @@ CheckpointSession::CheckpointSession(const CheckpointOptions& options, Checkpoin
     throw InputError("--time-limit", 0,
                      "needs --checkpoint DIR: a run stopped without one would be lost");
   if (!options_.checkpoint.empty()) {
-    writer_.emplace(options_.checkpoint, std::move(identity), "--checkpoint");
+    writer_.emplace(options_.checkpoint, std::move(identity), "--checkpoint", &cluster);
     install_stop_signals();
   }
 }

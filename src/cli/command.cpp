@@ -38,8 +38,8 @@ int say_error(int status, const std::string& message) {
     if (cluster.process() == 0) std::fputs(("cubenum: " + message + "\n").c_str(), stderr);
     return status;
   }
-  std::fputs(fmt::format("cubenum: process {} of {}: {}\n", cluster.process(),
-                         cluster.processes(), message)
+  std::fputs(fmt::format("cubenum: process {} of {}: {}\n", cluster.process(), cluster.processes(),
+                         message)
                  .c_str(),
              stderr);
   cluster.abort(status);

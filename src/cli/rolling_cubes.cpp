@@ -90,12 +90,9 @@ struct SearchOutcome {
 
 SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t goal, bool stop,
                      const std::string& command) {
+  Cluster& cluster = this_cluster();
   // What a checkpoint must match: the grid, the start and the goal, and
   // whether the search stops at the goal (solve) or goes on (bfs).
-  Cluster& cluster = this_cluster();
-  if (cluster.processes() > 1 && !(o.checkpoints.checkpoint.empty() && o.checkpoints.resume.empty()))
-    throw InputError(o.checkpoints.resume.empty() ? "--checkpoint" : "--resume", 0,
-                     "checkpoints are for runs in one process (not yet under mpirun)");
   CheckpointSession checkpoints(o.checkpoints, {{"puzzle", "rolling-cubes"},
                                                 {"command", command},
                                                 {"rows", p.space.rows()},
@@ -136,7 +133,7 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t go
   bfs_options.on_progress = [&](std::uint64_t scanned) {
     if (level_task) level_task->set_done(scanned);
   };
-  if (const CheckpointReader* saved = checkpoints.reader())
+  if (const CheckpointReader* saved = checkpoints.reader(); saved && cluster.process() == 0)
     fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", o.checkpoints.resume,
                saved->state().value("levels", CheckpointJson::array()).size());
   bfs_options.checkpoint = checkpoints.writer();

@@ -24,15 +24,43 @@ std::string hex(std::uint64_t value) {
   return fmt::format("{:016x}", value);
 }
 
-std::string data_name(const std::string& name, std::uint64_t generation) {
-  return fmt::format("{}.{}.bin", name, generation);
+bool shared(const Cluster* cluster) {
+  return cluster != nullptr && cluster->processes() > 1;
+}
+
+// A data file's key in the manifest: its name, and across processes the
+// process that wrote it ("p1:depths").
+std::string data_key(const std::string& name, const Cluster* cluster) {
+  return shared(cluster) ? fmt::format("p{}:{}", cluster->process(), name) : name;
+}
+
+// Across processes each writes its own files: "depths.p1.7.bin".
+std::string data_name(const std::string& name, std::uint64_t generation, const Cluster* cluster) {
+  return shared(cluster) ? fmt::format("{}.p{}.{}.bin", name, cluster->process(), generation)
+                         : fmt::format("{}.{}.bin", name, generation);
+}
+
+// The files this process writes (all of them when alone): its data files,
+// and for the first process the manifest.
+bool is_mine(const std::string& file, const Cluster* cluster) {
+  if (!shared(cluster)) return true;
+  if (file.find(kManifest) != std::string::npos) return cluster->process() == 0;
+  return file.find(fmt::format(".p{}.", cluster->process())) != std::string::npos;
+}
+
+// Every process's `mine` (a JSON object), merged, on every process.
+CheckpointJson merged_over(Cluster& cluster, const CheckpointJson& mine) {
+  CheckpointJson merged = CheckpointJson::object();
+  for (const std::string& text : gather_texts(cluster, mine.dump()))
+    merged.update(CheckpointJson::parse(text));
+  return merged;
 }
 
 // Writes `bytes` to dir/name through a temporary, flushed to disk and then
 // renamed: whole or not at all.
 void write_durably(const fs::path& dir, const std::string& name, std::span<const std::byte> bytes,
                    const std::string& source) {
-  const fs::path temporary = dir / ("." + name + ".partial");
+  const fs::path temporary = dir / ("." + name + ".partial");  // the name is the process's own
   const auto fail = [&](const char* doing) {
     const int error = errno;
     ::unlink(temporary.c_str());
@@ -76,8 +104,12 @@ std::span<const std::byte> as_bytes(const std::string& text) {
 
 // ---- writing
 
-CheckpointWriter::CheckpointWriter(std::string dir, CheckpointJson identity, std::string source)
-    : dir_(std::move(dir)), source_(std::move(source)), identity_(std::move(identity)) {
+CheckpointWriter::CheckpointWriter(std::string dir, CheckpointJson identity, std::string source,
+                                   Cluster* cluster)
+    : dir_(std::move(dir)),
+      source_(std::move(source)),
+      identity_(std::move(identity)),
+      cluster_(cluster) {
   std::error_code ignored;
   fs::create_directories(dir_, ignored);
   if (!fs::is_directory(dir_))
@@ -85,7 +117,7 @@ CheckpointWriter::CheckpointWriter(std::string dir, CheckpointJson identity, std
   // Temporaries of a save that a kill interrupted: never committed.
   for (const auto& entry : fs::directory_iterator(dir_, ignored))
     if (const std::string name = entry.path().filename().string();
-        name.starts_with(".") && name.ends_with(".partial"))
+        name.starts_with(".") && name.ends_with(".partial") && is_mine(name, cluster_))
       fs::remove(entry.path(), ignored);
   // Generations go on from the checkpoint being continued, if any.
   std::ifstream in(fs::path(dir_) / kManifest);
@@ -101,27 +133,35 @@ void CheckpointWriter::save(const CheckpointJson& state, const std::vector<Check
   const std::uint64_t generation = generation_ + 1;
   CheckpointJson files = CheckpointJson::object();
   for (const CheckpointBlob& blob : blobs) {
-    const std::string file = data_name(blob.name, generation);
+    const std::string file = data_name(blob.name, generation, cluster_);
     write_durably(dir, file, blob.bytes, source_);
-    files[blob.name] = {{"file", file},
-                        {"bytes", blob.bytes.size()},
-                        {"xxh3", hex(hash_bytes(blob.bytes.data(), blob.bytes.size()))}};
+    files[data_key(blob.name, cluster_)] = {
+        {"file", file},
+        {"bytes", blob.bytes.size()},
+        {"xxh3", hex(hash_bytes(blob.bytes.data(), blob.bytes.size()))}};
   }
   sync_folder(dir);
-  const CheckpointJson manifest = {{"format", kCheckpointFormat},
-                                   {"identity", identity_},
-                                   {"generation", generation},
-                                   {"state", state},
-                                   {"files", files}};
-  const std::string text = manifest.dump(2) + '\n';
-  write_durably(dir, kManifest, as_bytes(text), source_);
-  sync_folder(dir);
+  // Across processes: every process's files are written once this returns.
+  if (shared(cluster_)) files = merged_over(*cluster_, files);
+  if (!shared(cluster_) || cluster_->process() == 0) {
+    const CheckpointJson manifest = {{"format", kCheckpointFormat},
+                                     {"identity", identity_},
+                                     {"generation", generation},
+                                     {"state", state},
+                                     {"files", files}};
+    const std::string text = manifest.dump(2) + '\n';
+    write_durably(dir, kManifest, as_bytes(text), source_);
+    sync_folder(dir);
+  }
   generation_ = generation;
+  // The commit is done everywhere before anyone removes an older file.
+  if (shared(cluster_)) total(*cluster_, 0);
   // The older generations' files: no longer named by the manifest.
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(dir, error)) {
     const std::string name = entry.path().filename().string();
-    if (name.ends_with(".bin") && !name.ends_with(fmt::format(".{}.bin", generation)))
+    if (name.ends_with(".bin") && is_mine(name, cluster_) &&
+        !name.ends_with(fmt::format(".{}.bin", generation)))
       fs::remove(entry.path(), error);
   }
 }
@@ -133,8 +173,9 @@ bool has_checkpoint(const std::string& dir) {
   return fs::is_regular_file(fs::path(dir) / kManifest, error);
 }
 
-CheckpointReader::CheckpointReader(std::string dir, const CheckpointJson& identity)
-    : dir_(std::move(dir)) {
+CheckpointReader::CheckpointReader(std::string dir, const CheckpointJson& identity,
+                                   Cluster* cluster)
+    : dir_(std::move(dir)), cluster_(cluster) {
   const std::string path = (fs::path(dir_) / kManifest).string();
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "no checkpoint here (nothing to resume)");
@@ -151,13 +192,19 @@ CheckpointReader::CheckpointReader(std::string dir, const CheckpointJson& identi
     // Name the first field that differs.
     std::string reason = "of another run";
     const CheckpointJson& saved = manifest_["identity"];
-    if (saved.is_object())
+    if (saved.is_object()) {
       for (const auto& [key, value] : identity.items())
         if (!saved.contains(key) || saved[key] != value) {
           reason = fmt::format("of another run: {} is {} there, {} here", key,
                                saved.contains(key) ? saved[key].dump() : "missing", value.dump());
           break;
         }
+      for (const auto& [key, value] : saved.items())
+        if (!identity.contains(key)) {
+          reason = fmt::format("of another run: {} is {} there, missing here", key, value.dump());
+          break;
+        }
+    }
     throw InputError(path, 0, "the checkpoint is " + reason);
   }
 }
@@ -165,10 +212,11 @@ CheckpointReader::CheckpointReader(std::string dir, const CheckpointJson& identi
 void CheckpointReader::read(const std::string& name, std::span<std::byte> out) const {
   const std::string manifest = (fs::path(dir_) / kManifest).string();
   const CheckpointJson& files = manifest_["files"];
-  if (!files.contains(name) || !files[name].contains("file") || !files[name].contains("bytes") ||
-      !files[name].contains("xxh3"))
-    throw InputError(manifest, 0, fmt::format("the checkpoint has no data '{}'", name));
-  const CheckpointJson& entry = files[name];
+  const std::string key = data_key(name, cluster_);
+  if (!files.contains(key) || !files[key].contains("file") || !files[key].contains("bytes") ||
+      !files[key].contains("xxh3"))
+    throw InputError(manifest, 0, fmt::format("the checkpoint has no data '{}'", key));
+  const CheckpointJson& entry = files[key];
   const std::string path = (fs::path(dir_) / entry["file"].get<std::string>()).string();
   if (entry["bytes"] != out.size())
     throw InputError(path, 0,

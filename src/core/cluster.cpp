@@ -77,6 +77,30 @@ void join_cluster(int& argc, char**& argv) {
   joined = join(&argc, &argv);
 }
 
+std::vector<std::string> gather_texts(Cluster& cluster, const std::string& mine) {
+  std::vector<std::uint64_t> sizes(static_cast<std::size_t>(cluster.processes()));
+  sizes[static_cast<std::size_t>(cluster.process())] = mine.size();
+  cluster.sum(sizes);
+  std::uint64_t all_bytes = 0;
+  for (std::uint64_t size : sizes) all_bytes += size;
+  std::string all(all_bytes, '\0');
+  cluster.gather_all({reinterpret_cast<const std::byte*>(mine.data()), mine.size()},
+                     {reinterpret_cast<std::byte*>(all.data()), all.size()}, sizes);
+  std::vector<std::string> texts;
+  std::uint64_t at = 0;
+  for (std::uint64_t size : sizes) {
+    texts.push_back(all.substr(at, size));
+    at += size;
+  }
+  return texts;
+}
+
+std::string first_problem(Cluster& cluster, const std::string& problem) {
+  for (std::string& text : gather_texts(cluster, problem))
+    if (!text.empty()) return text;
+  return {};
+}
+
 void leave_cluster() {
   if (joined == nullptr) return;
   plugin_leave();

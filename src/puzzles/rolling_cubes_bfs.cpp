@@ -56,7 +56,10 @@ void add_checkpoints(const RollingBfsOptions& options, RollingBfsResult& result,
   if (options.checkpoint != nullptr)
     bfs_options.at_boundary = [&options, &result, since = Stopwatch()](
                                   const bfs::BfsBoundary& boundary, bool stopping) mutable {
-      if (!stopping && since.seconds() < options.checkpoint_every) return;
+      // Every process saves, or none (by the clocks of any of them).
+      bool due = stopping || since.seconds() >= options.checkpoint_every;
+      if (boundary.cluster != nullptr) due = any(*boundary.cluster, due);
+      if (!due) return;
       const CheckpointJson extra = {
           {"watch_depth", result.watch_depth ? CheckpointJson(*result.watch_depth) : nullptr}};
       bfs::save_boundary(*options.checkpoint, boundary, extra);
@@ -77,8 +80,8 @@ RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t sourc
   // `states`: this process's part of the level (found.part, known once the
   // search has started: part_of gives it).
   Cluster* cluster = options.cluster;
-  const RankPart part = cluster ? part_of(space.size(), cluster->process(), cluster->processes())
-                                : kAllRanks;
+  const RankPart part =
+      cluster ? part_of(space.size(), cluster->process(), cluster->processes()) : kAllRanks;
   bfs_options.on_level = [&](const bfs::LevelStats& level, const AtomicBitmap& states) {
     if (options.on_level) options.on_level(level);
     if (!options.watch || result.watch_depth) return;
@@ -142,8 +145,7 @@ std::vector<Counted> route(const std::vector<Counted>& edges, std::uint64_t stat
 std::optional<std::string> count_shortest_sequences(const RollingCubesSpace& space,
                                                     const bfs::DepthTable& depths,
                                                     std::uint64_t start, std::uint64_t goal,
-                                                    unsigned depth,
-                                                    std::uint64_t max_layer_states,
+                                                    unsigned depth, std::uint64_t max_layer_states,
                                                     const RankPart& part, Cluster* cluster) {
   if (cluster != nullptr && cluster->processes() == 1) cluster = nullptr;
   std::vector<Counted> layer;

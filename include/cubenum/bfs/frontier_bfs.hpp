@@ -113,6 +113,9 @@ struct BfsBoundary {
   AtomicBitmap& visited;  // the states of every level so far
   AtomicBitmap& frontier;
   DepthTable* depths;  // when kept
+  // Across processes: the cluster; the bitmaps and the table are this
+  // process's part, `levels` and `reached` are everyone's.
+  Cluster* cluster = nullptr;
 };
 
 struct BfsResult {
@@ -213,8 +216,7 @@ void expand_bottom_up(const S& space, const Scan& scan, const AtomicBitmap& visi
   for_words(space, scan, options, [&](auto& cursor, std::size_t w) {
     const std::uint64_t old = visited.load_word(w);
     std::uint64_t found = 0;
-    for (std::uint64_t bits = ~old & valid_bits(scan.part.count, w); bits != 0;
-         bits &= bits - 1) {
+    for (std::uint64_t bits = ~old & valid_bits(scan.part.count, w); bits != 0; bits &= bits - 1) {
       const int bit = std::countr_zero(bits);
       if (cursor.for_each_neighbour(first + std::uint64_t{w} * 64 + bit,
                                     [&](std::uint64_t n) { return whole_frontier.test(n); }))
@@ -236,10 +238,8 @@ inline constexpr std::size_t kRoundWords = std::size_t{1} << 16;
 // sending (messages, ranks, bytes).
 template <RankedSpace S>
 std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& cluster,
-                                                    const Scan& level,
-                                                    const AtomicBitmap& frontier,
-                                                    AtomicBitmap& next,
-                                                    const BfsOptions& options) {
+                                                    const Scan& level, const AtomicBitmap& frontier,
+                                                    AtomicBitmap& next, const BfsOptions& options) {
   const std::uint64_t states = space.size();
   const int processes = cluster.processes(), self = cluster.process();
   const RankPart part = level.part;
@@ -345,11 +345,9 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
   const std::uint64_t states = space.size();
   Cluster* const cluster =
       options.cluster != nullptr && options.cluster->processes() > 1 ? options.cluster : nullptr;
-  if (cluster != nullptr && (options.restore || options.at_boundary))
-    throw std::logic_error("frontier_bfs: checkpoints are for one process");
   BfsResult result;
-  result.part = cluster ? part_of(states, cluster->process(), cluster->processes())
-                        : RankPart{0, states};
+  result.part =
+      cluster ? part_of(states, cluster->process(), cluster->processes()) : RankPart{0, states};
   const RankPart part = result.part;
   result.visited = AtomicBitmap(part.count);
   AtomicBitmap frontier(part.count), next(part.count);
@@ -358,7 +356,7 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
   DepthTable* depths = result.depths ? &*result.depths : nullptr;
   auto all = [&](std::uint64_t mine) { return cluster ? total(*cluster, mine) : mine; };
 
-  BfsBoundary boundary{result.levels, result.reached, result.visited, frontier, depths};
+  BfsBoundary boundary{result.levels, result.reached, result.visited, frontier, depths, cluster};
   Stopwatch clock;
   LevelStats level;
   bool restored = false;  // the level is a saved one, already counted
@@ -433,8 +431,7 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
 template <RankedSpace S>
 std::vector<std::uint64_t> path_to_source(const S& space, const DepthTable& depths,
                                           std::span<const std::uint64_t> sources,
-                                          std::uint64_t rank,
-                                          const RankPart& part = kAllRanks,
+                                          std::uint64_t rank, const RankPart& part = kAllRanks,
                                           Cluster* cluster = nullptr) {
   auto depth_here = [&](std::uint64_t r) {
     return part.owns(r) ? depths.depth_mod3(part.local(r)) : DepthTable::kUnseen;

@@ -10,6 +10,12 @@
 // The manifest's rename is the commit: a run killed at any moment leaves
 // the last committed checkpoint whole. Files of other generations are
 // removed after the commit.
+//
+// Across processes (core/cluster.hpp) every process writes its own data
+// files (named with its number) into the same folder, on a file system
+// they all see; once all have written theirs, the first process commits
+// the one manifest naming them all, and only after that does each remove
+// its older files. Every process reads the manifest and its own files.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +23,8 @@
 #include <span>
 #include <string>
 #include <vector>
+
+#include "cubenum/core/cluster.hpp"
 
 namespace cubenum {
 
@@ -31,14 +39,18 @@ struct CheckpointBlob {
 
 class CheckpointWriter {
  public:
-  // `source` names the option in errors ("--checkpoint").
-  CheckpointWriter(std::string dir, CheckpointJson identity, std::string source);
+  // `source` names the option in errors ("--checkpoint"). With a cluster
+  // of several processes, every one of them constructs it and calls save
+  // alike (the same state; its own blobs).
+  CheckpointWriter(std::string dir, CheckpointJson identity, std::string source,
+                   Cluster* cluster = nullptr);
   void save(const CheckpointJson& state, const std::vector<CheckpointBlob>& blobs);
 
  private:
   std::string dir_, source_;
   CheckpointJson identity_;
   std::uint64_t generation_ = 0;
+  Cluster* cluster_;  // null: this process alone
 };
 
 // The last committed checkpoint of a folder. Throws InputError naming the
@@ -46,15 +58,16 @@ class CheckpointWriter {
 // another format, or corrupt.
 class CheckpointReader {
  public:
-  CheckpointReader(std::string dir, const CheckpointJson& identity);
+  CheckpointReader(std::string dir, const CheckpointJson& identity, Cluster* cluster = nullptr);
   const CheckpointJson& state() const { return manifest_["state"]; }
-  // The data file `name` into `out`, whose size must be the file's; its
-  // checksum is checked.
+  // This process's data file `name` into `out`, whose size must be the
+  // file's; its checksum is checked.
   void read(const std::string& name, std::span<std::byte> out) const;
 
  private:
   std::string dir_;
   CheckpointJson manifest_;
+  Cluster* cluster_;
 };
 
 // Whether `dir` holds a committed checkpoint (a manifest).

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace cubenum {
@@ -64,6 +65,14 @@ inline bool any(Cluster& cluster, bool value) {
   cluster.max_of({&v, 1});
   return v != 0;
 }
+
+// Every process's `mine`, by process, on every process.
+std::vector<std::string> gather_texts(Cluster& cluster, const std::string& mine);
+
+// The first process's non-empty `problem` (an error message), on every
+// process; empty when no process has one. For errors that may strike one
+// process only (a damaged file of its own), so that all of them stop alike.
+std::string first_problem(Cluster& cluster, const std::string& problem);
 
 // A contiguous, 64-aligned range of ranks [first, first + count): the part
 // of a ranked space one process owns. Ranks are split in equal word

@@ -248,7 +248,7 @@ struct RollingBfsResult {
   std::optional<bfs::DepthTable> depths;  // of the ranks in `part`
   RankPart part;                          // this process's ranks (all when alone)
   std::optional<unsigned> watch_depth;    // depth of options.watch, if reached
-  bool stopped = false;                 // by should_stop: the levels are not all there
+  bool stopped = false;                   // by should_stop: the levels are not all there
   bool resumed = false;
 
   std::vector<std::uint64_t> distribution() const;
