@@ -125,7 +125,7 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t go
                    level.direction == bfs::Direction::TopDown ? "top-down " : "bottom-up",
                    level.seconds, progress::grouped(reached), total.seconds());
     if (cluster.processes() > 1)
-      progress::note("level {:2}  sent between {} processes: {} messages, {} ranks, {} bytes",
+      progress::note("level {:2}  sent between {} processes: {} messages, {} neighbours, {} bytes",
                      level.depth, cluster.processes(), progress::grouped(level.messages),
                      progress::grouped(level.sent_ranks), progress::grouped(level.sent_bytes));
   };

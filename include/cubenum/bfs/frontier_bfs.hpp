@@ -74,7 +74,8 @@ struct LevelStats {
   double seconds = 0;
   Direction direction = Direction::TopDown;
   // Across processes: what the level sent to other processes, summed over
-  // them all (point-to-point messages, the ranks in them and their bytes).
+  // them all (point-to-point messages, the neighbour ranks put into them,
+  // repeats included, and their bytes).
   std::uint64_t messages = 0, sent_ranks = 0, sent_bytes = 0;
 };
 
@@ -240,47 +241,59 @@ template <RankedSpace S>
 std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& cluster,
                                                     const Scan& level, const AtomicBitmap& frontier,
                                                     AtomicBitmap& next, const BfsOptions& options) {
-  const std::uint64_t states = space.size();
   const int processes = cluster.processes(), self = cluster.process();
+  const RankSplit split(space.size(), processes);
   const RankPart part = level.part;
-  const std::uint64_t most_words = (part_of(states, 0, processes).count + 63) / 64;
+  const std::uint64_t most_words = (split.per_part + 63) / 64;
   const std::uint64_t rounds = (most_words + kRoundWords - 1) / kRoundWords;
   std::array<std::uint64_t, 3> sent{};
+  // Kept from round to round: their memory is touched once.
+  PerWorker<std::vector<std::vector<std::uint64_t>>> outboxes;
+  std::vector<std::uint64_t> ranks;
   for (std::uint64_t round = 0; round < rounds; ++round) {
     Scan scan = level;
     scan.begin = std::min<std::size_t>(frontier.words(), round * kRoundWords);
     scan.end = std::min<std::size_t>(frontier.words(), scan.begin + kRoundWords);
-    PerWorker<std::vector<std::vector<std::uint64_t>>> outboxes;
     for_words(space, scan, options, [&](auto& cursor, std::size_t w) {
-      auto& out = outboxes.local();
-      if (out.empty()) out.resize(processes);
+      // A word's neighbours, this process's and the others', gathered
+      // without a branch (which is which is unpredictable), then handled.
+      std::array<std::uint64_t, 64 * kMaxNeighbours> here, away;
+      std::size_t here_count = 0, away_count = 0;
       for (std::uint64_t bits = frontier.load_word(w); bits != 0; bits &= bits - 1)
         cursor.for_each_neighbour(part.first + std::uint64_t{w} * 64 + std::countr_zero(bits),
                                   [&](std::uint64_t n) {
-                                    if (part.owns(n))
-                                      next.try_set(part.local(n));
-                                    else
-                                      out[owner_of(n, states, processes)].push_back(n);
+                                    const bool mine = part.owns(n);
+                                    here[here_count] = part.local(n);
+                                    away[away_count] = n;
+                                    here_count += mine;
+                                    away_count += !mine;
                                     return false;
                                   });
+      for (std::size_t i = 0; i < here_count; ++i) next.try_set(here[i]);
+      if (away_count == 0) return;
+      auto& out = outboxes.local();
+      if (out.empty()) out.resize(processes);
+      for (std::size_t i = 0; i < away_count; ++i) out[split.owner(away[i])].push_back(away[i]);
     });
     std::vector<std::vector<std::byte>> send(processes);
     for (int p = 0; p < processes; ++p) {
       if (p == self) continue;
-      std::vector<std::uint64_t> ranks;
+      ranks.clear();
       outboxes.for_each([&](auto& out) {
-        if (!out.empty()) ranks.insert(ranks.end(), out[p].begin(), out[p].end());
+        if (out.empty()) return;
+        ranks.insert(ranks.end(), out[p].begin(), out[p].end());
+        out[p].clear();
       });
       if (ranks.empty()) continue;
-      send[p] = encode_ranks(ranks);
       sent[0] += 1;
-      sent[1] += ranks.size();
+      sent[1] += ranks.size();  // repeats included: the coding drops them
+      send[p] = encode_ranks(ranks);
       sent[2] += send[p].size();
     }
     const auto received = cluster.exchange(std::move(send));
     for (int p = 0; p < processes; ++p)
-      decode_ranks(received[p], [&](std::span<const std::uint64_t> ranks) {
-        for (std::uint64_t n : ranks) {
+      decode_ranks(received[p], [&](std::span<const std::uint64_t> arrived) {
+        for (std::uint64_t n : arrived) {
           if (!part.owns(n)) throw std::runtime_error("frontier_bfs: a rank sent to its non-owner");
           next.try_set(part.local(n));
         }

@@ -87,18 +87,32 @@ struct RankPart {
 // Every rank: the part of a process alone.
 inline constexpr RankPart kAllRanks{0, ~std::uint64_t{0}};
 
+// The split itself: every part but the last holds `per_part` ranks.
+struct RankSplit {
+  std::uint64_t states = 0, per_part = 64;
+  int processes = 1;
+
+  RankSplit(std::uint64_t states_, int processes_)
+      : states(states_),
+        per_part(std::max<std::uint64_t>(
+                     1, ((states_ + 63) / 64 + static_cast<std::uint64_t>(processes_) - 1) /
+                            static_cast<std::uint64_t>(processes_)) *
+                 64),
+        processes(processes_) {}
+
+  RankPart part(int process) const {
+    const std::uint64_t first = std::min(states, per_part * static_cast<std::uint64_t>(process));
+    return {first, std::min(states, first + per_part) - first};
+  }
+  int owner(std::uint64_t rank) const { return static_cast<int>(rank / per_part); }
+};
+
 inline RankPart part_of(std::uint64_t states, int process, int processes) {
-  const std::uint64_t words = (states + 63) / 64;
-  const std::uint64_t per = (words + processes - 1) / processes;
-  const std::uint64_t first = std::min(states, per * 64 * static_cast<std::uint64_t>(process));
-  const std::uint64_t last = std::min(states, first + per * 64);
-  return {first, last - first};
+  return RankSplit(states, processes).part(process);
 }
 
-// The process owning `rank` under part_of's split.
 inline int owner_of(std::uint64_t rank, std::uint64_t states, int processes) {
-  const std::uint64_t per = ((states + 63) / 64 + processes - 1) / processes;
-  return static_cast<int>(rank / (per * 64));
+  return RankSplit(states, processes).owner(rank);
 }
 
 }  // namespace cubenum
