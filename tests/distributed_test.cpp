@@ -62,34 +62,34 @@ std::vector<std::uint64_t> decoded(const std::vector<std::byte>& message) {
   return all;
 }
 
-// Both codings: dense ranks (through bucket bitmaps) and sparse ones
-// (sorted), against a std::set of the same ranks.
+// Buckets of dense ranks (sorted through a bitmap), of sparse ones (sorted
+// by comparison), and both in one message, against a std::set of the ranks.
 TEST(RankMessages, RoundTripSortedWithoutRepeats) {
   std::mt19937_64 random(7);
-  for (bool sparse : {false, true}) {
+  for (const std::string kind : {"dense", "sparse", "mixed"}) {
     for (std::size_t size : {1, 2, 4095, 4096, 4097, 100000, 300000}) {
       std::vector<std::uint64_t> ranks;
-      const std::uint64_t base = sparse ? 0 : 5'000'000'000ULL;
-      for (std::size_t i = 0; i < size; ++i) ranks.push_back(base + random() % (2 * size + 1));
-      if (sparse) ranks.push_back(~std::uint64_t{0});  // the largest rank survives the coding
+      for (std::size_t i = 0; i < size; ++i) {
+        const bool far = kind == "sparse" || (kind == "mixed" && i % 2 == 1);
+        ranks.push_back(far ? random() % (std::uint64_t{1} << 40)
+                            : 5'000'000'000ULL + random() % (2 * size + 1));
+      }
+      if (kind == "sparse") ranks.push_back(~std::uint64_t{0});  // the largest rank survives
       const std::set<std::uint64_t> expected(ranks.begin(), ranks.end());
-      std::vector<std::uint64_t> copy = ranks;
-      const auto message = cubenum::bfs::encode_ranks(copy);
+      const auto message = cubenum::bfs::encode_ranks(ranks);
       EXPECT_EQ(decoded(message), std::vector<std::uint64_t>(expected.begin(), expected.end()))
-          << size << (sparse ? " sparse" : " dense");
+          << size << " " << kind;
     }
   }
-  std::vector<std::uint64_t> none;
-  EXPECT_TRUE(cubenum::bfs::encode_ranks(none).empty());
+  EXPECT_TRUE(cubenum::bfs::encode_ranks({}).empty());
 }
 
 TEST(RankMessages, DenseRanksTakeAboutAByteEach) {
   std::vector<std::uint64_t> ranks;
   for (std::uint64_t r = 5'000'000'000ULL; r < 5'000'000'000ULL + 1'000'000; r += 3)
     ranks.push_back(r);
-  const std::size_t count = ranks.size();
   const auto message = cubenum::bfs::encode_ranks(ranks);
-  EXPECT_LT(message.size(), count * 11 / 10);
+  EXPECT_LT(message.size(), ranks.size() * 11 / 10);
 }
 
 TEST(RankMessages, AMalformedMessageIsRefused) {

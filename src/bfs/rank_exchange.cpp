@@ -1,7 +1,5 @@
 #include "cubenum/bfs/rank_exchange.hpp"
 
-#include <tbb/parallel_sort.h>
-
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
@@ -11,8 +9,6 @@
 
 namespace cubenum::bfs {
 namespace {
-
-constexpr std::size_t kBlockRanks = 4096;  // ranks in a block of sparse ranks
 
 void put_varint(std::vector<std::byte>& out, std::uint64_t v) {
   while (v >= 0x80) {
@@ -46,91 +42,94 @@ std::vector<std::byte> encode_block(std::span<const std::uint64_t> ranks) {
   return block;
 }
 
-// Dense ranks (a BFS level's neighbours): a counting scatter into buckets
-// of consecutive ranks, then each bucket through a bitmap of its span,
-// which sorts it and drops repeats in one pass, in cache. About ten times
-// faster than sorting, and parallel over buckets. Sparse ranks are sorted.
-constexpr unsigned kFewestSpanBits = 15;  // a bucket spans at least 2^15 ranks (4 KiB of bitmap)
+// The ranks go through a counting scatter into buckets of 2^span_bits
+// consecutive ranks (about 256 ranks a bucket), and each bucket is sorted
+// on its own, in cache and in parallel: through a bitmap of its span when
+// its ranks are dense (which drops repeats in the same pass), else by
+// std::sort. A BFS round's neighbours (hundreds of thousands of ranks over
+// a part of billions) took 20 ms to sort whole, 518 rounds a level.
+constexpr std::size_t kRanksPerBucket = 256;
 constexpr std::uint64_t kMostBuckets = 1 << 16;
 constexpr std::size_t kScatterChunks = 64;  // fixed: the same buckets at any thread count
 
-std::vector<std::vector<std::byte>> encode_dense(const std::vector<std::uint64_t>& ranks,
-                                                 std::uint64_t low, unsigned span_bits,
-                                                 std::size_t buckets) {
+struct Buckets {
+  std::uint64_t low = 0;  // the first bucket's first rank
+  unsigned span_bits = 0;
+  std::size_t count = 1;
+  std::vector<std::uint64_t> ranks;  // by bucket
+  std::vector<std::size_t> start;    // bucket k: ranks[start[k], start[k + 1])
+};
+
+Buckets scatter(std::span<const std::uint64_t> ranks) {
+  Buckets b;
+  const auto [low_at, high_at] = std::minmax_element(ranks.begin(), ranks.end());
+  b.low = *low_at;
+  const std::uint64_t span = *high_at - b.low;
+  const std::uint64_t wanted =
+      std::clamp<std::uint64_t>(ranks.size() / kRanksPerBucket, 1, kMostBuckets);
+  while (b.span_bits < 63 && (span >> b.span_bits) >= wanted) ++b.span_bits;
+  b.count = static_cast<std::size_t>(span >> b.span_bits) + 1;
   const std::size_t n = ranks.size(), chunk = (n + kScatterChunks - 1) / kScatterChunks;
   auto bucket_of = [&](std::uint64_t r) {
-    return static_cast<std::size_t>((r - low) >> span_bits);
+    return static_cast<std::size_t>((r - b.low) >> b.span_bits);
   };
-  // at[c][b]: where chunk c's ranks of bucket b go (counts first, then offsets).
-  std::vector<std::vector<std::size_t>> at(kScatterChunks, std::vector<std::size_t>(buckets + 1));
-  parallel_for_chunks(kScatterChunks, 1, [&](std::size_t b, std::size_t e) {
-    for (std::size_t c = b; c != e; ++c)
+  // at[c][k]: where chunk c's ranks of bucket k go (counts first, then offsets).
+  std::vector<std::vector<std::size_t>> at(kScatterChunks, std::vector<std::size_t>(b.count));
+  parallel_for_chunks(kScatterChunks, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t c = first; c != last; ++c)
       for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i)
         ++at[c][bucket_of(ranks[i])];
   });
-  std::vector<std::size_t> bucket_start(buckets + 1);
+  b.start.resize(b.count + 1);
   std::size_t offset = 0;
-  for (std::size_t k = 0; k < buckets; ++k) {
-    bucket_start[k] = offset;
+  for (std::size_t k = 0; k < b.count; ++k) {
+    b.start[k] = offset;
     for (std::size_t c = 0; c < kScatterChunks; ++c) offset += std::exchange(at[c][k], offset);
   }
-  bucket_start[buckets] = offset;
-  std::vector<std::uint64_t> scattered(n);
-  parallel_for_chunks(kScatterChunks, 1, [&](std::size_t b, std::size_t e) {
-    for (std::size_t c = b; c != e; ++c)
+  b.start[b.count] = offset;
+  b.ranks.resize(n);
+  parallel_for_chunks(kScatterChunks, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t c = first; c != last; ++c)
       for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i)
-        scattered[at[c][bucket_of(ranks[i])]++] = ranks[i];
+        b.ranks[at[c][bucket_of(ranks[i])]++] = ranks[i];
   });
-  std::vector<std::vector<std::byte>> encoded(buckets);
-  parallel_for_chunks(buckets, 1, [&](std::size_t b, std::size_t e) {
-    std::vector<std::uint64_t> seen(((std::uint64_t{1} << span_bits) + 63) / 64);
-    std::vector<std::uint64_t> sorted;
-    for (std::size_t k = b; k != e; ++k) {
-      if (bucket_start[k] == bucket_start[k + 1]) continue;
-      const std::uint64_t first = low + (std::uint64_t{k} << span_bits);
-      for (std::size_t i = bucket_start[k]; i != bucket_start[k + 1]; ++i) {
-        const std::uint64_t r = scattered[i] - first;
-        seen[r / 64] |= std::uint64_t{1} << (r % 64);
-      }
-      sorted.clear();
-      for (std::size_t w = 0; w != seen.size(); ++w)
-        for (std::uint64_t bits = std::exchange(seen[w], 0); bits != 0; bits &= bits - 1)
-          sorted.push_back(first + w * 64 + static_cast<unsigned>(std::countr_zero(bits)));
-      encoded[k] = encode_block(sorted);
-    }
-  });
-  return encoded;
+  return b;
 }
 
-std::vector<std::vector<std::byte>> encode_sparse(std::vector<std::uint64_t>& ranks) {
-  start_scheduler();  // as every loop through the parallel seam does
-  tbb::parallel_sort(ranks.begin(), ranks.end());
-  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  const std::size_t blocks = (ranks.size() + kBlockRanks - 1) / kBlockRanks;
-  std::vector<std::vector<std::byte>> encoded(blocks);
-  parallel_for_chunks(blocks, 1, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i != e; ++i) {
-      const std::size_t first = i * kBlockRanks;
-      encoded[i] = encode_block(
-          std::span(ranks).subspan(first, std::min(kBlockRanks, ranks.size() - first)));
-    }
-  });
-  return encoded;
+// Bucket k's ranks in increasing order without repeats, into `sorted`.
+void sort_bucket(const Buckets& b, std::size_t k, std::vector<std::uint64_t>& seen,
+                 std::vector<std::uint64_t>& sorted) {
+  sorted.assign(b.ranks.begin() + static_cast<std::ptrdiff_t>(b.start[k]),
+                b.ranks.begin() + static_cast<std::ptrdiff_t>(b.start[k + 1]));
+  const std::uint64_t span_words = ((std::uint64_t{1} << b.span_bits) + 63) / 64;
+  if (span_words > 4 * sorted.size()) {  // sparse: sorting costs less than the bitmap
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    return;
+  }
+  seen.resize(span_words);
+  const std::uint64_t first = b.low + (std::uint64_t{k} << b.span_bits);
+  for (std::uint64_t r : sorted) seen[(r - first) / 64] |= std::uint64_t{1} << ((r - first) % 64);
+  sorted.clear();
+  for (std::size_t w = 0; w != span_words; ++w)
+    for (std::uint64_t bits = std::exchange(seen[w], 0); bits != 0; bits &= bits - 1)
+      sorted.push_back(first + w * 64 + static_cast<unsigned>(std::countr_zero(bits)));
 }
 
 }  // namespace
 
-std::vector<std::byte> encode_ranks(std::vector<std::uint64_t>& ranks) {
+std::vector<std::byte> encode_ranks(std::span<const std::uint64_t> ranks) {
   if (ranks.empty()) return {};
-  const auto [low_at, high_at] = std::minmax_element(ranks.begin(), ranks.end());
-  const std::uint64_t low = *low_at, span = *high_at - low;
-  // The bucket span: at least 2^15 ranks, and at most kMostBuckets buckets.
-  unsigned span_bits = kFewestSpanBits;
-  while (span_bits < 63 && (span >> span_bits) >= kMostBuckets) ++span_bits;
-  const std::size_t buckets = static_cast<std::size_t>(span >> span_bits) + 1;
-  // Dense: the bitmaps' words to scan are fewer than four per rank.
-  const bool dense = span / 256 <= ranks.size();
-  const auto encoded = dense ? encode_dense(ranks, low, span_bits, buckets) : encode_sparse(ranks);
+  const Buckets buckets = scatter(ranks);
+  std::vector<std::vector<std::byte>> encoded(buckets.count);
+  parallel_for_chunks(buckets.count, 16, [&](std::size_t first, std::size_t last) {
+    std::vector<std::uint64_t> seen, sorted;
+    for (std::size_t k = first; k != last; ++k) {
+      if (buckets.start[k] == buckets.start[k + 1]) continue;
+      sort_bucket(buckets, k, seen, sorted);
+      encoded[k] = encode_block(sorted);
+    }
+  });
   std::vector<std::byte> out;
   std::size_t bytes = 0;
   for (const auto& block : encoded) bytes += block.size();

@@ -18,7 +18,7 @@
 // Across processes (mpirun; core/cluster.hpp) each process holds the three
 // bitmaps for its own part of the ranks only (RankPart: about 1/P of the
 // memory). Top-down, it expands its part of the frontier in rounds of
-// kRoundWords words and ships the neighbours that others own to them, sorted
+// about kRoundStates states and ships the neighbours that others own to them, sorted
 // and delta-coded (bfs/rank_exchange.hpp); bottom-up, every process first
 // gathers the whole frontier (one bit per state) and tests its own
 // unvisited states against it. Level counts are summed over the processes
@@ -227,16 +227,49 @@ void expand_bottom_up(const S& space, const Scan& scan, const AtomicBitmap& visi
   });
 }
 
-// Across processes, top-down expands this many local words between two
-// exchanges: the neighbours waiting to be sent stay below about
-// 64 * kRoundWords * degree ranks (8 bytes each) whatever the level's size.
-inline constexpr std::size_t kRoundWords = std::size_t{1} << 16;
+// Across processes, top-down expands about this many frontier states
+// between two exchanges: the neighbours waiting to be sent stay below
+// kRoundStates * degree ranks (8 bytes each) whatever the level's size.
+inline constexpr std::uint64_t kRoundStates = std::uint64_t{1} << 20;
+
+// The frontier's states by chunk of kChunkWords words.
+inline constexpr std::size_t kChunkWords = 1024;
+inline std::vector<std::uint64_t> chunk_counts(const AtomicBitmap& frontier) {
+  const std::size_t words = frontier.words();
+  std::vector<std::uint64_t> counts((words + kChunkWords - 1) / kChunkWords);
+  parallel_for_chunks(counts.size(), 1, [&](std::size_t b, std::size_t e) {
+    for (std::size_t c = b; c != e; ++c)
+      for (std::size_t w = c * kChunkWords; w < std::min(words, (c + 1) * kChunkWords); ++w)
+        counts[c] += static_cast<std::uint64_t>(std::popcount(frontier.load_word(w)));
+  });
+  return counts;
+}
+
+// Word boundaries that cut the frontier into `rounds` slices of about
+// equal numbers of states (to a chunk): the processes exchange in step
+// after each round, so each round must be as long on every process. Cut
+// by words instead, a round over a dense stretch on one process kept the
+// others waiting (62% of a 3x4 rolling-cubes run's time went to MPI).
+inline std::vector<std::size_t> balanced_rounds(const std::vector<std::uint64_t>& counts,
+                                                std::size_t words, std::uint64_t states,
+                                                std::uint64_t rounds) {
+  std::vector<std::size_t> bounds{0};
+  std::uint64_t done = 0;
+  for (std::size_t c = 0; c < counts.size() && bounds.size() < rounds; ++c) {
+    done += counts[c];
+    // Round r ends once r + 1 rounds' share of the states is done.
+    while (bounds.size() < rounds && done > 0 && done * rounds >= states * bounds.size())
+      bounds.push_back(std::min(words, (c + 1) * kChunkWords));
+  }
+  while (bounds.size() <= rounds) bounds.push_back(words);
+  return bounds;
+}
 
 // Top-down across processes: neighbours this process owns are set in
 // `next` at once, the others are sent to their owners after each round,
 // and what the others send is set on arrival. Every process runs the same
-// number of rounds (that of the largest part). Returns this process's
-// sending (messages, ranks, bytes).
+// number of rounds (enough for the largest frontier part). Returns this
+// process's sending (messages, ranks, bytes).
 template <RankedSpace S>
 std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& cluster,
                                                     const Scan& level, const AtomicBitmap& frontier,
@@ -244,16 +277,20 @@ std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& clu
   const int processes = cluster.processes(), self = cluster.process();
   const RankSplit split(space.size(), processes);
   const RankPart part = level.part;
-  const std::uint64_t most_words = (split.per_part + 63) / 64;
-  const std::uint64_t rounds = (most_words + kRoundWords - 1) / kRoundWords;
+  const std::vector<std::uint64_t> counts = chunk_counts(frontier);
+  std::uint64_t mine = 0;
+  for (std::uint64_t c : counts) mine += c;
+  std::uint64_t rounds = std::max<std::uint64_t>(1, (mine + kRoundStates - 1) / kRoundStates);
+  cluster.max_of({&rounds, 1});
+  const std::vector<std::size_t> bounds = balanced_rounds(counts, frontier.words(), mine, rounds);
   std::array<std::uint64_t, 3> sent{};
   // Kept from round to round: their memory is touched once.
   PerWorker<std::vector<std::vector<std::uint64_t>>> outboxes;
   std::vector<std::uint64_t> ranks;
   for (std::uint64_t round = 0; round < rounds; ++round) {
     Scan scan = level;
-    scan.begin = std::min<std::size_t>(frontier.words(), round * kRoundWords);
-    scan.end = std::min<std::size_t>(frontier.words(), scan.begin + kRoundWords);
+    scan.begin = bounds[round];
+    scan.end = bounds[round + 1];
     for_words(space, scan, options, [&](auto& cursor, std::size_t w) {
       // A word's neighbours, this process's and the others', gathered
       // without a branch (which is which is unpredictable), then handled.
@@ -262,11 +299,11 @@ std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& clu
       for (std::uint64_t bits = frontier.load_word(w); bits != 0; bits &= bits - 1)
         cursor.for_each_neighbour(part.first + std::uint64_t{w} * 64 + std::countr_zero(bits),
                                   [&](std::uint64_t n) {
-                                    const bool mine = part.owns(n);
+                                    const bool is_mine = part.owns(n);
                                     here[here_count] = part.local(n);
                                     away[away_count] = n;
-                                    here_count += mine;
-                                    away_count += !mine;
+                                    here_count += is_mine;
+                                    away_count += !is_mine;
                                     return false;
                                   });
       for (std::size_t i = 0; i < here_count; ++i) next.try_set(here[i]);

@@ -14,8 +14,8 @@
 
 namespace cubenum::bfs {
 
-// Sorts `ranks`, drops repeats, and returns them encoded.
-std::vector<std::byte> encode_ranks(std::vector<std::uint64_t>& ranks);
+// `ranks` (in any order, repeats allowed) encoded.
+std::vector<std::byte> encode_ranks(std::span<const std::uint64_t> ranks);
 
 // Calls visit(block) with the ranks of each block of `encoded`, in
 // increasing order within a block, from several threads at once. Throws
