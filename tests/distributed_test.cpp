@@ -6,8 +6,11 @@
 // tests check those against published and naive counts): a distributed
 // run must agree with it field for field at every process count.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -16,6 +19,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cubenum/bfs/rank_exchange.hpp"
@@ -136,8 +140,10 @@ TEST_P(Distributed, BfsAndSolveGiveTheOneProcessResult) {
     EXPECT_EQ(shared.output, alone.output) << command;  // one table, written once
     std::ifstream in(dir / "shared.json");
     const Json shared_json = Json::parse(in);
-    if (processes > 1) EXPECT_EQ(shared_json["processes"], processes);
-    else EXPECT_FALSE(shared_json.contains("processes"));
+    if (processes > 1)
+      EXPECT_EQ(shared_json["processes"], processes);
+    else
+      EXPECT_FALSE(shared_json.contains("processes"));
   }
 }
 
@@ -273,6 +279,70 @@ TEST(DistributedCheckpoint, SlicesAcrossProcessesGiveTheOneProcessResult) {
   const auto first = damaged.output.find(said);
   ASSERT_NE(first, std::string::npos) << damaged.output;
   EXPECT_EQ(damaged.output.find(said, first + 1), std::string::npos) << damaged.output;
+}
+
+}  // namespace
+
+namespace {
+
+// The cubenum processes whose command line holds `marker` (this test's
+// checkpoint folder: tests running beside it have their own).
+std::vector<int> processes_with(const std::string& marker) {
+  std::vector<int> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
+    std::string command = cubenum::testing::read(entry.path() / "cmdline");
+    std::replace(command.begin(), command.end(), '\0', ' ');
+    if (command.rfind(CUBENUM_BINARY, 0) == 0 && command.find(marker) != std::string::npos)
+      found.push_back(std::stoi(name));
+  }
+  return found;
+}
+
+// SIGKILL to one process of a run under mpirun, at several moments (during
+// levels, during checkpoint writes: one is written at every level); mpirun
+// then ends the others. Resumed, or started afresh when the kill came
+// before the first commit, the run gives the one-process result.
+TEST(DistributedCheckpoint, OneProcessKilledAtAnyMomentResumesToTheSameResult) {
+  const fs::path dir = cubenum::testing::scratch("distributed-kill");
+  const std::string command = "rolling-cubes bfs --rows 3 --cols 3 --threads 1";
+  const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  int resumed = 0;
+  // Moments after the processes start; the run takes about 1.3 s more.
+  for (const int at_ms : {150, 300, 450, 600}) {
+    const std::string ck = (dir / ("ck" + std::to_string(at_ms))).string();
+    const std::string out = (dir / "killed.json").string();
+    fs::remove(out);
+    const std::string launch =
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+        "timeout 120 mpirun --oversubscribe --bind-to none -np 2 " +
+        std::string(CUBENUM_BINARY) + " " + command + " --checkpoint " + ck +
+        " --checkpoint-every 0 > /dev/null 2>&1 &";
+    ASSERT_EQ(std::system(launch.c_str()), 0);
+    for (int waited = 0; processes_with(ck).size() < 2 && waited < 1000; ++waited)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(at_ms));
+    const std::vector<int> running = processes_with(ck);
+    ASSERT_FALSE(running.empty()) << "the run ended before the kill at " << at_ms << " ms";
+    ::kill(running.back(), SIGKILL);
+    for (int waited = 0; !processes_with(ck).empty() && waited < 600; ++waited)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ASSERT_TRUE(processes_with(ck).empty()) << "mpirun did not end the killed run's processes";
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // mpirun itself
+    const bool saved = fs::exists(fs::path(ck) / "checkpoint.json");
+    resumed += saved ? 1 : 0;
+    const auto run =
+        run_mpi(2, command + (saved ? " --resume " : " --checkpoint ") + ck + " --json " + out);
+    ASSERT_EQ(run.status, 0) << "killed at " << at_ms << " ms: " << run.output;
+    Json result = result_of(out);
+    result.erase("resumed");
+    EXPECT_EQ(result, result_of(dir / "alone.json")) << "killed at " << at_ms << " ms";
+    for (const auto& entry : fs::directory_iterator(ck))  // a killed save's temporaries
+      EXPECT_FALSE(entry.path().filename().string().ends_with(".partial")) << entry.path();
+  }
+  EXPECT_GT(resumed, 0);  // at least one kill came after a checkpoint
 }
 
 }  // namespace
