@@ -1,6 +1,7 @@
-// Runs across processes (core/cluster.hpp, the frontier engine under
-// mpirun): the split of the ranks, the messages' coding, and whole runs
-// under `mpirun -np P` against the same run in one process.
+// Runs across processes (core/cluster.hpp, the frontier engine and the
+// backtracking counts under mpirun): the split of the ranks, the messages'
+// coding, and whole runs under `mpirun -np P` against the same run in one
+// process.
 //
 // The expected results are the one-process run's (the rolling cubes' own
 // tests check those against published and naive counts): a distributed
@@ -343,6 +344,142 @@ TEST(DistributedCheckpoint, OneProcessKilledAtAnyMomentResumesToTheSameResult) {
       EXPECT_FALSE(entry.path().filename().string().ends_with(".partial")) << entry.path();
   }
   EXPECT_GT(resumed, 0);  // at least one kill came after a checkpoint
+}
+
+}  // namespace
+
+// ------------------------------------------------ backtracking counts
+
+namespace {
+
+const std::string kData = CUBENUM_DATA_DIR;
+const std::string kShapeCount = "foam count --shape cuboid:2x1x1 --colours blue,green " + kData +
+                                "/foam/happy-cube-original.txt";
+
+// A count's JSON without what differs between runs of the same count.
+Json counts_of(const fs::path& json) {
+  Json j = result_of(json);
+  j.erase("resumed");
+  for (Json& r : j["results"]) {
+    r.erase("seconds");
+    r.erase("count_seconds");
+  }
+  return j;
+}
+
+bool has_part(const fs::path& ck) {
+  if (!fs::exists(ck)) return false;
+  for (const auto& entry : fs::directory_iterator(ck))
+    if (fs::exists(entry.path() / "checkpoint.json")) return true;
+  return false;
+}
+
+// The subtrees dealt to the processes from one counter: every count the
+// same at every process count (a pool over shapes, a shape, several
+// searches in one run, piece choices).
+TEST(DistributedCounts, FoamCountsAreTheOneProcessOnes) {
+  const fs::path dir = cubenum::testing::scratch("distributed-foam");
+  const std::string sets = kData + "/foam/happy-cube-original.txt " + kData +
+                           "/foam/happy-cube-marble.txt " + kData + "/foam/happy-cube-micro.txt";
+  const std::vector<std::string> commands = {
+      "foam count --challenge pool " + sets, kShapeCount, "foam count --challenge own " + sets,
+      "foam count --challenge one-per-colour --by shape " + sets};
+  for (const std::string& command : commands) {
+    const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
+    ASSERT_EQ(alone.status, 0) << alone.output;
+    for (const int processes : {1, 2, 3, 4}) {
+      const auto shared =
+          run_mpi(processes, command + " --threads 1 --json " + (dir / "shared.json").string());
+      ASSERT_EQ(shared.status, 0) << shared.output;
+      EXPECT_EQ(counts_of(dir / "shared.json"), counts_of(dir / "alone.json"))
+          << command << " on " << processes << " processes";
+    }
+  }
+}
+
+// Each process saves its own part, on its own schedule; a count stopped in
+// slices goes on at any process count, and alone.
+TEST(DistributedCounts, CheckpointedSlicesGoOnAtAnyProcessCount) {
+  const fs::path dir = cubenum::testing::scratch("distributed-foam-slices");
+  const auto alone = run_cubenum(kShapeCount + " --json " + (dir / "alone.json").string());
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  double limit = 0.05;  // a fifth longer each slice
+  const auto slice = [&] {
+    limit *= 1.2;
+    return " --threads 1 --checkpoint-every 0.01 --time-limit " + std::to_string(limit) +
+           " --json " + out;
+  };
+  auto run = run_mpi(2, kShapeCount + " --checkpoint " + ck + slice());
+  ASSERT_EQ(run.status, 4) << run.output;
+  EXPECT_FALSE(fs::exists(out));
+  int slices = 1;
+  while (run.status == 4 && slices < 40) {
+    const int processes = 1 + slices % 3;  // 2, 3, 1, 2, ...
+    run = processes == 1 ? run_cubenum(kShapeCount + " --resume " + ck + slice())
+                         : run_mpi(processes, kShapeCount + " --resume " + ck + slice());
+    ASSERT_TRUE(run.status == 0 || run.status == 4) << run.output;
+    ++slices;
+  }
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_GT(slices, 3);
+  RecordProperty("slices", slices);
+  EXPECT_EQ(counts_of(out), counts_of(dir / "alone.json"));
+}
+
+// The cubenum processes whose command line holds `marker`.
+std::vector<int> counting_processes(const std::string& marker) {
+  std::vector<int> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
+    std::string command = cubenum::testing::read(entry.path() / "cmdline");
+    std::replace(command.begin(), command.end(), '\0', ' ');
+    if (command.rfind(CUBENUM_BINARY, 0) == 0 && command.find(marker) != std::string::npos)
+      found.push_back(std::stoi(name));
+  }
+  return found;
+}
+
+// SIGKILL to one process of a count under mpirun (saving after every
+// subtree), at several moments; mpirun ends the others. Resumed on two
+// processes, or started afresh when no part was saved, the count is the
+// one-process count.
+TEST(DistributedCounts, OneProcessKilledAtAnyMomentResumesToTheSameCount) {
+  const fs::path dir = cubenum::testing::scratch("distributed-foam-kill");
+  const auto alone = run_cubenum(kShapeCount + " --json " + (dir / "alone.json").string());
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  int resumed = 0;
+  for (const int at_ms : {20, 100, 250, 400}) {
+    const std::string ck = (dir / ("ck" + std::to_string(at_ms))).string();
+    const std::string out = (dir / "killed.json").string();
+    fs::remove(out);
+    const std::string launch =
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+        "timeout 120 mpirun --oversubscribe --bind-to none -np 3 " +
+        std::string(CUBENUM_BINARY) + " " + kShapeCount + " --threads 1 --checkpoint " + ck +
+        " --checkpoint-every 0 > /dev/null 2>&1 &";
+    ASSERT_EQ(std::system(launch.c_str()), 0);
+    for (int waited = 0; counting_processes(ck).size() < 3 && waited < 1000; ++waited)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(at_ms));
+    const std::vector<int> running = counting_processes(ck);
+    ASSERT_FALSE(running.empty()) << "the count ended before the kill at " << at_ms << " ms";
+    ::kill(running.back(), SIGKILL);
+    for (int waited = 0; !counting_processes(ck).empty() && waited < 600; ++waited)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ASSERT_TRUE(counting_processes(ck).empty()) << "mpirun did not end the others";
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // mpirun itself
+    const bool saved = has_part(ck);
+    resumed += saved ? 1 : 0;
+    const auto run = run_mpi(2, kShapeCount + (saved ? " --resume " : " --checkpoint ") + ck +
+                                    " --threads 1 --json " + out);
+    ASSERT_EQ(run.status, 0) << "killed at " << at_ms << " ms: " << run.output;
+    EXPECT_EQ(counts_of(out), counts_of(dir / "alone.json")) << "killed at " << at_ms << " ms";
+    for (const auto& entry : fs::recursive_directory_iterator(ck))
+      EXPECT_FALSE(entry.path().filename().string().ends_with(".partial")) << entry.path();
+  }
+  EXPECT_GT(resumed, 0);
 }
 
 }  // namespace

@@ -29,7 +29,12 @@ inline ProgramRun run_shell(const std::string& command_line) {
 }
 
 inline ProgramRun run_cubenum(const std::string& args) {
-  return run_shell(std::string(CUBENUM_BINARY) + " " + args);
+  // (Appended, not `std::string(...) + " " + args`: GCC 12 -O1 warns
+  // -Warray-bounds wrongly on that where it is inlined.)
+  std::string line = CUBENUM_BINARY;
+  line += ' ';
+  line += args;
+  return run_shell(line);
 }
 
 // The program started by `mpirun -np processes` (Open MPI, from

@@ -10,11 +10,15 @@
 #include <sstream>
 
 #include "action.hpp"
+#include "checkpoint_options.hpp"
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/hash.hpp"
 #include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
+#include "cubenum/search/subtree_checkpoint.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -36,6 +40,8 @@ struct FoamOptions {
   std::size_t first = 0;  // 0: list canonical assemblies from a complete count
   std::uint64_t seed = 1;
   double time_limit = 0;
+  // count: --checkpoint, --resume, --checkpoint-every (time_limit above).
+  CheckpointOptions checkpoints;
   const Command* action = nullptr;  // to ask which options were given
 };
 
@@ -58,9 +64,26 @@ void add_common_options(Command* action, FoamOptions& o) {
       ->type_name("c1,c2,...");
   action
       ->add_option("--time-limit", o.time_limit,
-                   "with --shape: stop after this many seconds and report how far it got "
-                   "(0: no limit)")
+                   "stop after this many seconds: with --checkpoint, saved to go on with "
+                   "--resume; else (with --shape) report how far it got (0: no limit)")
       ->type_name("SECONDS");
+}
+
+// count's checkpoints (--time-limit is a common option).
+void add_count_checkpoint_options(Command* action, FoamOptions& o) {
+  action
+      ->add_option("--checkpoint", o.checkpoints.checkpoint,
+                   "save the count's finished subtrees in folder DIR now and then, and when it "
+                   "stops (Ctrl-C, --time-limit)")
+      ->type_name("DIR");
+  action
+      ->add_option("--resume", o.checkpoints.resume,
+                   "continue the count saved in DIR (and go on saving there)")
+      ->type_name("DIR");
+  action
+      ->add_option("--checkpoint-every", o.checkpoints.every,
+                   "seconds between two saves at least (0: after every subtree)")
+      ->capture_default_str();
 }
 
 std::vector<std::string> split_colours(const std::string& list) {
@@ -75,10 +98,18 @@ std::vector<std::string> split_colours(const std::string& list) {
 // shape is built from the pool of all pieces given.
 void check_options(const FoamOptions& o) {
   const auto given = [&](const char* name) { return o.action->count(name) > 0; };
+  const bool saved = given("--checkpoint") || given("--resume");
+  if (given("--checkpoint-every") && !saved)
+    throw InputError("--checkpoint-every", 0, "only with --checkpoint or --resume");
+  if (!(o.checkpoints.every >= 0))
+    throw InputError("--checkpoint-every", 0, "must be 0 or more seconds");
   if (given("--shape") && o.shape.empty()) throw InputError("--shape", 0, "empty");
   if (o.shape.empty()) {
-    for (const char* name : {"--colours", "--time-limit", "--first", "--seed"})
+    for (const char* name : {"--colours", "--first", "--seed"})
       if (given(name)) throw InputError(name, 0, "only with --shape");
+    if (given("--time-limit") && !saved)
+      throw InputError("--time-limit", 0,
+                       "only with --shape (lower bounds), or with --checkpoint DIR (to go on)");
   } else if (given("--challenge") && o.challenge != "pool") {
     throw InputError("--challenge", 0,
                      "a shape is built from the pool of all pieces given: --challenge pool, "
@@ -106,6 +137,86 @@ std::vector<puzzles::FoamSet> load_sets(const FoamOptions& o) {
   for (const std::string& file : o.files) sets.push_back(puzzles::load_foam_set(file));
   return sets;
 }
+
+// ------------------------------------------------------------ checkpoints
+
+std::string hex_hash(const std::string& text) {
+  return fmt::format("{:016x}", hash_bytes(text.data(), text.size()));
+}
+
+// What a count's checkpoint must match: the challenge, the pieces (each
+// set's name and its pieces' colours and codes, hashed: a file whose
+// comments changed still fits), the shape's cubes, and the method, which
+// decides the search's subtrees.
+CheckpointJson count_identity(const FoamOptions& o, const std::vector<puzzles::FoamSet>& sets,
+                              bool via_shapes, const puzzles::FoamShape* shape) {
+  CheckpointJson pieces = CheckpointJson::array();
+  for (const puzzles::FoamSet& set : sets) {
+    std::string text;
+    for (const puzzles::FoamPiece& p : set.pieces)
+      text += fmt::format("{} {} {};", p.colour, p.index, p.code);
+    pieces.push_back({{"set", set.name}, {"pieces", set.pieces.size()}, {"xxh3", hex_hash(text)}});
+  }
+  CheckpointJson identity = {{"puzzle", "foam"},         {"action", "count"},
+                             {"challenge", o.challenge}, {"by", o.by},
+                             {"via_shapes", via_shapes}, {"sets", pieces}};
+  if (shape != nullptr) {
+    std::string cubes;
+    for (const Vec3& c : shape->cubes) cubes += fmt::format("{},{},{};", c[0], c[1], c[2]);
+    identity["shape"] = {{"cubes", shape->cubes.size()}, {"xxh3", hex_hash(cubes)}};
+    identity["colours"] = split_colours(o.colours);
+  }
+  return identity;
+}
+
+// A count's checkpoints (--checkpoint, --resume): the ledger of finished
+// subtrees (search/subtree_checkpoint.hpp), and what stops the count.
+class CountCheckpoint {
+ public:
+  CountCheckpoint(const FoamOptions& o, CheckpointJson identity) : options_(o.checkpoints) {
+    const bool resume = !options_.resume.empty();
+    if (resume && options_.checkpoint.empty()) options_.checkpoint = options_.resume;
+    if (options_.checkpoint.empty()) {
+      stop_ = deadline(o.time_limit);  // a shape's lower bounds
+      return;
+    }
+    ledger_.emplace(options_.checkpoint, std::move(identity), resume, options_.every,
+                    this_cluster(), resume ? "--resume" : "--checkpoint");
+    install_stop_signals();
+    if (resume && this_cluster().process() == 0)
+      fmt::print(stderr, "cubenum: resuming from {}: {} saved part{}\n", options_.checkpoint,
+                 ledger_->parts_read(), ledger_->parts_read() == 1 ? "" : "s");
+    const auto limit = deadline(o.time_limit);
+    stop_ = [limit] { return stop_requested() || (limit && limit()); };
+  }
+
+  // The options of one search of the count, named for the checkpoint.
+  void apply(search::AssemblyOptions& options, const std::string& name) {
+    options.stop = stop_;
+    options.cluster = &this_cluster();
+    options.checkpoint = ledger_ ? &*ledger_ : nullptr;
+    options.checkpoint_name = name;
+  }
+  bool saving() const { return ledger_.has_value(); }
+  bool resumed() const { return !options_.resume.empty(); }
+  // After a search stopped early with a checkpoint: saves, and throws
+  // RunStopped saying how to go on.
+  void stopped() {
+    ledger_->save();
+    const char* why = stop_requested() ? "stopped by a signal" : "stopped at --time-limit";
+    throw RunStopped(fmt::format("{}; saved in {}: run the same command with --resume {} to go on",
+                                 why, options_.checkpoint, options_.checkpoint));
+  }
+  // After the whole count: the last save (a --resume of it answers at once).
+  void finished() {
+    if (ledger_) ledger_->save();
+  }
+
+ private:
+  CheckpointOptions options_;
+  std::optional<search::SubtreeCheckpoint> ledger_;
+  std::function<bool()> stop_;
+};
 
 // The search's two counters: subtrees (the tree cut where there are many
 // more than threads) with the time left, and the nodes visited within them.
@@ -185,10 +296,11 @@ bool count_via_shapes(const FoamOptions& o, puzzles::FoamChallenge challenge, pu
   const FoamProblem by_shape =
       puzzles::foam_problems(puzzles::FoamChallenge::Pool, puzzles::FoamBy::Shape, sets).front();
   if (by_shape.kinds.size() == by_shape.pieces.size()) return false;
-  fmt::print(stderr,
-             "cubenum: note: {} pieces in {} shapes: counted over shapes, each assembly as the "
-             "ways to pick its congruent pieces (same counts; --direct: piece by piece)\n",
-             by_shape.pieces.size(), by_shape.kinds.size());
+  if (this_cluster().process() == 0)  // under mpirun, once
+    fmt::print(stderr,
+               "cubenum: note: {} pieces in {} shapes: counted over shapes, each assembly as the "
+               "ways to pick its congruent pieces (same counts; --direct: piece by piece)\n",
+               by_shape.pieces.size(), by_shape.kinds.size());
   return true;
 }
 
@@ -196,23 +308,30 @@ Json run_count(const FoamOptions& o, const ActionContext& ctx) {
   const auto challenge = puzzles::parse_foam_challenge(o.challenge);
   const auto by = puzzles::parse_foam_by(o.by);
   const auto sets = load_sets(o);
-  const auto problems =
-      puzzles::foam_problems(challenge, by, sets, count_via_shapes(o, challenge, by, sets));
+  const bool via_shapes = count_via_shapes(o, challenge, by, sets);
+  const auto problems = puzzles::foam_problems(challenge, by, sets, via_shapes);
+  CountCheckpoint checkpoint(o, count_identity(o, sets, via_shapes, nullptr));
   Json results = Json::array();
   const std::size_t width = name_width(problems);
   print_header(ctx.out, width, challenge != puzzles::FoamChallenge::Own);
-  for (const FoamProblem& problem : problems) {
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const FoamProblem& problem = problems[i];
     SearchProgress progress("foam count: " + short_name(problem.name));
     auto options = progress_options(progress);
+    checkpoint.apply(options, fmt::format("{}:{}", i, problem.name));
     Stopwatch clock;
     const auto counts = puzzles::count_foam(problem, options);
     const double seconds = clock.seconds();
+    if (!counts.complete) checkpoint.stopped();
     print_row(ctx.out, width, problem, counts, seconds);
     progress::note("{}: {} search nodes, {:.3f} s", problem.name,
                    progress::grouped(progress.nodes.done()), seconds);
     results.push_back(count_fields(problem, counts, seconds));
   }
-  return {{"challenge", o.challenge}, {"by", o.by}, {"results", results}};
+  checkpoint.finished();
+  Json fields = {{"challenge", o.challenge}, {"by", o.by}, {"results", results}};
+  if (checkpoint.resumed()) fields["resumed"] = true;
+  return fields;
 }
 
 search::SymmetryGroup parse_up_to(const std::string& word) {
@@ -328,15 +447,18 @@ void print_shape_header(std::ostream& out, const ShapeJob& job) {
 
 Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   const ShapeJob job = load_shape_job(o);
+  CountCheckpoint checkpoint(o, count_identity(o, load_sets(o), o.via_shapes, &job.shape));
   print_shape_header(ctx.out, job);
   SearchProgress progress("foam count: " + job.shape.name);
   auto options = progress_options(progress);
-  options.stop = deadline(o.time_limit);
+  checkpoint.apply(options, "shape");
   if (o.time_limit > 0)
     progress.subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
   Stopwatch clock;
   const auto c = puzzles::count_foam_shape(job.shape, job.pool, options);
   const double seconds = clock.seconds();
+  if (!c.complete && checkpoint.saving()) checkpoint.stopped();
+  checkpoint.finished();
   ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9}\n", "raw", "rotations", "symmetries",
                          "piece_choices", "seconds");
   ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
@@ -349,7 +471,9 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   r["subtrees_done"] = c.subtrees_done;
   r["subtrees_total"] = c.subtrees_total;
   r["count_seconds"] = seconds;
-  return shape_json(job, o, r);
+  Json fields = shape_json(job, o, r);
+  if (checkpoint.resumed()) fields["resumed"] = true;
+  return fields;
 }
 
 Json shape_solution_json(const ShapeJob& job, const search::AssemblyKey& key) {
@@ -464,6 +588,8 @@ void register_foam(Command& app) {
                                                     : run_shape_count(*count_opts, ctx);
                  });
   add_common_options(count, *count_opts);
+  add_count_checkpoint_options(count, *count_opts);
+  allow_processes(count);
   count->add_flag("--direct", count_opts->direct,
                   "a pool by identity: search piece by piece even where pieces are congruent "
                   "(slow; by default such a pool is counted over shapes, same counts)");

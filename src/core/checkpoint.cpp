@@ -233,6 +233,26 @@ void CheckpointReader::read(const std::string& name, std::span<std::byte> out) c
     throw InputError(path, 0, "corrupt: its checksum (XXH3) is not the one the manifest records");
 }
 
+std::vector<std::byte> CheckpointReader::read(const std::string& name) const {
+  const CheckpointJson& files = manifest_["files"];
+  const std::string key = data_key(name, cluster_);
+  std::vector<std::byte> bytes;
+  if (files.contains(key) && files[key].contains("bytes") &&
+      files[key]["bytes"].is_number_unsigned() && files[key].contains("file") &&
+      files[key]["file"].is_string()) {
+    const std::uint64_t recorded = files[key]["bytes"].get<std::uint64_t>();
+    const std::string path = (fs::path(dir_) / files[key]["file"].get<std::string>()).string();
+    std::error_code error;
+    const auto size = fs::file_size(path, error);
+    if (error) throw InputError(path, 0, "missing: " + error.message());
+    if (size < recorded)
+      throw InputError(path, 0, fmt::format("truncated: {} bytes of {}", size, recorded));
+    bytes.resize(recorded);
+  }
+  read(name, bytes);  // names what is missing or wrong
+  return bytes;
+}
+
 // ---- stop requests
 
 namespace {

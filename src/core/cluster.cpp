@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +14,16 @@
 
 namespace cubenum {
 namespace {
+
+class LocalCounter final : public SharedCounter {
+ public:
+  std::uint64_t fetch_add(std::uint64_t n) override {
+    return value_.fetch_add(n, std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<std::uint64_t> value_{0};
+};
 
 // One process, alone: every collective is the identity.
 class Alone final : public Cluster {
@@ -27,6 +38,9 @@ class Alone final : public Cluster {
   void gather_all(std::span<const std::byte> mine, std::span<std::byte> all,
                   std::span<const std::uint64_t>) override {
     std::copy(mine.begin(), mine.end(), all.begin());
+  }
+  std::unique_ptr<SharedCounter> shared_counter() override {
+    return std::make_unique<LocalCounter>();
   }
   [[noreturn]] void abort(int status) override { std::_Exit(status); }
 };

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "cubenum/core/cluster.hpp"
@@ -18,6 +20,38 @@ constexpr std::uint64_t kPiece = std::uint64_t{1} << 30;
 int piece_size(std::uint64_t size, std::uint64_t offset) {
   return static_cast<int>(std::min(kPiece, size - offset));
 }
+
+// The value lives in a window of the first process; fetch_add is an
+// MPI_Fetch_and_op in a passive-target epoch that stays open (lock_all),
+// flushed so that the value returned is the one it replaced. Threads take
+// turns (MPI_THREAD_SERIALIZED).
+class MpiCounter final : public SharedCounter {
+ public:
+  explicit MpiCounter(int process) {
+    const MPI_Aint bytes = process == 0 ? sizeof(std::uint64_t) : 0;
+    MPI_Win_allocate(bytes, sizeof(std::uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &memory_,
+                     &window_);
+    if (process == 0) *memory_ = 0;
+    MPI_Barrier(MPI_COMM_WORLD);  // the value is 0 before anyone adds
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, window_);
+  }
+  ~MpiCounter() override {
+    MPI_Win_unlock_all(window_);
+    MPI_Win_free(&window_);
+  }
+  std::uint64_t fetch_add(std::uint64_t n) override {
+    std::lock_guard lock(turn_);
+    std::uint64_t before = 0;
+    MPI_Fetch_and_op(&n, &before, MPI_UINT64_T, 0, 0, MPI_SUM, window_);
+    MPI_Win_flush(0, window_);
+    return before;
+  }
+
+ private:
+  std::uint64_t* memory_ = nullptr;
+  MPI_Win window_ = MPI_WIN_NULL;
+  std::mutex turn_;
+};
 
 class MpiCluster final : public Cluster {
  public:
@@ -70,6 +104,10 @@ class MpiCluster final : public Cluster {
     }
   }
 
+  std::unique_ptr<SharedCounter> shared_counter() override {
+    return std::make_unique<MpiCounter>(process_);
+  }
+
   [[noreturn]] void abort(int status) override {
     MPI_Abort(MPI_COMM_WORLD, status);
     std::_Exit(status);  // MPI_Abort does not return; the compiler does not know
@@ -89,14 +127,16 @@ MpiCluster* cluster = nullptr;
 }  // namespace
 }  // namespace cubenum
 
-// Collectives are called only from the thread that runs the action, never
-// from a parallel loop's workers: MPI_THREAD_FUNNELED is enough.
+// Collectives are called only from the thread that runs the action; a
+// shared counter's fetch_add from any worker, one at a time, while that
+// thread waits for the workers: MPI_THREAD_SERIALIZED.
 extern "C" cubenum::Cluster* cubenum_join_mpi(int* argc, char*** argv) {
   int provided = 0;
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
-  if (provided < MPI_THREAD_FUNNELED) {
-    std::fputs("cubenum: error: this MPI library does not support threads (MPI_THREAD_FUNNELED)\n",
-               stderr);
+  MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
+  if (provided < MPI_THREAD_SERIALIZED) {
+    std::fputs(
+        "cubenum: error: this MPI library does not support threads (MPI_THREAD_SERIALIZED)\n",
+        stderr);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   cubenum::cluster = new cubenum::MpiCluster;

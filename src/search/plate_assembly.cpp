@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <mutex>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -9,8 +11,10 @@
 #include <unordered_set>
 
 #include "cubenum/core/checked.hpp"
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/progress.hpp"
+#include "cubenum/search/subtree_checkpoint.hpp"
 
 #if defined(__BMI2__)
 #include <immintrin.h>
@@ -126,6 +130,115 @@ AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
   keep_smallest();
   return *this;
 }
+
+namespace {
+
+// The tally's bytes: the counts, then the selections and the listed
+// solutions, each as a length and its numbers (little-endian).
+class TallyWriter {
+ public:
+  template <class T>
+  void put(T value) {
+    const auto* b = reinterpret_cast<const std::byte*>(&value);
+    out.insert(out.end(), b, b + sizeof value);
+  }
+  std::vector<std::byte> out;
+};
+
+class TallyReader {
+ public:
+  TallyReader(std::span<const std::byte> in, const std::string& source)
+      : in_(in), source_(source) {}
+  template <class T>
+  T get() {
+    if (sizeof(T) > in_.size() - at_) throw InputError(source_, 0, "a tally ends early (corrupt)");
+    T value;
+    std::memcpy(&value, in_.data() + at_, sizeof value);
+    at_ += sizeof value;
+    return value;
+  }
+  // A length, at most what the bytes left can hold at `each` bytes apiece.
+  std::uint64_t length(std::size_t each) {
+    const auto n = get<std::uint64_t>();
+    if (n > (in_.size() - at_) / each) throw InputError(source_, 0, "a tally ends early (corrupt)");
+    return n;
+  }
+  bool done() const { return at_ == in_.size(); }
+
+ private:
+  std::span<const std::byte> in_;
+  std::size_t at_ = 0;
+  const std::string& source_;
+};
+
+constexpr std::uint32_t kTallyMagic = 0x594c5441;  // "ATLY"
+
+}  // namespace
+
+std::vector<std::byte> AssemblyTally::encode() const {
+  TallyWriter w;
+  w.put(kTallyMagic);
+  for (const std::uint64_t v : {raw, rotations, symmetries, std::uint64_t{subtrees_done},
+                                std::uint64_t{complete}, std::uint64_t{list_limit}})
+    w.put(v);
+  w.put(std::uint64_t{selections.size()});
+  for (const SelectionKey& key : selections) {
+    w.put(std::uint64_t{key.size()});
+    for (const std::uint16_t kind : key) w.put(kind);
+  }
+  w.put(std::uint64_t{listed.size()});
+  for (const AssemblyKey& key : listed) {
+    w.put(std::uint64_t{key.size()});
+    for (const FacePlacement& p : key) {
+      w.put(p.kind);
+      w.put(p.transform);
+    }
+  }
+  return std::move(w.out);
+}
+
+AssemblyTally AssemblyTally::decode(std::span<const std::byte> bytes, const std::string& source) {
+  TallyReader r(bytes, source);
+  if (r.get<std::uint32_t>() != kTallyMagic) throw InputError(source, 0, "not a tally (corrupt)");
+  AssemblyTally t;
+  t.raw = r.get<std::uint64_t>();
+  t.rotations = r.get<std::uint64_t>();
+  t.symmetries = r.get<std::uint64_t>();
+  t.subtrees_done = r.get<std::uint64_t>();
+  t.complete = r.get<std::uint64_t>() != 0;
+  t.list_limit = r.get<std::uint64_t>();
+  for (std::uint64_t n = r.length(8); n != 0; --n) {
+    SelectionKey key(r.length(sizeof(std::uint16_t)));
+    for (std::uint16_t& kind : key) kind = r.get<std::uint16_t>();
+    t.selections.insert(std::move(key));
+  }
+  for (std::uint64_t n = r.length(8); n != 0; --n) {
+    AssemblyKey& key = t.listed.emplace_back(r.length(3));
+    for (FacePlacement& p : key) {
+      p.kind = r.get<std::uint16_t>();
+      p.transform = r.get<std::uint8_t>();
+    }
+  }
+  if (!r.done()) throw InputError(source, 0, "bytes after a tally's end (corrupt)");
+  return t;
+}
+
+namespace {
+
+// The sum of every process's tally, on every process.
+AssemblyTally sum_over(Cluster& cluster, const AssemblyTally& mine) {
+  AssemblyTally total;
+  total.list_limit = mine.list_limit;
+  for (const std::string& text : gather_texts(cluster, [&] {
+         const std::vector<std::byte> bytes = mine.encode();
+         return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+       }()))
+    total += AssemblyTally::decode({reinterpret_cast<const std::byte*>(text.data()), text.size()},
+                                   "another process");
+  return total;
+}
+
+}  // namespace
 
 void AssemblyTally::keep_smallest() {
   std::sort(listed.begin(), listed.end());
@@ -533,28 +646,62 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     collect_prefixes(start, 0, split, current, prefixes);
     if (prefixes.size() >= kWantedSubtrees || split == deepest) break;
   }
+  const auto subtrees = static_cast<std::uint32_t>(prefixes.size());
 
-  AssemblyTally total = search_subtrees<AssemblyTally, Prefix>(
-      prefixes,
-      [&](const Prefix& prefix, AssemblyTally& tally) {
-        tally.list_limit = options.list_limit;
-        if (options.stop && options.stop()) {
-          tally.complete = false;
-          return;
-        }
-        State st = start;
-        for (int d = 0; d < split; ++d) {
-          const BucketTable& t = tables_[depths_[d].table];
-          place(st, d, t.candidates[prefix[d]]);
-        }
-        search(st, split, tally);
-        if (st.stopped)
-          tally.complete = false;
-        else
-          ++tally.subtrees_done;
-      },
-      options.progress);
+  SubtreeRun<AssemblyTally> run;
+  run.progress = options.progress;
+  run.cluster = options.cluster;
+  SubtreeCheckpoint::Earlier earlier;
+  // This process's finished subtrees and their sum, for the checkpoint.
+  std::mutex mutex;
+  AssemblyTally mine;
+  std::vector<std::uint32_t> finished;
+  SubtreeCheckpoint* const checkpoint = options.checkpoint;
+  const std::string& name = options.checkpoint_name;
+  if (checkpoint != nullptr) {
+    earlier = checkpoint->earlier(name, subtrees);
+    run.pending = earlier.pending;
+    if (earlier.pending.empty()) run.pending = {};  // (an empty span means every subtree)
+    mine.list_limit = options.list_limit;
+    run.finished = [&](std::uint32_t subtree, const AssemblyTally& tally) {
+      std::lock_guard lock(mutex);
+      mine += tally;
+      finished.push_back(subtree);
+      if (checkpoint->due()) {
+        checkpoint->record(name, subtrees, finished, mine.encode());
+        checkpoint->save();
+      }
+    };
+  }
+  const bool nothing_left = checkpoint != nullptr && earlier.pending.empty();
+  const auto search_one = [&](const Prefix& prefix, AssemblyTally& tally) {
+    tally.list_limit = options.list_limit;
+    if (options.stop && options.stop()) {
+      tally.complete = false;
+      return false;
+    }
+    State st = start;
+    for (int d = 0; d < split; ++d) {
+      const BucketTable& t = tables_[depths_[d].table];
+      place(st, d, t.candidates[prefix[d]]);
+    }
+    search(st, split, tally);
+    if (st.stopped) {
+      tally.complete = false;
+      return false;
+    }
+    ++tally.subtrees_done;
+    return true;
+  };
+  AssemblyTally total = nothing_left
+                            ? AssemblyTally{}
+                            : search_subtrees<AssemblyTally, Prefix>(prefixes, search_one, run);
+  if (checkpoint != nullptr) checkpoint->record(name, subtrees, finished, mine.encode());
   total.list_limit = options.list_limit;
+  if (options.cluster != nullptr && options.cluster->processes() > 1)
+    total = sum_over(*options.cluster, total);
+  for (const auto& bytes : earlier.tallies)
+    total += AssemblyTally::decode(bytes, checkpoint->dir());
   total.subtrees_total = prefixes.size();
   total.keep_smallest();
   total.piece_choices = piece_choices(total, options.label_copies);

@@ -63,6 +63,8 @@ class CheckpointReader {
   // This process's data file `name` into `out`, whose size must be the
   // file's; its checksum is checked.
   void read(const std::string& name, std::span<std::byte> out) const;
+  // This process's data file `name`, whole (the size the manifest records).
+  std::vector<std::byte> read(const std::string& name) const;
 
  private:
   std::string dir_;

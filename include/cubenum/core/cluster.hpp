@@ -12,11 +12,22 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace cubenum {
+
+// A number every thread of every process may draw from (for handing out
+// work): held by the first process and changed by one-sided atomic
+// operations, so no process has to stop to answer.
+class SharedCounter {
+ public:
+  virtual ~SharedCounter() = default;
+  // Adds `n` and returns the value before.
+  virtual std::uint64_t fetch_add(std::uint64_t n) = 0;
+};
 
 class Cluster {
  public:
@@ -39,6 +50,11 @@ class Cluster {
   // sizes, by process, are `sizes`; they add up to all.size()).
   virtual void gather_all(std::span<const std::byte> mine, std::span<std::byte> all,
                           std::span<const std::uint64_t> sizes) = 0;
+
+  // A counter starting at 0 (every process makes it, together, and
+  // destroys it together). Unlike the collectives, any thread may call its
+  // fetch_add, while the action's thread calls nothing else.
+  virtual std::unique_ptr<SharedCounter> shared_counter() = 0;
 
   // Ends every process of the run at once with `status` (after an error
   // that only this process met, while the others may wait for it).

@@ -74,6 +74,7 @@ std::vector<FoamProblem> foam_problems(FoamChallenge challenge, FoamBy by,
 struct FoamCount {
   std::uint64_t raw = 0, rotations = 0, symmetries = 0, piece_choices = 0;
   std::vector<search::AssemblyKey> listed;
+  bool complete = true;  // false when options.stop stopped it
 };
 
 FoamCount count_foam(const FoamProblem& problem, const search::AssemblyOptions& options = {});

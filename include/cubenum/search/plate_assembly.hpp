@@ -16,6 +16,8 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -24,10 +26,13 @@
 #include "cubenum/search/split_search.hpp"
 
 namespace cubenum {
+class Cluster;
 class Progress;
-}
+}  // namespace cubenum
 
 namespace cubenum::search {
+
+class SubtreeCheckpoint;
 
 // A mask over the 98 cells of one cube (the encoding benchmark's baseline).
 __extension__ typedef unsigned __int128 CellMask;
@@ -79,6 +84,13 @@ struct AssemblyOptions {
   std::function<bool()> stop;
   // If given, the search nodes visited are added to it (4096 at a time).
   Progress* nodes = nullptr;
+  // Share the search with every process of this cluster (null: this
+  // process alone): each calls count alike, and each gets the whole tally.
+  Cluster* cluster = nullptr;
+  // Go on from the subtrees an earlier run finished, and record the ones
+  // this run finishes, under the search's name (search/subtree_checkpoint.hpp).
+  SubtreeCheckpoint* checkpoint = nullptr;
+  std::string checkpoint_name;
 };
 
 struct AssemblyTally {
@@ -92,6 +104,10 @@ struct AssemblyTally {
 
   AssemblyTally& operator+=(const AssemblyTally& other);
   void keep_smallest();
+  // As bytes (checkpoints, and the tallies of other processes), and back;
+  // decode throws InputError(source) on bytes that are not a tally.
+  std::vector<std::byte> encode() const;
+  static AssemblyTally decode(std::span<const std::byte> bytes, const std::string& source);
 };
 
 // A search for the first solutions only, for surfaces too large to count:

@@ -3,12 +3,23 @@
 // cut at a depth where there are many more subtrees than threads (the
 // caller enumerates those prefixes), and each subtree is searched on its own
 // with a per-worker accumulator. Accumulators are combined with +=, so
-// totals never depend on scheduling or thread count.
+// totals never depend on scheduling, thread count or process count.
+//
+// The subtrees are dealt one at a time from a counter that every worker
+// draws from: this process's alone, or, across processes, one counter on
+// the first process that all of them draw from (core/cluster.hpp), so that
+// a few heavy subtrees never leave a process idle while work is left.
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
+#include <type_traits>
+#include <vector>
 
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/parallel.hpp"
 
 namespace cubenum::search {
@@ -17,27 +28,73 @@ struct SplitProgress {
   std::size_t done = 0, total = 0;
 };
 
-// Calls search(prefix, local) for every prefix, `local` being the calling
-// worker's accumulator, and returns the sum of all accumulators. `progress`
-// (optional) is called once before the first subtree (0 done) and after
-// each subtree.
+template <class Local>
+struct SubtreeRun {
+  // Called once before the first subtree and after each subtree. Alone,
+  // `done` counts the subtrees finished; across processes, those handed out
+  // to any process so far.
+  std::function<void(const SplitProgress&)> progress;
+  // Deal the subtrees to every process of this cluster (null: this process
+  // alone); the result is then this process's share only.
+  Cluster* cluster = nullptr;
+  // The subtrees to search (empty: every one), for a run that continues
+  // one that finished the others.
+  std::span<const std::uint32_t> pending;
+  // Called (from the worker) with each subtree that finished, not stopped,
+  // and its own accumulator: what a checkpoint records.
+  std::function<void(std::uint32_t subtree, const Local& tally)> finished;
+};
+
+// Calls search(prefix, local) for every prefix, `local` being an
+// accumulator of the subtree's own, and returns the sum of them all. When
+// search returns bool, false means it stopped before the end of the
+// subtree (the accumulator still counts, but `finished` is not called).
 template <class Local, class Prefix, class Search>
 Local search_subtrees(std::span<const Prefix> prefixes, Search&& search,
-                      const std::function<void(const SplitProgress&)>& progress = {}) {
+                      const SubtreeRun<Local>& run = {}) {
+  const std::size_t total = prefixes.size();
+  const std::size_t count = run.pending.empty() ? total : run.pending.size();
+  const std::size_t earlier = total - count;  // finished before
+  const auto subtree = [&](std::uint64_t k) {
+    return run.pending.empty() ? static_cast<std::uint32_t>(k) : run.pending[k];
+  };
+  std::unique_ptr<SharedCounter> dealer =
+      run.cluster != nullptr ? run.cluster->shared_counter() : this_cluster().shared_counter();
+  const bool shared = run.cluster != nullptr && run.cluster->processes() > 1;
   PerWorker<Local> locals;
-  std::atomic<std::size_t> done{0};
-  if (progress) progress({0, prefixes.size()});
-  parallel_for_chunks(prefixes.size(), 1, [&](std::size_t begin, std::size_t end) {
-    Local& local = locals.local();
-    for (std::size_t i = begin; i != end; ++i) {
-      search(prefixes[i], local);
-      const std::size_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
-      if (progress) progress({d, prefixes.size()});
-    }
+  std::atomic<std::size_t> done{earlier};
+  if (run.progress) run.progress({earlier, total});
+  // As many draws in every process as there are subtrees: each subtree is
+  // drawn by some worker, the draws after the last one find nothing.
+  parallel_for_chunks(count, 1, [&](std::size_t, std::size_t) {
+    const std::uint64_t k = dealer->fetch_add(1);
+    if (k >= count) return;
+    const std::uint32_t s = subtree(k);
+    Local part{};
+    bool whole = true;
+    if constexpr (std::is_same_v<decltype(search(prefixes[s], part)), bool>)
+      whole = search(prefixes[s], part);
+    else
+      search(prefixes[s], part);
+    if (whole && run.finished) run.finished(s, part);
+    locals.local() += part;
+    const std::size_t d = shared ? earlier + std::min<std::size_t>(k + 1, count)
+                                 : done.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (run.progress) run.progress({d, total});
   });
-  Local total{};
-  locals.for_each([&](Local& local) { total += local; });
-  return total;
+  Local sum{};
+  locals.for_each([&](Local& local) { sum += local; });
+  dealer.reset();  // across processes: together, once every draw is made
+  return sum;
+}
+
+// The older form: a progress callback only.
+template <class Local, class Prefix, class Search>
+Local search_subtrees(std::span<const Prefix> prefixes, Search&& search,
+                      const std::function<void(const SplitProgress&)>& progress) {
+  SubtreeRun<Local> run;
+  run.progress = progress;
+  return search_subtrees<Local, Prefix>(prefixes, std::forward<Search>(search), run);
 }
 
 }  // namespace cubenum::search

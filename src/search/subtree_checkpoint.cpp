@@ -1,0 +1,247 @@
+#include "cubenum/search/subtree_checkpoint.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <regex>
+
+#include "cubenum/core/error.hpp"
+
+namespace cubenum::search {
+namespace fs = std::filesystem;
+namespace {
+
+// A part's folder: "part.s<session>.p<process>".
+const std::regex kPartName(R"(part\.s([0-9]{1,9})\.p([0-9]{1,9}))");
+
+// The committed parts in `dir` (folders with a manifest), sorted; and the
+// largest session number of any part folder, committed or not.
+std::vector<std::string> committed_parts(const std::string& dir, int& last_session) {
+  std::vector<std::string> parts;
+  last_session = 0;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    std::smatch match;
+    if (!entry.is_directory(error) || !std::regex_match(name, match, kPartName)) continue;
+    last_session = std::max(last_session, std::stoi(match[1].str()));
+    if (has_checkpoint(entry.path().string())) parts.push_back(entry.path().string());
+  }
+  std::sort(parts.begin(), parts.end());
+  return parts;
+}
+
+// The ledger blob: per search, its name, its subtree count, the subtrees
+// finished and their tally, as little-endian numbers and byte strings.
+class Writer {
+ public:
+  void u32(std::uint32_t v) { put(&v, sizeof v); }
+  void u64(std::uint64_t v) { put(&v, sizeof v); }
+  void bytes(std::span<const std::byte> b) {
+    u64(b.size());
+    put(b.data(), b.size());
+  }
+  std::vector<std::byte> out;
+
+ private:
+  void put(const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::byte*>(p);
+    out.insert(out.end(), b, b + n);
+  }
+};
+
+class Reader {
+ public:
+  Reader(std::span<const std::byte> in, std::string source) : in_(in), source_(std::move(source)) {}
+  std::uint32_t u32() { return get<std::uint32_t>(); }
+  std::uint64_t u64() { return get<std::uint64_t>(); }
+  std::span<const std::byte> bytes() {
+    const std::uint64_t n = u64();
+    need(n);
+    const auto b = in_.subspan(at_, n);
+    at_ += n;
+    return b;
+  }
+  bool done() const { return at_ == in_.size(); }
+
+ private:
+  template <class T>
+  T get() {
+    need(sizeof(T));
+    T v;
+    std::memcpy(&v, in_.data() + at_, sizeof v);
+    at_ += sizeof v;
+    return v;
+  }
+  void need(std::uint64_t n) const {
+    if (n > in_.size() - at_) throw InputError(source_, 0, "the ledger ends early (corrupt)");
+  }
+  std::span<const std::byte> in_;
+  std::size_t at_ = 0;
+  std::string source_;
+};
+
+// Parts of sessions before `session` are never written again: remove the
+// folders no save committed (a process killed during its first save) and
+// the temporaries of saves a kill interrupted.
+void tidy_old_parts(const std::string& dir, int session) {
+  std::error_code error;
+  std::vector<fs::path> doomed;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    std::smatch match;
+    if (!entry.is_directory(error) || !std::regex_match(name, match, kPartName) ||
+        std::stoi(match[1].str()) >= session)
+      continue;
+    if (!has_checkpoint(entry.path().string())) {
+      doomed.push_back(entry.path());
+      continue;
+    }
+    for (const auto& file : fs::directory_iterator(entry.path(), error))
+      if (file.path().filename().string().ends_with(".partial")) doomed.push_back(file.path());
+  }
+  for (const fs::path& path : doomed) fs::remove_all(path, error);
+}
+
+}  // namespace
+
+bool has_subtree_checkpoint(const std::string& dir) {
+  int last = 0;
+  return !committed_parts(dir, last).empty();
+}
+
+SubtreeCheckpoint::SubtreeCheckpoint(std::string dir, CheckpointJson identity, bool resume,
+                                     double every_seconds, Cluster& cluster, std::string source)
+    : dir_(std::move(dir)),
+      source_(std::move(source)),
+      identity_(std::move(identity)),
+      every_(every_seconds),
+      process_(cluster.process()) {
+  // Every process reads the folder as it was before any of them writes.
+  int last_session = 0;
+  std::string problem;
+  try {
+    const std::vector<std::string> parts = committed_parts(dir_, last_session);
+    if (has_checkpoint(dir_))
+      throw InputError(source_, 0,
+                       fmt::format("{} holds the checkpoint of another kind of run", dir_));
+    if (resume && parts.empty())
+      throw InputError(source_, 0, fmt::format("{} holds no checkpoint (nothing to resume)", dir_));
+    if (!resume && !parts.empty())
+      throw InputError(source_, 0,
+                       fmt::format("{} holds a checkpoint already: --resume {} continues it (or "
+                                   "remove the folder to start again)",
+                                   dir_, dir_));
+    read_parts(parts);
+    // Made now, so that a folder that cannot be fails before the work.
+    std::error_code error;
+    fs::create_directories(dir_, error);
+    if (!fs::is_directory(dir_))
+      throw InputError(source_, 0, fmt::format("{} is not a folder that can be made", dir_));
+  } catch (const InputError& error) {
+    problem = error.what();
+  }
+  problem = first_problem(cluster, problem);
+  if (!problem.empty()) throw InputError(problem);
+  session_ = last_session + 1;
+  total(cluster, 0);  // all have read before any part is written
+  if (process_ == 0) tidy_old_parts(dir_, session_);
+}
+
+void SubtreeCheckpoint::read_parts(const std::vector<std::string>& parts) {
+  for (const std::string& part : parts) {
+    const CheckpointReader reader(part, identity_);
+    const std::string source = (fs::path(part) / "ledger").string();
+    const std::vector<std::byte> blob = reader.read("ledger");
+    Reader in(blob, source);
+    for (std::uint32_t n = in.u32(); n != 0; --n) {
+      const auto name_bytes = in.bytes();
+      const std::string name(reinterpret_cast<const char*>(name_bytes.data()), name_bytes.size());
+      const std::uint32_t subtrees = in.u32();
+      Finished& f = earlier_[name];
+      if (f.done.empty()) {
+        f.subtrees = subtrees;
+        f.done.assign(subtrees, false);
+      } else if (f.subtrees != subtrees) {
+        throw InputError(source, 0,
+                         fmt::format("search '{}' has {} subtrees there, {} in another part", name,
+                                     subtrees, f.subtrees));
+      }
+      for (std::uint32_t k = in.u32(); k != 0; --k) {
+        const std::uint32_t s = in.u32();
+        if (s >= subtrees || f.done[s])
+          throw InputError(source, 0,
+                           fmt::format("subtree {} of '{}' is {} (corrupt)", s, name,
+                                       s >= subtrees ? "out of range" : "in two parts"));
+        f.done[s] = true;
+      }
+      const auto tally = in.bytes();
+      f.tallies.emplace_back(tally.begin(), tally.end());
+    }
+    if (!in.done()) throw InputError(source, 0, "bytes after the ledger's end (corrupt)");
+    ++parts_read_;
+  }
+}
+
+SubtreeCheckpoint::Earlier SubtreeCheckpoint::earlier(const std::string& name,
+                                                      std::uint32_t subtrees) const {
+  Earlier out;
+  const auto it = earlier_.find(name);
+  if (it != earlier_.end() && it->second.subtrees != subtrees)
+    throw InputError(source_, 0,
+                     fmt::format("the checkpoint's search '{}' has {} subtrees, this run's {}: "
+                                 "made by another version of cubenum?",
+                                 name, it->second.subtrees, subtrees));
+  for (std::uint32_t s = 0; s < subtrees; ++s) {
+    if (it != earlier_.end() && it->second.done[s])
+      ++out.finished;
+    else
+      out.pending.push_back(s);
+  }
+  if (it != earlier_.end()) out.tallies = it->second.tallies;
+  return out;
+}
+
+void SubtreeCheckpoint::record(const std::string& name, std::uint32_t subtrees,
+                               std::vector<std::uint32_t> done, std::vector<std::byte> tally) {
+  std::lock_guard lock(mutex_);
+  if (!records_.contains(name)) order_.push_back(name);
+  records_[name] = {subtrees, std::move(done), std::move(tally)};
+}
+
+bool SubtreeCheckpoint::due() const {
+  std::lock_guard lock(mutex_);
+  return since_save_.seconds() >= every_;
+}
+
+void SubtreeCheckpoint::save() {
+  std::lock_guard lock(mutex_);
+  // A session that finished nothing (a resumed run with nothing left, a
+  // process that drew no subtree) leaves no part.
+  const bool nothing = std::all_of(records_.begin(), records_.end(),
+                                   [](const auto& r) { return r.second.done.empty(); });
+  if (nothing && !writer_) return;
+  if (!writer_)
+    writer_ = std::make_unique<CheckpointWriter>(
+        (fs::path(dir_) / fmt::format("part.s{}.p{}", session_, process_)).string(), identity_,
+        source_);
+  Writer out;
+  out.u32(static_cast<std::uint32_t>(order_.size()));
+  CheckpointJson searches = CheckpointJson::array();
+  for (const std::string& name : order_) {
+    const Record& r = records_.at(name);
+    out.bytes({reinterpret_cast<const std::byte*>(name.data()), name.size()});
+    out.u32(r.subtrees);
+    out.u32(static_cast<std::uint32_t>(r.done.size()));
+    for (const std::uint32_t s : r.done) out.u32(s);
+    out.bytes(r.tally);
+    searches.push_back({{"search", name}, {"subtrees", r.subtrees}, {"finished", r.done.size()}});
+  }
+  writer_->save({{"session", session_}, {"process", process_}, {"searches", searches}},
+                {{"ledger", out.out}});
+  since_save_.restart();
+}
+
+}  // namespace cubenum::search

@@ -1,0 +1,294 @@
+// Checkpoints of the backtracking counts (search/subtree_checkpoint.hpp,
+// `foam count --checkpoint / --resume / --time-limit`): a count stopped or
+// killed at any moment and continued gives exactly the uninterrupted
+// count; a checkpoint of another count, or damaged, is refused.
+//
+// The expected counts are the uninterrupted run's (the foam tests check
+// those against hand-checked, published and naive counts); the skeleton's
+// own test below checks a dealt, resumed sum against a plain loop.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "cubenum/search/plate_assembly.hpp"
+#include "cubenum/search/split_search.hpp"
+#include "run_cubenum.hpp"
+#include "scratch_files.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using cubenum::testing::contains;
+using cubenum::testing::run_cubenum;
+using Json = nlohmann::json;
+
+const std::string kData = CUBENUM_DATA_DIR;
+// 1,496 subtrees, about 0.2 s on 2 threads.
+const std::string kShape = "foam count --shape cuboid:2x1x1 --colours blue,green " + kData +
+                           "/foam/happy-cube-original.txt";
+// Five searches, one per set, 3 to 30 ms each.
+const std::string kOwn =
+    "foam count --challenge one-per-colour " + kData + "/foam/happy-cube-original.txt " + kData +
+    "/foam/happy-cube-marble.txt " + kData + "/foam/happy-cube-micro.txt " + kData +
+    "/foam/happy-cube-profi.txt " + kData + "/foam/happy-cube-little-genius.txt";
+
+fs::path scratch(const std::string& name) {
+  return cubenum::testing::scratch("search-checkpoint-" + name);
+}
+
+// The counts, without what differs between runs.
+Json counts_of(const fs::path& json) {
+  std::ifstream in(json);
+  Json j = Json::parse(in);
+  for (const char* field : {"seconds", "threads", "resumed"}) j.erase(field);
+  for (Json& r : j["results"]) {
+    r.erase("seconds");
+    r.erase("count_seconds");
+  }
+  return j;
+}
+
+Json uninterrupted(const std::string& command, const fs::path& dir) {
+  const auto run = run_cubenum(command + " --json " + (dir / "whole.json").string());
+  EXPECT_EQ(run.status, 0) << run.output;
+  return counts_of(dir / "whole.json");
+}
+
+int run_until(const std::string& signal, double seconds, const std::string& args) {
+  const std::string command = "timeout --preserve-status -s " + signal + " " +
+                              std::to_string(seconds) + " " + CUBENUM_BINARY + " " + args +
+                              " > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+bool has_part(const fs::path& ck) {
+  if (!fs::exists(ck)) return false;
+  for (const auto& entry : fs::directory_iterator(ck))
+    if (fs::exists(entry.path() / "checkpoint.json")) return true;
+  return false;
+}
+
+// Runs `command` in slices of `limit` seconds (a tenth longer each time,
+// so that a slab of work longer than the limit is passed in the end) until
+// it completes; returns the number of slices.
+int in_slices(const std::string& command, const std::string& ck, const std::string& out,
+              double limit, const std::string& every = "0") {
+  const auto slice = [&] {
+    limit *= 1.1;
+    return " --checkpoint-every " + every + " --time-limit " + std::to_string(limit) + " --json " +
+           out;
+  };
+  auto run = run_cubenum(command + " --checkpoint " + ck + slice());
+  int slices = 1;
+  while (run.status == 4 && slices < 100) {
+    EXPECT_TRUE(contains(run.output, "--resume " + ck)) << run.output;
+    EXPECT_FALSE(fs::exists(out));  // no result of a stopped run
+    // On 1 thread and on 2 by turns: a checkpoint does not depend on them.
+    const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
+    run = run_cubenum(command + threads + " --resume " + ck + slice());
+    ++slices;
+  }
+  EXPECT_EQ(run.status, 0) << run.output;
+  return slices;
+}
+
+TEST(SearchCheckpoint, ShapeCountInTimeLimitedSlicesGivesTheUninterruptedCount) {
+  const fs::path dir = scratch("shape-slices");
+  const Json whole = uninterrupted(kShape, dir);
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  EXPECT_GT(in_slices(kShape, ck, out, 0.04), 2);
+  EXPECT_EQ(counts_of(out), whole);
+  std::ifstream in(out);
+  EXPECT_TRUE(Json::parse(in).value("resumed", false));
+}
+
+TEST(SearchCheckpoint, SeveralSearchesInSlicesGiveTheUninterruptedCounts) {
+  const fs::path dir = scratch("own-slices");
+  const Json whole = uninterrupted(kOwn, dir);
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  EXPECT_GT(in_slices(kOwn, ck, out, 0.01, "0.005"), 1);
+  EXPECT_EQ(counts_of(out), whole);
+}
+
+// SIGKILL at several moments: during the search, during saves (one after
+// every subtree, each flushed to disk); resumed, or started afresh when
+// the kill came before the first save.
+TEST(SearchCheckpoint, KilledAtAnyMomentResumesToTheSameCount) {
+  const fs::path dir = scratch("kill");
+  const Json whole = uninterrupted(kShape, dir);
+  int resumed = 0;
+  for (const double at : {0.02, 0.05, 0.1, 0.2, 0.4}) {
+    const std::string ck = (dir / ("ck" + std::to_string(at))).string();
+    const std::string out = (dir / "killed.json").string();
+    fs::remove(out);
+    run_until("KILL", at, kShape + " --threads 2 --checkpoint " + ck + " --checkpoint-every 0");
+    const bool saved = has_part(ck);
+    resumed += saved ? 1 : 0;
+    const auto run =
+        run_cubenum(kShape + (saved ? " --resume " : " --checkpoint ") + ck + " --json " + out);
+    ASSERT_EQ(run.status, 0) << "killed at " << at << " s: " << run.output;
+    EXPECT_EQ(counts_of(out), whole) << "killed at " << at << " s";
+    for (const auto& entry : fs::recursive_directory_iterator(ck))  // a killed save's temporaries
+      EXPECT_FALSE(entry.path().filename().string().ends_with(".partial")) << entry.path();
+  }
+  EXPECT_GT(resumed, 0);
+}
+
+TEST(SearchCheckpoint, CtrlCStopsWithACheckpoint) {
+  const fs::path dir = scratch("sigint");
+  const Json whole = uninterrupted(kShape, dir);
+  const std::string ck = (dir / "ck").string(), out = (dir / "after.json").string();
+  // Saves after every subtree make the count last past the signal; a
+  // signal before the handler is installed ends it (130): try later.
+  int status = 130;
+  for (double at = 0.05; status == 130 && at < 2; at *= 2) {
+    fs::remove_all(ck);
+    status =
+        run_until("INT", at, kShape + " --threads 1 --checkpoint " + ck + " --checkpoint-every 0");
+  }
+  ASSERT_EQ(status, 4) << "0: the count ended before the signal";
+  ASSERT_TRUE(has_part(ck));
+  const auto run = run_cubenum(kShape + " --resume " + ck + " --json " + out);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(counts_of(out), whole);
+}
+
+class SearchCheckpointRefused : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = scratch(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    ck_ = (dir_ / "ck").string();
+    const auto run = run_cubenum(kShape + " --threads 1 --checkpoint " + ck_ +
+                                 " --checkpoint-every 0 --time-limit 0.05");
+    ASSERT_EQ(run.status, 4) << run.output;
+    ASSERT_TRUE(has_part(ck_));
+  }
+  fs::path ledger() const {
+    for (const auto& entry : fs::recursive_directory_iterator(ck_))
+      if (entry.path().filename().string().starts_with("ledger.")) return entry.path();
+    return {};
+  }
+  fs::path dir_;
+  std::string ck_;
+};
+
+TEST_F(SearchCheckpointRefused, AnotherCount) {
+  const auto run = run_cubenum("foam count --shape cuboid:2x1x1 --colours blue,red " + kData +
+                               "/foam/happy-cube-original.txt --resume " + ck_);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "of another run: colours is [\"blue\",\"green\"] there"))
+      << run.output;
+  const auto by_shape = run_cubenum(kShape + " --by shape --resume " + ck_);
+  EXPECT_EQ(by_shape.status, 2) << by_shape.output;
+  EXPECT_TRUE(contains(by_shape.output, "by is \"identity\" there, \"shape\" here"))
+      << by_shape.output;
+}
+
+TEST_F(SearchCheckpointRefused, AFolderWithACheckpointWithoutResume) {
+  const auto run = run_cubenum(kShape + " --checkpoint " + ck_);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "holds a checkpoint already")) << run.output;
+}
+
+TEST_F(SearchCheckpointRefused, ACorruptOrTruncatedLedger) {
+  const fs::path file = ledger();
+  ASSERT_FALSE(file.empty());
+  const std::string bytes = cubenum::testing::read(file);
+  std::string flipped = bytes;
+  flipped[flipped.size() / 2] = static_cast<char>(flipped[flipped.size() / 2] ^ 0x04);
+  cubenum::testing::write(file, flipped);
+  auto run = run_cubenum(kShape + " --resume " + ck_);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "corrupt: its checksum (XXH3)")) << run.output;
+  cubenum::testing::write(file, bytes.substr(0, bytes.size() - 3));
+  run = run_cubenum(kShape + " --resume " + ck_);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "truncated")) << run.output;
+}
+
+TEST(SearchCheckpoint, OptionsThatNeedACheckpointOrAreOfAnotherKind) {
+  const fs::path dir = scratch("options");
+  auto run = run_cubenum(kOwn + " --time-limit 5");
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "--checkpoint DIR")) << run.output;
+  run = run_cubenum(kOwn + " --checkpoint-every 5");
+  EXPECT_EQ(run.status, 2) << run.output;
+  run = run_cubenum(kOwn + " --resume " + dir.string());
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "holds no checkpoint")) << run.output;
+  // A rolling cubes checkpoint is not a count's.
+  const std::string ck = (dir / "rolling").string();
+  run = run_cubenum("rolling-cubes bfs --rows 2 --cols 3 --checkpoint " + ck +
+                    " --checkpoint-every 0 --time-limit 0.000001");
+  ASSERT_EQ(run.status, 4) << run.output;
+  run = run_cubenum(kOwn + " --resume " + ck);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "another kind of run")) << run.output;
+}
+
+// The skeleton: subtrees dealt from a counter, some finished before (a
+// resumed run), each finished one reported once; the sum is the plain
+// loop's.
+TEST(SearchCheckpoint, DealtSubtreesSkipThoseFinishedBeforeAndReportEachOnce) {
+  std::vector<std::uint64_t> prefixes(1000);
+  std::iota(prefixes.begin(), prefixes.end(), 1);
+  std::vector<std::uint32_t> pending;
+  std::uint64_t expected = 0;
+  for (std::uint32_t i = 0; i < prefixes.size(); ++i)
+    if (i % 3 != 0) {
+      pending.push_back(i);
+      expected += prefixes[i] * prefixes[i];
+    }
+  std::mutex mutex;
+  std::vector<int> reported(prefixes.size(), 0);
+  cubenum::search::SubtreeRun<std::uint64_t> run;
+  run.pending = pending;
+  run.finished = [&](std::uint32_t s, const std::uint64_t& tally) {
+    std::lock_guard lock(mutex);
+    ++reported[s];
+    EXPECT_EQ(tally, prefixes[s] * prefixes[s]);
+  };
+  const auto sum = cubenum::search::search_subtrees<std::uint64_t, std::uint64_t>(
+      prefixes, [](std::uint64_t p, std::uint64_t& local) { local += p * p; }, run);
+  EXPECT_EQ(sum, expected);
+  for (std::uint32_t i = 0; i < prefixes.size(); ++i) EXPECT_EQ(reported[i], i % 3 != 0 ? 1 : 0);
+}
+
+// A tally's bytes give the tally back; damaged bytes are refused.
+TEST(SearchCheckpoint, TalliesRoundTripAndDamageIsRefused) {
+  cubenum::search::AssemblyTally t;
+  t.raw = 123456789012;
+  t.rotations = 5;
+  t.symmetries = 3;
+  t.subtrees_done = 17;
+  t.list_limit = 2;
+  t.selections.insert({1, 2, 3});
+  t.selections.insert({0, 0, 4});
+  t.listed.push_back({{1, 0}, {2, 7}, {3, 4}});
+  const auto bytes = t.encode();
+  const auto back = cubenum::search::AssemblyTally::decode(bytes, "test");
+  EXPECT_EQ(back.raw, t.raw);
+  EXPECT_EQ(back.rotations, t.rotations);
+  EXPECT_EQ(back.symmetries, t.symmetries);
+  EXPECT_EQ(back.subtrees_done, t.subtrees_done);
+  EXPECT_EQ(back.list_limit, t.list_limit);
+  EXPECT_TRUE(back.complete);
+  EXPECT_EQ(back.selections, t.selections);
+  EXPECT_EQ(back.listed, t.listed);
+  for (std::size_t cut : {std::size_t{0}, std::size_t{3}, bytes.size() - 1})
+    EXPECT_THROW(cubenum::search::AssemblyTally::decode({bytes.data(), cut}, "test"),
+                 std::runtime_error);
+  auto longer = bytes;
+  longer.push_back(std::byte{0});
+  EXPECT_THROW(cubenum::search::AssemblyTally::decode(longer, "test"), std::runtime_error);
+}
+
+}  // namespace
