@@ -1,5 +1,6 @@
 // Checkpoints and resumption (core/checkpoint.hpp, bfs/bfs_checkpoint.hpp,
-// --checkpoint / --resume / --time-limit): a run stopped or killed at any
+// the row engine's boundaries in bfs/row_bfs.hpp; --checkpoint / --resume /
+// --time-limit): a run stopped or killed at any
 // moment and continued gives exactly the uninterrupted run's result; a
 // checkpoint of another run, another format, or corrupt, is refused.
 //
@@ -202,6 +203,56 @@ TEST(Checkpoint, NothingToResumeAndATimeLimitWithoutACheckpoint) {
   run = run_cubenum("rolling-cubes bfs --rows 2 --cols 3 --time-limit 5");
   EXPECT_EQ(run.status, 2) << run.output;
   EXPECT_NE(run.output.find("needs --checkpoint"), std::string::npos) << run.output;
+}
+
+}  // namespace
+
+// ------------------------------------------------ the row engine (twisty)
+
+namespace {
+
+const std::string kTiles =
+    std::string("twisty bfs ") + CUBENUM_DATA_DIR + "/twisty/tiles-3x3.tws --antipodes 2";
+
+// A definition file's BFS (the row engine, two bits a state) stopped at
+// level boundaries in slices, on 1 and 2 threads by turns, and killed at
+// several moments: the uninterrupted run's table every time.
+TEST(Checkpoint, RowEngineSlicesAndKillsGiveTheUninterruptedTable) {
+  const fs::path dir = scratch("twisty");
+  const auto whole_run = run_cubenum(kTiles + " --json " + (dir / "whole.json").string());
+  ASSERT_EQ(whole_run.status, 0) << whole_run.output;
+  const Json whole = result_of(dir / "whole.json");
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  auto run = run_cubenum(kTiles + " --checkpoint " + ck +
+                         " --checkpoint-every 0 --time-limit 0.1 --json " + out);
+  ASSERT_EQ(run.status, 4) << run.output;
+  int slices = 1;
+  do {
+    const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
+    run = run_cubenum(kTiles + threads + " --resume " + ck +
+                      " --checkpoint-every 0 --time-limit 0.1 --json " + out);
+    ASSERT_TRUE(run.status == 0 || run.status == 4) << run.output;
+  } while (run.status == 4 && ++slices < 100);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_GT(slices, 1);
+  EXPECT_EQ(result_of(out), whole);
+
+  for (const double at : {0.05, 0.15, 0.25}) {
+    const std::string killed = (dir / ("kill" + std::to_string(at))).string();
+    fs::remove(out);
+    run_until("KILL", at, kTiles + " --checkpoint " + killed + " --checkpoint-every 0");
+    const std::string again = fs::exists(fs::path(killed) / "checkpoint.json")
+                                  ? " --resume " + killed
+                                  : " --checkpoint " + killed;
+    run = run_cubenum(kTiles + again + " --json " + out);
+    ASSERT_EQ(run.status, 0) << "killed at " << at << " s: " << run.output;
+    EXPECT_EQ(result_of(out), whole) << "killed at " << at << " s";
+  }
+
+  // Another space (other moves): refused.
+  run = run_cubenum(kTiles + " --moves A,B --resume " + ck);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("of another run: space is"), std::string::npos) << run.output;
 }
 
 }  // namespace

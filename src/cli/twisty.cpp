@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "action.hpp"
+#include "checkpoint_options.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
@@ -34,6 +35,7 @@ struct BfsArgs {
   std::optional<double> memory_gib;
   std::size_t antipodes = 5;
   std::optional<std::string> table;
+  CheckpointOptions checkpoints;
 };
 
 struct SolveArgs {
@@ -126,7 +128,14 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   if (args.table) check_output_path(*args.table, "--table");  // before the work
   const auto space = make_space(args.space);
   check_memory(*space, args.memory_gib);
+  // What a checkpoint must match: the space (pieces, moves, layout).
+  CheckpointSession checkpoints(
+      args.checkpoints,
+      {{"puzzle", "twisty"}, {"action", "bfs"}, {"space", tw::space_identity(*space)}});
   print_space(*space, ctx.out);
+  if (const CheckpointReader* saved = checkpoints.reader())
+    fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", args.checkpoints.resume,
+               saved->state().value("levels", CheckpointJson::array()).size());
   // The progress line: states reached of the ranked ones, and the level
   // being built (rows done); with --verbose a line per level.
   Progress progress("twisty bfs", space->size(), "states");
@@ -149,8 +158,13 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   options.on_progress = [&](std::uint64_t done) {
     if (level_task) level_task->set_done(done);
   };
+  options.checkpoint = checkpoints.writer();
+  options.checkpoint_every = checkpoints.every();
+  options.resume = checkpoints.reader();
+  options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
   const tw::Enumeration e = tw::enumerate(*space, options);
   level_task.reset();
+  if (e.bfs.stopped) checkpoints.stopped();
   const std::vector<std::uint64_t> distribution = e.bfs.distribution();
 
   fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>11}\n", "depth", "positions", "method", "level time");
@@ -178,6 +192,7 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   result["max_depth"] = e.bfs.max_depth();
   result["antipodes"] = distribution.back();
   result["antipode_sequences"] = antipodes;
+  if (checkpoints.reader() != nullptr) result["resumed"] = true;
   return result;
 }
 
@@ -248,6 +263,7 @@ void register_twisty(Command& app) {
       ->capture_default_str();
   bfs->add_option("--table", bfs_args->table, "also write the depth table to FILE (for solve)")
       ->type_name("FILE");
+  add_checkpoint_options(*bfs, bfs_args->checkpoints);
   bfs->footer(
       "The table: positions first reached at each depth, how the level was built and how long\n"
       "it took. A row is a set of positions that every move carries to one row, permuting\n"
@@ -258,7 +274,9 @@ void register_twisty(Command& app) {
       "  permute  a whole row is moved at once (a Beneš network of bit swaps)\n"
       "  cycles   a move's powers swept around the cycles it makes of the rows, a whole\n"
       "           cycle of rows at once (docs/DESIGN.md)\n"
-      "Every method finds the same positions: the counts never depend on it.");
+      "Every method finds the same positions: the counts never depend on it.\n"
+      "Checkpoints are saved between levels: a stop (Ctrl-C, --time-limit) waits for the\n"
+      "level in progress, whose positions are already in the table.");
 
   auto solve_args = std::make_shared<SolveArgs>();
   Command* solve =

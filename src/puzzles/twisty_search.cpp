@@ -31,8 +31,13 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
     };
   bfs_options.on_progress = options.on_progress;
   bfs_options.keep_last_rows = options.antipodes;
+  bfs_options.checkpoint = options.checkpoint;
+  bfs_options.checkpoint_every = options.checkpoint_every;
+  bfs_options.resume = options.resume;
+  bfs_options.should_stop = options.should_stop;
   const std::uint64_t solved = space.solved_rank();
   e.bfs = bfs::row_bfs(space, {&solved, 1}, bfs_options);
+  if (e.bfs.stopped) return e;
   // In the rows the last level reached, the states with its code (older
   // levels share it, depth mod 3) that are at the full depth.
   const unsigned max_depth = e.bfs.max_depth();
@@ -96,9 +101,11 @@ namespace {
 
 constexpr char kMagic[] = "cubenum twisty depth table 1\n";
 
+}  // namespace
+
 // What a table belongs to: the definition's pieces and moves as ranked, the
 // search's moves and the layout.
-std::string identity_of(const TwistySpace& space) {
+std::string space_identity(const TwistySpace& space) {
   std::string id = fmt::format("rows {} columns {} moves", space.rows(), space.columns());
   for (const Move& m : space.move_list()) id += " " + m.name;
   std::string effects;
@@ -115,10 +122,8 @@ std::string identity_of(const TwistySpace& space) {
   return id + fmt::format(" definition {:016x}", hash_bytes(effects.data(), effects.size()));
 }
 
-}  // namespace
-
 void save_table(const std::string& path, const TwistySpace& space, const bfs::RowDepths& depths) {
-  const std::string header = std::string(kMagic) + identity_of(space) + "\n";
+  const std::string header = std::string(kMagic) + space_identity(space) + "\n";
   const std::uint64_t checksum = hash_bytes(depths.data(), depths.bytes());
   // Whole or not at all, every write checked (core/output_file.hpp).
   OutputFile out(path, "--table");
@@ -136,7 +141,7 @@ bfs::RowDepths load_table(const std::string& path, const TwistySpace& space) {
   if (!in || magic != kMagic) throw InputError(path, 0, "not a cubenum twisty depth table");
   std::string identity;
   std::getline(in, identity);
-  if (identity != identity_of(space))
+  if (identity != space_identity(space))
     throw InputError(path, 0,
                      "this table belongs to another puzzle, other moves or another layout "
                      "(build it again with --table)");

@@ -43,6 +43,8 @@
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/bfs/row_families.hpp"
 #include "cubenum/bfs/row_storage.hpp"
+#include "cubenum/core/checkpoint.hpp"
+#include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/core/stopwatch.hpp"
 
@@ -144,6 +146,15 @@ struct RowBfsOptions {
   // Every level by cycles (sweeps or families) where the space has them,
   // whatever the cost model says (for tests).
   bool always_cycles = false;
+  // Checkpoints (two-bit storage only): the boundary between two levels is
+  // saved at most every checkpoint_every seconds, and when should_stop
+  // (asked between levels: a level writes its states into the table, so it
+  // cannot be dropped half way) says to stop; the result then says
+  // `stopped`. `resume`: go on from the boundary it holds.
+  CheckpointWriter* checkpoint = nullptr;
+  double checkpoint_every = 60;
+  const CheckpointReader* resume = nullptr;
+  std::function<bool()> should_stop;
 };
 
 struct RowBfsResult {
@@ -157,6 +168,7 @@ struct RowBfsResult {
     return d;
   }
   unsigned max_depth() const { return static_cast<unsigned>(levels.size()) - 1; }
+  bool stopped = false;  // by should_stop, with a checkpoint saved
 };
 
 namespace detail {
@@ -279,6 +291,17 @@ class RowLevels {
     }
     work.for_each([&](const RowWork& w) { total += w; });
     return fresh;
+  }
+
+  // Back at a saved level boundary (TwoBitRows): the frontier's rows'
+  // counts as saved; what is open follows from the storage.
+  void restore(std::vector<std::uint32_t> frontier) {
+    frontier_ = std::move(frontier);
+    std::fill(has_frontier_.begin(), has_frontier_.end(), 0);
+    for (std::uint32_t r = 0; r < frontier_.size(); ++r) {
+      if (frontier_[r] != 0) has_frontier_[r / 64] |= Word{1} << (r % 64);
+      open_[r] = storage_.count(r, 0);
+    }
   }
 
   // The level is done: its new states become the frontier. Not called
@@ -650,6 +673,63 @@ std::vector<MoveSweep> sweeps_of(const S& space) {
   }
 }
 
+// A level boundary in a checkpoint: the levels so far in the state; the
+// table, the frontier's block marks and its rows' counts as data.
+inline CheckpointJson levels_json(const std::vector<RowLevel>& levels) {
+  CheckpointJson out = CheckpointJson::array();
+  for (const RowLevel& l : levels)
+    out.push_back({l.depth, l.states, l.seconds, l.work.pushed, l.work.pulled, l.work.permuted,
+                   l.work.cycled});
+  return out;
+}
+
+inline std::vector<RowLevel> levels_of(const CheckpointJson& json, const std::string& source) {
+  std::vector<RowLevel> levels;
+  if (!json.is_array() || json.empty())
+    throw InputError(source, 0, "the checkpoint has no levels (corrupt)");
+  for (const CheckpointJson& l : json) {
+    if (!l.is_array() || l.size() != 7 || !l[2].is_number())
+      throw InputError(source, 0, "a level of the checkpoint is malformed (corrupt)");
+    for (std::size_t i : {0, 1, 3, 4, 5, 6})
+      if (!l[i].is_number_unsigned())
+        throw InputError(source, 0, "a level of the checkpoint is malformed (corrupt)");
+    RowLevel level{l[0].get<unsigned>(), l[1].get<std::uint64_t>(), l[2].get<double>(), {}};
+    level.work = {l[3].get<std::uint64_t>(), l[4].get<std::uint64_t>(), l[5].get<std::uint64_t>(),
+                  l[6].get<std::uint64_t>()};
+    if (level.depth != levels.size())
+      throw InputError(source, 0, "the checkpoint's levels are out of order (corrupt)");
+    levels.push_back(level);
+  }
+  return levels;
+}
+
+template <class Levels>
+void save_rows(CheckpointWriter& writer, TwoBitRows& storage, const Levels& state,
+               const std::vector<RowLevel>& levels) {
+  const std::vector<std::uint32_t>& frontier = state.frontier_counts();
+  writer.save({{"levels", levels_json(levels)}},
+              {{"table", storage.table_bytes()},
+               {"marks", storage.frontier_marks()},
+               {"frontier",
+                {reinterpret_cast<const std::byte*>(frontier.data()),
+                 frontier.size() * sizeof(std::uint32_t)}}});
+}
+
+template <class Levels>
+std::vector<RowLevel> load_rows(const CheckpointReader& reader, TwoBitRows& storage, Levels& state,
+                                std::uint32_t rows) {
+  std::vector<RowLevel> levels =
+      levels_of(reader.state().value("levels", CheckpointJson()), "--resume");
+  reader.read("table", storage.table_bytes());
+  reader.read("marks", storage.frontier_marks());
+  std::vector<std::uint32_t> frontier(rows);
+  reader.read("frontier", {reinterpret_cast<std::byte*>(frontier.data()),
+                           frontier.size() * sizeof(std::uint32_t)});
+  storage.restored();
+  state.restore(std::move(frontier));
+  return levels;
+}
+
 }  // namespace detail
 
 // BFS from `sources` (ranks, all at depth 0) over every reachable state,
@@ -673,16 +753,34 @@ RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
       },
       std::uint64_t{space.rows()} * space.columns() < (std::uint64_t{1} << 20));
   detail::RowLevels<S, Storage> state(space, storage, std::move(families), std::move(sweeps));
+  constexpr bool kSaves = std::is_same_v<Storage, TwoBitRows>;
+  if (!kSaves && (options.checkpoint != nullptr || options.resume != nullptr))
+    throw std::logic_error("row_bfs: checkpoints need the two-bit storage");
   std::uint64_t fresh = 0;
-  for (std::uint64_t s : sources) fresh += state.add_source(s);
   RowBfsResult result;
-  RowLevel level{0, fresh, clock.seconds(), {}};
+  RowLevel level{0, 0, 0, {}};
+  unsigned depth = 0;
+  if constexpr (kSaves) {
+    if (options.resume != nullptr) {
+      // The saved levels but the last are done; the last is the frontier.
+      result.levels = detail::load_rows(*options.resume, storage, state, space.rows());
+      level = result.levels.back();
+      result.levels.pop_back();
+      for (const RowLevel& l : result.levels) result.reached += l.states;
+      fresh = level.states;
+      depth = level.depth;
+    }
+  }
+  if (options.resume == nullptr) {
+    for (std::uint64_t s : sources) fresh += state.add_source(s);
+    level = RowLevel{0, fresh, clock.seconds(), {}};
+  }
+  Stopwatch since_save;
   const std::uint64_t states = std::uint64_t{space.rows()} * space.columns();
   // What a level's rows hold: PlaneRows' frontier, or the frontier's code.
   const LevelRows rows(state.frontier_counts(), [&](std::uint32_t r, Word* scratch) {
     return static_cast<const Storage&>(storage).frontier_row(r, scratch);
   });
-  unsigned depth = 0;
   while (fresh != 0) {
     result.levels.push_back(level);
     result.reached += fresh;
@@ -691,6 +789,18 @@ RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
       options.on_level(level, rows);
     }
     if (result.reached == states) break;  // nothing left to find
+    if constexpr (kSaves) {
+      const bool stop = options.should_stop && options.should_stop();
+      if (options.checkpoint != nullptr &&
+          (stop || since_save.seconds() >= options.checkpoint_every)) {
+        detail::save_rows(*options.checkpoint, storage, state, result.levels);
+        since_save.restart();
+      }
+      if (stop) {
+        result.stopped = true;
+        return result;
+      }
+    }
 
     clock.restart();
     RowWork work;

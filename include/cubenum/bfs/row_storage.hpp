@@ -25,6 +25,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <span>
 #include <vector>
 
 #include "cubenum/core/parallel.hpp"
@@ -286,6 +287,36 @@ class TwoBitRows {
     return record(p, found);
   }
   std::uint32_t finish(std::uint32_t) { return 0; }
+
+  // Checkpoints (row_bfs.hpp), between levels: the table and the blocks
+  // holding the frontier. After they are written back, restored() counts
+  // each row's codes again.
+  std::span<std::byte> table_bytes() {
+    return {reinterpret_cast<std::byte*>(table_.data()), table_.bytes()};
+  }
+  std::span<std::byte> frontier_marks() {
+    std::vector<Word>& marks = marks_[frontier_marks_];
+    return {reinterpret_cast<std::byte*>(marks.data()), marks.size() * sizeof(Word)};
+  }
+  void restored() {
+    if (coded_.empty()) return;
+    parallel_for_chunks(rows(), 256, [&](std::size_t b, std::size_t e) {
+      for (auto r = static_cast<std::uint32_t>(b); r != e; ++r)
+        for (unsigned code = 1; code <= 3; ++code)
+          coded_[std::size_t{r} * 3 + code - 1] = count(r, code);
+    });
+  }
+  // Row r's states with `code` (0: the open ones).
+  std::uint32_t count(std::uint32_t r, unsigned code) const {
+    const Word* row = table_.row(r);
+    std::uint32_t n = 0;
+    for (std::uint32_t w = 0; w < table_.row_words(); ++w) {
+      Word bits = detail::entries_equal(load_word(row + w), code);
+      if (w + 1 == table_.row_words()) bits &= last_mask_;
+      n += static_cast<std::uint32_t>(std::popcount(bits));
+    }
+    return n;
+  }
 
   // The level is done; `frontier` and `found` hold the rows' counts of the
   // last level and of this one (Frontier codes: 1 -> 3 and 2 -> 1 in the

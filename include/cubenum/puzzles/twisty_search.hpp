@@ -23,6 +23,11 @@ struct EnumerateOptions {
   std::size_t antipodes = 0;  // how many to show as move sequences
   std::function<void(const bfs::RowLevel&)> on_level;
   std::function<void(std::uint64_t rows_done)> on_progress;
+  // Checkpoints at level boundaries (bfs::RowBfsOptions).
+  CheckpointWriter* checkpoint = nullptr;
+  double checkpoint_every = 60;
+  const CheckpointReader* resume = nullptr;
+  std::function<bool()> should_stop;
 };
 
 struct Enumeration {
@@ -48,6 +53,8 @@ std::string sequence_text(const TwistySpace& space, const std::vector<int>& move
 // contents, the moves, the layout): loading refuses a table of another
 // space, or a truncated or damaged file.
 void save_table(const std::string& path, const TwistySpace& space, const bfs::RowDepths& depths);
+// What identifies the space (the tables' and checkpoints' key).
+std::string space_identity(const TwistySpace& space);
 bfs::RowDepths load_table(const std::string& path, const TwistySpace& space);
 
 }  // namespace cubenum::twisty
