@@ -483,3 +483,34 @@ TEST(DistributedCounts, OneProcessKilledAtAnyMomentResumesToTheSameCount) {
 }
 
 }  // namespace
+
+namespace {
+
+// Ctrl-C to mpirun: it passes the signal on, and every process stops
+// promptly, saving its part (the count, alone, takes about 100 s).
+TEST(DistributedCounts, CtrlCToMpirunStopsEveryProcessWithItsPart) {
+  const fs::path dir = cubenum::testing::scratch("distributed-foam-sigint");
+  const std::string ck = (dir / "ck").string();
+  const std::string count = "foam count --by shape --shape cuboid:2x1x1 " + kData +
+                            "/foam/happy-cube-original.txt --threads 1";
+  const auto started = std::chrono::steady_clock::now();
+  const auto stopped = cubenum::testing::run_shell(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -s INT 5 "
+      "mpirun --oversubscribe --bind-to none -np 2 " +
+      std::string(CUBENUM_BINARY) + " " + count + " --checkpoint " + ck);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_LT(seconds, 40) << stopped.output;
+  const std::string said = "stopped by a signal";
+  const auto first = stopped.output.find(said);
+  ASSERT_NE(first, std::string::npos) << stopped.output;
+  EXPECT_EQ(stopped.output.find(said, first + 1), std::string::npos) << stopped.output;
+  for (const char* part : {"part.s1.p0", "part.s1.p1"})
+    EXPECT_TRUE(fs::exists(fs::path(ck) / part / "checkpoint.json")) << part;
+  // The parts are whole: a resumed slice reads both and stops again.
+  const auto again = run_mpi(2, count + " --resume " + ck + " --time-limit 1");
+  EXPECT_EQ(again.status, 4) << again.output;
+  EXPECT_TRUE(contains(again.output, "2 saved parts")) << again.output;
+}
+
+}  // namespace
