@@ -21,6 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using cubenum::testing::run_cubenum;
+using cubenum::testing::run_until;
 using Json = nlohmann::json;
 
 const std::string kRolling33 = "rolling-cubes bfs --rows 3 --cols 3";
@@ -43,16 +44,6 @@ Json uninterrupted(const fs::path& dir) {
   const auto run = run_cubenum(kRolling33 + " --json " + (dir / "whole.json").string());
   EXPECT_EQ(run.status, 0) << run.output;
   return result_of(dir / "whole.json");
-}
-
-// Runs `args` under `timeout`, which sends `signal` after `seconds`;
-// returns the program's exit status (as the shell reports it).
-int run_until(const std::string& signal, double seconds, const std::string& args) {
-  const std::string command = "timeout --preserve-status -s " + signal + " " +
-                              std::to_string(seconds) + " " + CUBENUM_BINARY + " " + args +
-                              " > /dev/null 2>&1";
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 TEST(Checkpoint, TimeLimitedSlicesGiveTheUninterruptedResult) {

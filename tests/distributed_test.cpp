@@ -427,20 +427,6 @@ TEST(DistributedCounts, CheckpointedSlicesGoOnAtAnyProcessCount) {
   EXPECT_EQ(counts_of(out), counts_of(dir / "alone.json"));
 }
 
-// The cubenum processes whose command line holds `marker`.
-std::vector<int> counting_processes(const std::string& marker) {
-  std::vector<int> found;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
-    std::string command = cubenum::testing::read(entry.path() / "cmdline");
-    std::replace(command.begin(), command.end(), '\0', ' ');
-    if (command.rfind(CUBENUM_BINARY, 0) == 0 && command.find(marker) != std::string::npos)
-      found.push_back(std::stoi(name));
-  }
-  return found;
-}
-
 // SIGKILL to one process of a count under mpirun (saving after every
 // subtree), at several moments; mpirun ends the others. Resumed on two
 // processes, or started afresh when no part was saved, the count is the
@@ -460,15 +446,15 @@ TEST(DistributedCounts, OneProcessKilledAtAnyMomentResumesToTheSameCount) {
         std::string(CUBENUM_BINARY) + " " + kShapeCount + " --threads 1 --checkpoint " + ck +
         " --checkpoint-every 0 > /dev/null 2>&1 &";
     ASSERT_EQ(std::system(launch.c_str()), 0);
-    for (int waited = 0; counting_processes(ck).size() < 3 && waited < 1000; ++waited)
+    for (int waited = 0; processes_with(ck).size() < 3 && waited < 1000; ++waited)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     std::this_thread::sleep_for(std::chrono::milliseconds(at_ms));
-    const std::vector<int> running = counting_processes(ck);
+    const std::vector<int> running = processes_with(ck);
     ASSERT_FALSE(running.empty()) << "the count ended before the kill at " << at_ms << " ms";
     ::kill(running.back(), SIGKILL);
-    for (int waited = 0; !counting_processes(ck).empty() && waited < 600; ++waited)
+    for (int waited = 0; !processes_with(ck).empty() && waited < 600; ++waited)
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    ASSERT_TRUE(counting_processes(ck).empty()) << "mpirun did not end the others";
+    ASSERT_TRUE(processes_with(ck).empty()) << "mpirun did not end the others";
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // mpirun itself
     const bool saved = has_part(ck);
     resumed += saved ? 1 : 0;

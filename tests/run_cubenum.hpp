@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace cubenum::testing {
@@ -35,6 +36,16 @@ inline ProgramRun run_cubenum(const std::string& args) {
   line += ' ';
   line += args;
   return run_shell(line);
+}
+
+// Runs the program with `args` under `timeout`, which sends `signal` (KILL,
+// INT...) after `seconds`; returns its exit status as the shell reports it.
+inline int run_until(const std::string& signal, double seconds, const std::string& args) {
+  const std::string command = "timeout --preserve-status -s " + signal + " " +
+                              std::to_string(seconds) + " " + CUBENUM_BINARY + " " + args +
+                              " > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 // The program started by `mpirun -np processes` (Open MPI, from

@@ -27,6 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 using cubenum::testing::contains;
 using cubenum::testing::run_cubenum;
+using cubenum::testing::run_until;
 using Json = nlohmann::json;
 
 const std::string kData = CUBENUM_DATA_DIR;
@@ -59,14 +60,6 @@ Json uninterrupted(const std::string& command, const fs::path& dir) {
   const auto run = run_cubenum(command + " --json " + (dir / "whole.json").string());
   EXPECT_EQ(run.status, 0) << run.output;
   return counts_of(dir / "whole.json");
-}
-
-int run_until(const std::string& signal, double seconds, const std::string& args) {
-  const std::string command = "timeout --preserve-status -s " + signal + " " +
-                              std::to_string(seconds) + " " + CUBENUM_BINARY + " " + args +
-                              " > /dev/null 2>&1";
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 bool has_part(const fs::path& ck) {
