@@ -39,9 +39,7 @@ class Alone final : public Cluster {
                   std::span<const std::uint64_t>) override {
     std::copy(mine.begin(), mine.end(), all.begin());
   }
-  std::unique_ptr<SharedCounter> shared_counter() override {
-    return std::make_unique<LocalCounter>();
-  }
+  std::unique_ptr<SharedCounter> shared_counter() override { return local_counter(); }
   [[noreturn]] void abort(int status) override { std::_Exit(status); }
 };
 
@@ -68,6 +66,10 @@ std::string plugin_path() {
 }
 
 }  // namespace
+
+std::unique_ptr<SharedCounter> local_counter() {
+  return std::make_unique<LocalCounter>();
+}
 
 Cluster& this_cluster() {
   return joined != nullptr ? *joined : alone;

@@ -64,6 +64,9 @@ class Cluster {
 // The run's processes: this one alone unless join_cluster found mpirun.
 Cluster& this_cluster();
 
+// A counter of this process alone (what a cluster of one makes).
+std::unique_ptr<SharedCounter> local_counter();
+
 // Joins the other processes when mpirun started this one (its environment
 // says so), loading the MPI plugin beside the program; otherwise does
 // nothing. Throws InputError when mpirun started a program built without

@@ -59,7 +59,7 @@ Local search_subtrees(std::span<const Prefix> prefixes, Search&& search,
     return run.pending.empty() ? static_cast<std::uint32_t>(k) : run.pending[k];
   };
   std::unique_ptr<SharedCounter> dealer =
-      run.cluster != nullptr ? run.cluster->shared_counter() : this_cluster().shared_counter();
+      run.cluster != nullptr ? run.cluster->shared_counter() : local_counter();
   const bool shared = run.cluster != nullptr && run.cluster->processes() > 1;
   PerWorker<Local> locals;
   std::atomic<std::size_t> done{earlier};
