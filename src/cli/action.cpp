@@ -111,10 +111,14 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
                    options->threads, cores, cores);
       options->threads = cores;
     }
-    // No limit at all threads: undoing one makes oneTBB probe the machine
+    // One thread: no oneTBB at all (OneThread, core/parallel.hpp). No limit
+    // at all threads: undoing one makes oneTBB probe the machine
     // (process_limit above).
+    std::optional<OneThread> one;
     std::optional<tbb::global_control> limit;
-    if (options->threads < cores) {
+    if (options->threads == 1) {
+      one.emplace();
+    } else if (options->threads < cores) {
       const auto threads = static_cast<std::size_t>(options->threads);
       if (captured)
         limit.emplace(tbb::global_control::max_allowed_parallelism, threads);
