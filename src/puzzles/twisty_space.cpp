@@ -1028,24 +1028,51 @@ void TwistySpace::build_actions(std::uint32_t context, std::span<const int> move
   const std::size_t n = parts_.size() - row_parts_;
   std::vector<std::vector<std::uint8_t>> before(std::max<std::size_t>(n, 1), p.kind);
   std::array<std::uint64_t, kMaxParts> digits{}, previous{};
+  bool decoded = false;
+  // With one context, the inverse of a move takes d back to c where the
+  // move takes c to d: when this call builds every column, the entry of
+  // the inverse (partner[k], if it is among the moves) comes with each one
+  // computed, and is not computed again (known). A half turn is its own.
+  constexpr std::size_t kNone = ~std::size_t{0};
+  std::vector<std::size_t> partner(moves.size(), kNone);
+  std::vector<std::uint8_t> known;
+  if (contexts_ == 1 && first_column == 0 && end_column == columns_) {
+    for (std::size_t k = 0; k < moves.size(); ++k)
+      for (std::size_t j = 0; j < moves.size() && partner[k] == kNone; ++j)
+        if (moves[j] == inverse(moves[k])) partner[k] = j;
+    known.assign(moves.size() * columns_, 0);
+  }
+  const auto is_known = [&](std::size_t k, std::uint32_t c) {
+    return !known.empty() && known[k * columns_ + c] != 0;
+  };
   for (std::uint32_t c = first_column; c < end_column; ++c) {
+    bool needed = false;
+    for (std::size_t k = 0; k < moves.size() && !needed; ++k) needed = !is_known(k, c);
+    if (!needed) continue;
     std::uint64_t value = c;
     for (std::size_t i = n; i-- > 0;) {
       digits[i] = value % parts_[row_parts_ + i].size;
       value /= parts_[row_parts_ + i].size;
     }
     std::size_t from = 0;
-    if (c != first_column)
+    if (decoded)
       while (from + 1 < n && digits[from] == previous[from]) ++from;
     std::copy(before[from].begin(), before[from].end(), p.kind.begin());
     for (std::size_t i = from; i < n; ++i) {
       if (i > from) std::copy(p.kind.begin(), p.kind.end(), before[i].begin());
       decode_part(parts_[row_parts_ + i], digits[i], p);
     }
-    previous = digits;
+    std::copy_n(digits.begin(), n, previous.begin());
+    decoded = true;
     for (std::size_t k = 0; k < moves.size(); ++k) {
+      if (is_known(k, c)) continue;
       apply_move(p, moves[k], q);
-      out[k][c] = static_cast<std::uint16_t>(encode_parts(row_parts_, parts_.size(), q));
+      const auto d = static_cast<std::uint16_t>(encode_parts(row_parts_, parts_.size(), q));
+      out[k][c] = d;
+      if (partner[k] != kNone) {
+        out[partner[k]][d] = static_cast<std::uint16_t>(c);
+        known[partner[k] * columns_ + d] = 1;
+      }
     }
   }
 }
