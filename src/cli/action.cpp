@@ -39,6 +39,14 @@ std::ostream* captured_text = nullptr;
 // The actions that share their work among mpirun's processes.
 std::vector<const Command*> distributed_actions;
 
+// The thread limit of the process's own action, kept until the process
+// ends (never destroyed): undoing the last limit makes oneTBB work out its
+// default thread count, reading /sys and searching the library path for
+// Intel's OpenMP runtime (libiomp5), and nothing runs after that action.
+// Only the runs of report and scale, one after another in one process,
+// undo theirs.
+tbb::global_control* process_limit = nullptr;
+
 // A stream that discards everything.
 class NullStream : public std::ostream {
  public:
@@ -103,12 +111,21 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
                    options->threads, cores, cores);
       options->threads = cores;
     }
-    // No limit at all threads: undoing one makes oneTBB probe the machine's
-    // topology, a millisecond that is most of a small puzzle's run.
+    // One thread: no oneTBB at all (OneThread, core/parallel.hpp). No limit
+    // at all threads: undoing one makes oneTBB probe the machine
+    // (process_limit above).
+    std::optional<OneThread> one;
     std::optional<tbb::global_control> limit;
-    if (options->threads < cores)
-      limit.emplace(tbb::global_control::max_allowed_parallelism,
-                    static_cast<std::size_t>(options->threads));
+    if (options->threads == 1) {
+      one.emplace();
+    } else if (options->threads < cores) {
+      const auto threads = static_cast<std::size_t>(options->threads);
+      if (captured)
+        limit.emplace(tbb::global_control::max_allowed_parallelism, threads);
+      else if (process_limit == nullptr)
+        process_limit =
+            new tbb::global_control(tbb::global_control::max_allowed_parallelism, threads);
+    }
     std::optional<SpreadWorkers> spread;
 #ifndef CUBENUM_PLAIN_THREADS
     if (options->threads > 1) spread.emplace();

@@ -50,8 +50,10 @@ void apply_output_options(const OutputOptions& options);
 Json run_captured(const std::vector<std::string>& args, std::string* text = nullptr);
 
 // The whole command line: every puzzle, `list`, `report` and `scale`; or,
-// when `command` names a puzzle, that puzzle alone.
-std::unique_ptr<Command> build_app(std::string_view command = {});
+// when `command` names a puzzle, that puzzle alone, and when `action` (the
+// word after it) names one of its actions, only that action's options
+// (Command::options_only_along).
+std::unique_ptr<Command> build_app(std::string_view command = {}, std::string_view action = {});
 
 // The registrations, one per puzzle (src/cli/<puzzle>.cpp).
 void register_pocket_cube(Command& app);

@@ -23,11 +23,12 @@ void print_list(const Command& app) {
 
 }  // namespace
 
-std::unique_ptr<Command> build_app(std::string_view command) {
+std::unique_ptr<Command> build_app(std::string_view command, std::string_view action) {
   auto app = Command::program("cubenum: exact, parallel enumeration of cube puzzles");
   app->require_subcommand(1);
   // A command for one puzzle needs only that puzzle's actions (building
-  // the rest took about a third of a millisecond of a 10 ms pocket cube run).
+  // the rest took about a third of a millisecond of a 10 ms pocket cube run),
+  // and a command for one action only that action's options.
   const std::pair<std::string_view, void (*)(Command&)> puzzles[] = {
       {"pocket-cube", register_pocket_cube},
       {"rolling-cubes", register_rolling_cubes},
@@ -37,6 +38,8 @@ std::unique_ptr<Command> build_app(std::string_view command) {
       {"twisty", register_twisty}};
   for (const auto& [name, add] : puzzles)
     if (name == command) {
+      if (!action.empty() && action[0] != '-')
+        app->options_only_along({std::string(command), std::string(action)});
       add(*app);
       return app;
     }

@@ -59,29 +59,32 @@ struct Command::Shared {
   std::unique_ptr<CLI::App> app;
   std::deque<std::unique_ptr<Command>> commands;  // every subcommand's handle
   std::deque<Option> options;
+  std::vector<std::string> path;  // options_only_along's words; empty: every command's options
+  Option unbuilt{nullptr};        // what an option off that path is given
 };
 
 Option* Option::required() {
-  option_->required();
+  if (option_ != nullptr) option_->required();
   return this;
 }
 
 Option* Option::type_name(const std::string& name) {
-  option_->type_name(name);
+  if (option_ != nullptr) option_->type_name(name);
   return this;
 }
 
 Option* Option::capture_default_str() {
-  option_->capture_default_str();
+  if (option_ != nullptr) option_->capture_default_str();
   return this;
 }
 
 Option* Option::excludes(Option* other) {
-  option_->excludes(other->option_);
+  if (option_ != nullptr && other->option_ != nullptr) option_->excludes(other->option_);
   return this;
 }
 
 Option* Option::check(const Check& check) {
+  if (option_ == nullptr) return this;
   // The help shows "--threads INT=2", not CLI11's "INT:INT in [1 - 65536]";
   // the option's description says what is allowed, and a bad value is told
   // the range.
@@ -96,8 +99,14 @@ Option* Option::check(const Check& check) {
   return this;
 }
 
-Command::Command(CLI::App* app, Shared* shared, std::string name, std::string description)
-    : app_(app), shared_(shared), name_(std::move(name)), description_(std::move(description)) {}
+Command::Command(CLI::App* app, Shared* shared, std::string name, std::string description,
+                 std::size_t depth, bool with_options)
+    : app_(app),
+      shared_(shared),
+      name_(std::move(name)),
+      description_(std::move(description)),
+      depth_(depth),
+      with_options_(with_options) {}
 
 Command::~Command() = default;
 
@@ -105,17 +114,27 @@ std::unique_ptr<Command> Command::program(const std::string& description) {
   auto shared = std::make_unique<Shared>();
   shared->app = std::make_unique<CLI::App>(description, "cubenum");
   std::unique_ptr<Command> root(
-      new Command(shared->app.get(), shared.get(), "cubenum", description));
+      new Command(shared->app.get(), shared.get(), "cubenum", description, 0, true));
   root->owned_ = std::move(shared);
   return root;
 }
 
 Command* Command::add_subcommand(const std::string& name, const std::string& description) {
   CLI::App* sub = app_->add_subcommand(name, description);
-  shared_->commands.push_back(
-      std::unique_ptr<Command>(new Command(sub, shared_, name, description)));
+  const std::vector<std::string>& path = shared_->path;
+  const bool with_options = with_options_ && (depth_ >= path.size() || path[depth_] == name);
+  shared_->commands.push_back(std::unique_ptr<Command>(
+      new Command(sub, shared_, name, description, depth_ + 1, with_options)));
   children_.push_back(shared_->commands.back().get());
   return children_.back();
+}
+
+void Command::options_only_along(std::vector<std::string> words) {
+  shared_->path = std::move(words);
+}
+
+Option* Command::unbuilt_option() {
+  return &shared_->unbuilt;
 }
 
 Command* Command::require_subcommand(int count) {
@@ -125,6 +144,7 @@ Command* Command::require_subcommand(int count) {
 
 template <class T>
 Option* Command::add_option(const std::string& name, T& target, const std::string& description) {
+  if (!with_options_) return unbuilt_option();
   shared_->options.emplace_back(app_->add_option(name, target, description));
   return &shared_->options.back();
 }
@@ -144,6 +164,7 @@ template Option* Command::add_option(const std::string&, std::vector<std::string
 template Option* Command::add_option(const std::string&, std::vector<int>&, const std::string&);
 
 Option* Command::add_flag(const std::string& name, bool& target, const std::string& description) {
+  if (!with_options_) return unbuilt_option();
   shared_->options.emplace_back(app_->add_flag(name, target, description));
   return &shared_->options.back();
 }

@@ -43,6 +43,8 @@ inline Check IsMember(std::vector<std::string> members) {
 
 class Option {
  public:
+  // nullptr: an option that is not built (Command::options_only_along);
+  // every method does nothing.
   explicit Option(CLI::Option* option) : option_(option) {}
   Option* required();
   Option* type_name(const std::string& name);  // shown in --help: --out DIR
@@ -64,6 +66,14 @@ class Command {
 
   Command* add_subcommand(const std::string& name, const std::string& description);
   Command* require_subcommand(int count = 1);
+  // For a command line that names one puzzle and one action (`words`, from
+  // the program down): the options of the commands added after this call
+  // are built only on that path. Every other command is still added, with
+  // its name, description and callback, so that the command line is read as
+  // before (an unknown or misplaced action is told the same), but its
+  // add_option and add_flag build nothing: the command line cannot give
+  // them (the other actions' options were a third of a small run's start).
+  void options_only_along(std::vector<std::string> words);
   // Options. The value is written into `target` when the command line is
   // parsed; T is one of the types instantiated in command.cpp (std::string,
   // std::optional<std::string>, int, unsigned, std::size_t, double,
@@ -100,13 +110,18 @@ class Command {
 
  private:
   struct Shared;
-  Command(CLI::App* app, Shared* shared, std::string name, std::string description);
+  Command(CLI::App* app, Shared* shared, std::string name, std::string description,
+          std::size_t depth, bool with_options);
+  Option* unbuilt_option();
 
   CLI::App* app_;
   Shared* shared_;                 // every handle of the program
   std::unique_ptr<Shared> owned_;  // the program's own: its CLI11 app and handles
   std::string name_, description_;
   std::vector<Command*> children_;
+  std::size_t depth_;  // 0: the program, 1: a puzzle, 2: an action
+  bool with_options_;  // false: off options_only_along's path
+
 };
 
 }  // namespace cubenum::cli

@@ -11,7 +11,7 @@
 namespace {
 
 int run(int argc, char** argv) {
-  auto app = cubenum::cli::build_app(argc > 1 ? argv[1] : "");
+  auto app = cubenum::cli::build_app(argc > 1 ? argv[1] : "", argc > 2 ? argv[2] : "");
   if (argc == 1) {
     // No command: what there is to run, as --help and `list` say it.
     std::cout << app->help() << "\nPuzzles and actions:\n";

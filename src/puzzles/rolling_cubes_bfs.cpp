@@ -175,9 +175,13 @@ std::optional<std::string> count_shortest_sequences(const RollingCubesSpace& spa
       std::erase_if(edges, [&](const Counted& e) { return !closer_here(e.rank); });
       if (total(*cluster, edges.size()) > max_layer_states) return std::nullopt;
     }
-    start_scheduler();  // as every loop through the parallel seam does
-    tbb::parallel_sort(edges.begin(), edges.end(),
-                       [](const Counted& a, const Counted& b) { return a.rank < b.rank; });
+    const auto by_rank = [](const Counted& a, const Counted& b) { return a.rank < b.rank; };
+    if (one_thread()) {  // as every loop through the parallel seam does
+      std::sort(edges.begin(), edges.end(), by_rank);
+    } else {
+      start_scheduler();
+      tbb::parallel_sort(edges.begin(), edges.end(), by_rank);
+    }
     // Merge the edges into the layer: one entry per state, counts summed.
     layer.clear();
     for (const Counted& e : edges) {

@@ -57,17 +57,9 @@ class Lines {
  private:
   bool read(std::string& text) {
     text.clear();
-    if (!in_.good()) return false;
-    char c;
-    bool any = false;
-    while (in_.get(c)) {
-      any = true;
-      if (c == '\n') break;
-      if (text.size() == kMaxLineBytes)
-        throw InputError(file_, line_ + 1, "line longer than 65536 bytes");
-      text += c;
-    }
-    if (!any) return false;
+    if (!in_.good() || !std::getline(in_, text)) return false;
+    if (text.size() > kMaxLineBytes)
+      throw InputError(file_, line_ + 1, "line longer than 65536 bytes");
     ++line_;
     if (line_ == 1 && text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // a UTF-8 BOM
     return true;

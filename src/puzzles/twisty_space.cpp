@@ -571,31 +571,42 @@ std::uint64_t TwistySpace::encode_part(const Part& part, const Position& p) cons
   }
   const std::uint8_t* kind = p.kind.data() + base_[part.orbit];
   const unsigned named = part.end_kind - part.first_kind;
-  std::array<std::uint8_t, 256> counts, labels;  // the first named + 1, m used
-  std::size_t m = 0;
-  std::uint32_t key = 0;  // the memo's: each slot's label + 1, 0 for a slot of an earlier part
-  for (std::size_t i = 0; i < k; ++i) {
-    if (kind[i] < part.first_kind) {
-      key *= named + 2;
-      continue;
-    }
-    labels[m] = static_cast<std::uint8_t>(std::min<unsigned>(kind[i] - part.first_kind, named));
-    key = key * (named + 2) + 1 + labels[m++];
-  }
   std::atomic<std::uint32_t>* memo =
       encoded_.empty() ? nullptr : encoded_[static_cast<std::size_t>(&part - parts_.data())].get();
   if (memo != nullptr) {
+    // The memo's key: each slot's label + 1 (the part's kinds, then one
+    // label for every later kind), 0 for a slot of an earlier part.
+    std::uint32_t key = 0;
+    for (std::size_t i = 0; i < k; ++i)
+      key = key * (named + 2) + (kind[i] < part.first_kind
+                                     ? 0
+                                     : 1 + std::min<unsigned>(kind[i] - part.first_kind, named));
     const std::uint32_t known = memo[key].load(std::memory_order_relaxed);
     if (known != kUnknown) return known;
+    const std::uint64_t rank = rank_pieces(part, kind);
+    // Every thread that computes it stores the same value.
+    memo[key].store(static_cast<std::uint32_t>(rank), std::memory_order_relaxed);
+    return rank;
   }
+  return rank_pieces(part, kind);
+}
+
+// The multiset rank of a pieces part's labels, in the slots of its orbit
+// (`kind`) that earlier parts left.
+std::uint64_t TwistySpace::rank_pieces(const Part& part, const std::uint8_t* kind) const {
+  const Orbit& o = orbits_[part.orbit];
+  const std::size_t k = o.size();
+  const unsigned named = part.end_kind - part.first_kind;
+  std::array<std::uint8_t, 256> counts, labels;  // the first named + 1, m used
+  std::size_t m = 0;
+  for (std::size_t i = 0; i < k; ++i)
+    if (kind[i] >= part.first_kind)
+      labels[m++] = static_cast<std::uint8_t>(std::min<unsigned>(kind[i] - part.first_kind, named));
   unsigned placed = 0;
   for (unsigned j = 0; j < named; ++j) placed += counts[j] = o.count[part.first_kind + j];
   counts[named] = static_cast<std::uint8_t>(m - placed);
   std::uint64_t rank = multiset_rank({labels.data(), m}, {counts.data(), named + 1});
-  if (part.halved) rank /= 2;
-  // Every thread that computes it stores the same value.
-  if (memo != nullptr) memo[key].store(static_cast<std::uint32_t>(rank), std::memory_order_relaxed);
-  return rank;
+  return part.halved ? rank / 2 : rank;
 }
 
 // A memo for each pieces part whose label patterns number at most 2^16
@@ -639,11 +650,18 @@ void TwistySpace::apply_move(const Position& in, int m, Position& out) const {
     const std::uint8_t* from = orbit.from[move].data();
     const std::uint8_t* add = orbit.add[move].data();
     const std::size_t b = base_[o], k = orbit.size();
-    for (std::size_t i = 0; i < k; ++i) out.kind[b + i] = in.kind[b + from[i]];
-    if (orbit.radix > 1)
+    // Through local pointers: a byte written through a vector's element may
+    // alias the vector itself, and every access would load its data again.
+    const std::uint8_t* in_kind = in.kind.data() + b;
+    std::uint8_t* out_kind = out.kind.data() + b;
+    for (std::size_t i = 0; i < k; ++i) out_kind[i] = in_kind[from[i]];
+    if (orbit.radix > 1) {
+      const std::uint8_t* in_digit = in.digit.data() + b;
+      std::uint8_t* out_digit = out.digit.data() + b;
+      const unsigned radix = orbit.radix;
       for (std::size_t i = 0; i < k; ++i)
-        out.digit[b + i] =
-            static_cast<std::uint8_t>((in.digit[b + from[i]] + add[i]) % orbit.radix);
+        out_digit[i] = static_cast<std::uint8_t>((in_digit[from[i]] + add[i]) % radix);
+    }
   }
 }
 
@@ -1000,15 +1018,61 @@ void TwistySpace::build_actions(std::uint32_t context, std::span<const int> move
                                 std::uint32_t end_column) const {
   const std::uint32_t row =
       contexts_ > 1 ? context_row_[context].load(std::memory_order_relaxed) : 0;
-  Position base = blank();
-  decode_parts(0, row_parts_, row, base);
-  Position p = base, q = base;
+  Position p = blank();
+  decode_parts(0, row_parts_, row, p);
+  Position q = p;
+  // A column is decoded from the first of its parts that differs from the
+  // column before's (the last part changes at every column, the others
+  // seldom), starting from the kinds as they were before that part:
+  // before[i], the kinds before column part i.
+  const std::size_t n = parts_.size() - row_parts_;
+  std::vector<std::vector<std::uint8_t>> before(std::max<std::size_t>(n, 1), p.kind);
+  std::array<std::uint64_t, kMaxParts> digits{}, previous{};
+  bool decoded = false;
+  // With one context, the inverse of a move takes d back to c where the
+  // move takes c to d: when this call builds every column, the entry of
+  // the inverse (partner[k], if it is among the moves) comes with each one
+  // computed, and is not computed again (known). A half turn is its own.
+  constexpr std::size_t kNone = ~std::size_t{0};
+  std::vector<std::size_t> partner(moves.size(), kNone);
+  std::vector<std::uint8_t> known;
+  if (contexts_ == 1 && first_column == 0 && end_column == columns_) {
+    for (std::size_t k = 0; k < moves.size(); ++k)
+      for (std::size_t j = 0; j < moves.size() && partner[k] == kNone; ++j)
+        if (moves[j] == inverse(moves[k])) partner[k] = j;
+    known.assign(moves.size() * columns_, 0);
+  }
+  const auto is_known = [&](std::size_t k, std::uint32_t c) {
+    return !known.empty() && known[k * columns_ + c] != 0;
+  };
   for (std::uint32_t c = first_column; c < end_column; ++c) {
-    std::copy(base.kind.begin(), base.kind.end(), p.kind.begin());
-    decode_parts(row_parts_, parts_.size(), c, p);
+    bool needed = false;
+    for (std::size_t k = 0; k < moves.size() && !needed; ++k) needed = !is_known(k, c);
+    if (!needed) continue;
+    std::uint64_t value = c;
+    for (std::size_t i = n; i-- > 0;) {
+      digits[i] = value % parts_[row_parts_ + i].size;
+      value /= parts_[row_parts_ + i].size;
+    }
+    std::size_t from = 0;
+    if (decoded)
+      while (from + 1 < n && digits[from] == previous[from]) ++from;
+    std::copy(before[from].begin(), before[from].end(), p.kind.begin());
+    for (std::size_t i = from; i < n; ++i) {
+      if (i > from) std::copy(p.kind.begin(), p.kind.end(), before[i].begin());
+      decode_part(parts_[row_parts_ + i], digits[i], p);
+    }
+    std::copy_n(digits.begin(), n, previous.begin());
+    decoded = true;
     for (std::size_t k = 0; k < moves.size(); ++k) {
+      if (is_known(k, c)) continue;
       apply_move(p, moves[k], q);
-      out[k][c] = static_cast<std::uint16_t>(encode_parts(row_parts_, parts_.size(), q));
+      const auto d = static_cast<std::uint16_t>(encode_parts(row_parts_, parts_.size(), q));
+      out[k][c] = d;
+      if (partner[k] != kNone) {
+        out[partner[k]][d] = static_cast<std::uint16_t>(c);
+        known[partner[k] * columns_ + d] = 1;
+      }
     }
   }
 }

@@ -43,10 +43,30 @@ namespace detail {
 // Called when a loop needs oneTBB's scheduler, after starting it
 // (SpreadWorkers registers there: registering starts the scheduler).
 inline std::atomic<void (*)()> before_scheduler{nullptr};
+// How many OneThread scopes are open.
+inline std::atomic<int> one_thread_scopes{0};
 }  // namespace detail
+
+// While one exists, every loop of this seam runs on the calling thread, as
+// under tbb::global_control(max_allowed_parallelism, 1), without asking
+// oneTBB: creating a control allocates through oneTBB's allocator, which
+// loads libtbbmalloc and reads /proc and /sys (a third of a millisecond, a
+// seventh of a small puzzle's whole run on one thread). `--threads 1`.
+class OneThread {
+ public:
+  OneThread() { detail::one_thread_scopes.fetch_add(1, std::memory_order_relaxed); }
+  ~OneThread() { detail::one_thread_scopes.fetch_sub(1, std::memory_order_relaxed); }
+  OneThread(const OneThread&) = delete;
+  OneThread& operator=(const OneThread&) = delete;
+};
+
+inline bool one_thread() {
+  return detail::one_thread_scopes.load(std::memory_order_relaxed) > 0;
+}
 
 // Threads a parallel loop may use now (the --threads limit).
 inline int worker_limit() {
+  if (one_thread()) return 1;
   return static_cast<int>(
       tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
 }
@@ -126,9 +146,14 @@ void parallel_for_chunks(std::size_t n, std::size_t grain, Body&& body) {
     if (n != 0) body(0, n);
     return;
   }
+  grain = std::max<std::size_t>(grain, 1);
+  if (one_thread()) {
+    for (std::size_t b = 0; b < n; b += grain) body(b, std::min(n, b + grain));
+    return;
+  }
   start_scheduler();
   tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, n, std::max<std::size_t>(grain, 1)),
+      tbb::blocked_range<std::size_t>(0, n, grain),
       [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); },
       tbb::simple_partitioner());
 }

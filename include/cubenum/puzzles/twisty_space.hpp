@@ -174,6 +174,7 @@ class TwistySpace {
 
   void decode_part(const Part& part, std::uint64_t value, Position& p) const;
   std::uint64_t encode_part(const Part& part, const Position& p) const;
+  std::uint64_t rank_pieces(const Part& part, const std::uint8_t* kind) const;
   void decode_parts(std::size_t first, std::size_t last, std::uint64_t value, Position& p) const;
   std::uint64_t encode_parts(std::size_t first, std::size_t last, const Position& p) const;
   void apply_move(const Position& in, int m, Position& out) const;
