@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -258,13 +259,33 @@ std::vector<std::byte> CheckpointReader::read(const std::string& name) const {
 namespace {
 
 std::atomic<bool> stop_flag{false};
+// When the first signal came (CLOCK_MONOTONIC nanoseconds).
+std::atomic<std::int64_t> first_signal_ns{0};
 static_assert(std::atomic<bool>::is_always_lock_free);  // set from a signal handler
+static_assert(std::atomic<std::int64_t>::is_always_lock_free);
+
+// A second signal within this long of the first is the same request: a
+// Ctrl-C in a terminal reaches every process of the foreground group, so
+// a process under mpirun (or timeout) gets it once from the terminal and
+// once more from mpirun passing it on.
+constexpr std::int64_t kSameRequestNs = 1'000'000'000;
+
+std::int64_t monotonic_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);  // async-signal-safe
+  return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
 
 extern "C" void on_stop_signal(int signal) {
-  if (stop_flag.exchange(true)) {  // the second: at once
-    std::signal(signal, SIG_DFL);
-    std::raise(signal);
+  const std::int64_t now = monotonic_ns();
+  std::int64_t first = 0;
+  if (first_signal_ns.compare_exchange_strong(first, now)) {  // the first
+    stop_flag.store(true);
+    return;
   }
+  if (now - first < kSameRequestNs) return;
+  std::signal(signal, SIG_DFL);  // a second request: at once
+  std::raise(signal);
 }
 
 }  // namespace

@@ -76,7 +76,9 @@ class CheckpointReader {
 bool has_checkpoint(const std::string& dir);
 
 // Stop requests: SIGINT and SIGTERM, once install_stop_signals() has run,
-// set a flag (a second signal ends the process at once) that long loops
+// set a flag (a second signal, a second or more after the first, ends the
+// process at once; one within a second is the same Ctrl-C, which reaches a
+// process both from the terminal and from mpirun) that long loops
 // poll through stop_requested() to wind down.
 void install_stop_signals();
 bool stop_requested();
