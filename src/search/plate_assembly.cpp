@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "cubenum/core/byte_io.hpp"
 #include "cubenum/core/checked.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
@@ -136,49 +137,13 @@ AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
 namespace {
 
 // The tally's bytes: the counts, then the selections and the listed
-// solutions, each as a length and its numbers (little-endian).
-class TallyWriter {
- public:
-  template <class T>
-  void put(T value) {
-    const auto* b = reinterpret_cast<const std::byte*>(&value);
-    out.insert(out.end(), b, b + sizeof value);
-  }
-  std::vector<std::byte> out;
-};
-
-class TallyReader {
- public:
-  TallyReader(std::span<const std::byte> in, const std::string& source)
-      : in_(in), source_(source) {}
-  template <class T>
-  T get() {
-    if (sizeof(T) > in_.size() - at_) throw InputError(source_, 0, "a tally ends early (corrupt)");
-    T value;
-    std::memcpy(&value, in_.data() + at_, sizeof value);
-    at_ += sizeof value;
-    return value;
-  }
-  // A length, at most what the bytes left can hold at `each` bytes apiece.
-  std::uint64_t length(std::size_t each) {
-    const auto n = get<std::uint64_t>();
-    if (n > (in_.size() - at_) / each) throw InputError(source_, 0, "a tally ends early (corrupt)");
-    return n;
-  }
-  bool done() const { return at_ == in_.size(); }
-
- private:
-  std::span<const std::byte> in_;
-  std::size_t at_ = 0;
-  const std::string& source_;
-};
-
+// solutions, each as a length and its numbers.
 constexpr std::uint32_t kTallyMagic = 0x594c5441;  // "ATLY"
 
 }  // namespace
 
 std::vector<std::byte> AssemblyTally::encode() const {
-  TallyWriter w;
+  ByteWriter w;
   w.put(kTallyMagic);
   for (const std::uint64_t v : {raw, rotations, symmetries, std::uint64_t{subtrees_done},
                                 std::uint64_t{complete}, std::uint64_t{list_limit}})
@@ -200,7 +165,7 @@ std::vector<std::byte> AssemblyTally::encode() const {
 }
 
 AssemblyTally AssemblyTally::decode(std::span<const std::byte> bytes, const std::string& source) {
-  TallyReader r(bytes, source);
+  ByteReader r(bytes, source, "a tally");
   if (r.get<std::uint32_t>() != kTallyMagic) throw InputError(source, 0, "not a tally (corrupt)");
   AssemblyTally t;
   t.raw = r.get<std::uint64_t>();
@@ -674,7 +639,6 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   if (checkpoint != nullptr) {
     earlier = checkpoint->earlier(name, subtrees);
     run.pending = earlier.pending;
-    if (earlier.pending.empty()) run.pending = {};  // (an empty span means every subtree)
     mine.list_limit = options.list_limit;
     run.finished = [&](std::uint32_t subtree, const AssemblyTally& tally) {
       std::lock_guard lock(mutex);

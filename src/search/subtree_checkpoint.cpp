@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
 #include <regex>
 
+#include "cubenum/core/byte_io.hpp"
 #include "cubenum/core/error.hpp"
 
 namespace cubenum::search {
@@ -33,56 +33,6 @@ std::vector<std::string> committed_parts(const std::string& dir, int& last_sessi
   return parts;
 }
 
-// The ledger blob: per search, its name, its subtree count, the subtrees
-// finished and their tally, as little-endian numbers and byte strings.
-class Writer {
- public:
-  void u32(std::uint32_t v) { put(&v, sizeof v); }
-  void u64(std::uint64_t v) { put(&v, sizeof v); }
-  void bytes(std::span<const std::byte> b) {
-    u64(b.size());
-    put(b.data(), b.size());
-  }
-  std::vector<std::byte> out;
-
- private:
-  void put(const void* p, std::size_t n) {
-    const auto* b = static_cast<const std::byte*>(p);
-    out.insert(out.end(), b, b + n);
-  }
-};
-
-class Reader {
- public:
-  Reader(std::span<const std::byte> in, std::string source) : in_(in), source_(std::move(source)) {}
-  std::uint32_t u32() { return get<std::uint32_t>(); }
-  std::uint64_t u64() { return get<std::uint64_t>(); }
-  std::span<const std::byte> bytes() {
-    const std::uint64_t n = u64();
-    need(n);
-    const auto b = in_.subspan(at_, n);
-    at_ += n;
-    return b;
-  }
-  bool done() const { return at_ == in_.size(); }
-
- private:
-  template <class T>
-  T get() {
-    need(sizeof(T));
-    T v;
-    std::memcpy(&v, in_.data() + at_, sizeof v);
-    at_ += sizeof v;
-    return v;
-  }
-  void need(std::uint64_t n) const {
-    if (n > in_.size() - at_) throw InputError(source_, 0, "the ledger ends early (corrupt)");
-  }
-  std::span<const std::byte> in_;
-  std::size_t at_ = 0;
-  std::string source_;
-};
-
 // Parts of sessions before `session` are never written again: remove the
 // folders no save committed (a process killed during its first save) and
 // the temporaries of saves a kill interrupted.
@@ -106,11 +56,6 @@ void tidy_old_parts(const std::string& dir, int session) {
 }
 
 }  // namespace
-
-bool has_subtree_checkpoint(const std::string& dir) {
-  int last = 0;
-  return !committed_parts(dir, last).empty();
-}
 
 SubtreeCheckpoint::SubtreeCheckpoint(std::string dir, CheckpointJson identity, bool resume,
                                      double every_seconds, Cluster& cluster, std::string source)
@@ -155,11 +100,11 @@ void SubtreeCheckpoint::read_parts(const std::vector<std::string>& parts) {
     const CheckpointReader reader(part, identity_);
     const std::string source = (fs::path(part) / "ledger").string();
     const std::vector<std::byte> blob = reader.read("ledger");
-    Reader in(blob, source);
-    for (std::uint32_t n = in.u32(); n != 0; --n) {
+    ByteReader in(blob, source, "the ledger");
+    for (std::uint32_t n = in.get<std::uint32_t>(); n != 0; --n) {
       const auto name_bytes = in.bytes();
       const std::string name(reinterpret_cast<const char*>(name_bytes.data()), name_bytes.size());
-      const std::uint32_t subtrees = in.u32();
+      const std::uint32_t subtrees = in.get<std::uint32_t>();
       Finished& f = earlier_[name];
       if (f.done.empty()) {
         f.subtrees = subtrees;
@@ -169,8 +114,8 @@ void SubtreeCheckpoint::read_parts(const std::vector<std::string>& parts) {
                          fmt::format("search '{}' has {} subtrees there, {} in another part", name,
                                      subtrees, f.subtrees));
       }
-      for (std::uint32_t k = in.u32(); k != 0; --k) {
-        const std::uint32_t s = in.u32();
+      for (std::uint32_t k = in.get<std::uint32_t>(); k != 0; --k) {
+        const std::uint32_t s = in.get<std::uint32_t>();
         if (s >= subtrees || f.done[s])
           throw InputError(source, 0,
                            fmt::format("subtree {} of '{}' is {} (corrupt)", s, name,
@@ -227,15 +172,15 @@ void SubtreeCheckpoint::save() {
     writer_ = std::make_unique<CheckpointWriter>(
         (fs::path(dir_) / fmt::format("part.s{}.p{}", session_, process_)).string(), identity_,
         source_);
-  Writer out;
-  out.u32(static_cast<std::uint32_t>(order_.size()));
+  ByteWriter out;
+  out.put<std::uint32_t>(static_cast<std::uint32_t>(order_.size()));
   CheckpointJson searches = CheckpointJson::array();
   for (const std::string& name : order_) {
     const Record& r = records_.at(name);
     out.bytes({reinterpret_cast<const std::byte*>(name.data()), name.size()});
-    out.u32(r.subtrees);
-    out.u32(static_cast<std::uint32_t>(r.done.size()));
-    for (const std::uint32_t s : r.done) out.u32(s);
+    out.put<std::uint32_t>(r.subtrees);
+    out.put<std::uint32_t>(static_cast<std::uint32_t>(r.done.size()));
+    for (const std::uint32_t s : r.done) out.put<std::uint32_t>(s);
     out.bytes(r.tally);
     searches.push_back({{"search", name}, {"subtrees", r.subtrees}, {"finished", r.done.size()}});
   }

@@ -55,7 +55,6 @@ class SubtreeCheckpoint {
   // Saves this process's part now (thread-safe, as is record).
   void save();
 
-  int session() const { return session_; }
   std::size_t parts_read() const { return parts_read_; }
   const std::string& dir() const { return dir_; }
 
@@ -84,8 +83,5 @@ class SubtreeCheckpoint {
   std::unique_ptr<CheckpointWriter> writer_;  // made by the first save
   Stopwatch since_save_;
 };
-
-// Whether `dir` holds a committed part of a subtree checkpoint.
-bool has_subtree_checkpoint(const std::string& dir);
 
 }  // namespace cubenum::search
