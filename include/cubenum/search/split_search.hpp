@@ -45,10 +45,11 @@ struct SubtreeRun {
   std::function<void(std::uint32_t subtree, const Local& tally)> finished;
 };
 
-// Calls search(prefix, local) for every prefix, `local` being an
-// accumulator of the subtree's own, and returns the sum of them all. When
-// search returns bool, false means it stopped before the end of the
-// subtree (the accumulator still counts, but `finished` is not called).
+// Calls search(prefix, local) for every prefix and returns the sum of the
+// accumulators. `local` is the worker's accumulator, or with `finished` one
+// of the subtree's own; when search returns bool, false means it stopped
+// before the end of the subtree (what it found still counts, but
+// `finished` is not called).
 template <class Local, class Prefix, class Search>
 Local search_subtrees(std::span<const Prefix> prefixes, Search&& search,
                       const SubtreeRun<Local>& run = {}) {
@@ -70,14 +71,18 @@ Local search_subtrees(std::span<const Prefix> prefixes, Search&& search,
     const std::uint64_t k = dealer->fetch_add(1);
     if (k >= count) return;
     const std::uint32_t s = subtree(k);
-    Local part{};
-    bool whole = true;
-    if constexpr (std::is_same_v<decltype(search(prefixes[s], part)), bool>)
-      whole = search(prefixes[s], part);
-    else
-      search(prefixes[s], part);
-    if (whole && run.finished) run.finished(s, part);
-    locals.local() += part;
+    if (!run.finished) {  // straight into the worker's accumulator
+      search(prefixes[s], locals.local());
+    } else {  // into one of its own, to report it once the subtree is whole
+      Local part{};
+      bool whole = true;
+      if constexpr (std::is_same_v<decltype(search(prefixes[s], part)), bool>)
+        whole = search(prefixes[s], part);
+      else
+        search(prefixes[s], part);
+      if (whole) run.finished(s, part);
+      locals.local() += part;
+    }
     const std::size_t d = shared ? earlier + std::min<std::size_t>(k + 1, count)
                                  : done.fetch_add(1, std::memory_order_relaxed) + 1;
     if (run.progress) run.progress({d, total});
