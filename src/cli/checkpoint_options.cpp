@@ -56,10 +56,14 @@ bool CheckpointSession::should_stop() const {
   return stop_requested() || (options_.time_limit > 0 && clock_.seconds() >= options_.time_limit);
 }
 
-void CheckpointSession::stopped() const {
+void throw_stopped(const std::string& dir) {
   const char* why = stop_requested() ? "stopped by a signal" : "stopped at --time-limit";
   throw RunStopped(fmt::format("{}; saved in {}: run the same command with --resume {} to go on",
-                               why, options_.checkpoint, options_.checkpoint));
+                               why, dir, dir));
+}
+
+void CheckpointSession::stopped() const {
+  throw_stopped(options_.checkpoint);
 }
 
 }  // namespace cubenum::cli

@@ -26,6 +26,10 @@ class RunStopped : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Throws RunStopped for a run stopped (by a signal or the time limit) with
+// its checkpoint saved in `dir`, saying how to go on.
+[[noreturn]] void throw_stopped(const std::string& dir);
+
 // The checkpoints of one run: the writer (when --checkpoint or --resume),
 // the reader (when --resume), and the stop condition (Ctrl-C, SIGTERM or
 // the time limit, once a checkpoint can be written).

@@ -203,9 +203,7 @@ class CountCheckpoint {
   // RunStopped saying how to go on.
   void stopped() {
     ledger_->save();
-    const char* why = stop_requested() ? "stopped by a signal" : "stopped at --time-limit";
-    throw RunStopped(fmt::format("{}; saved in {}: run the same command with --resume {} to go on",
-                                 why, options_.checkpoint, options_.checkpoint));
+    throw_stopped(options_.checkpoint);
   }
   // After the whole count: the last save (a --resume of it answers at once).
   void finished() {
