@@ -303,6 +303,41 @@ std::vector<int> processes_with(const std::string& marker) {
   return found;
 }
 
+// Starts `mpirun -np processes cubenum args` in the background (its output
+// into `log`) and returns once its processes, whose command lines hold
+// `marker`, all run.
+void start_mpi(int processes, const std::string& args, const std::string& marker,
+               const std::string& log = "/dev/null") {
+  const std::string launch =
+      cubenum::testing::mpi_command(processes, args) + " > " + log + " 2>&1 &";
+  ASSERT_EQ(std::system(launch.c_str()), 0);
+  for (int waited = 0;
+       processes_with(marker).size() < static_cast<std::size_t>(processes) && waited < 1000;
+       ++waited)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
+// Waits (`seconds` at most) until no process with `marker` is left, and a
+// moment more for mpirun itself; returns whether none is left.
+bool all_ended(const std::string& marker, int seconds) {
+  for (int waited = 0; !processes_with(marker).empty() && waited < 10 * seconds; ++waited)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  return processes_with(marker).empty();
+}
+
+// Starts the run as start_mpi does, kills one of its processes (SIGKILL)
+// `at_ms` later, and waits for mpirun to end the others.
+void kill_one_process_at(int processes, const std::string& args, const std::string& marker,
+                         int at_ms) {
+  start_mpi(processes, args, marker);
+  std::this_thread::sleep_for(std::chrono::milliseconds(at_ms));
+  const std::vector<int> running = processes_with(marker);
+  ASSERT_FALSE(running.empty()) << "the run ended before the kill at " << at_ms << " ms";
+  ::kill(running.back(), SIGKILL);
+  ASSERT_TRUE(all_ended(marker, 60)) << "mpirun did not end the killed run's processes";
+}
+
 // SIGKILL to one process of a run under mpirun, at several moments (during
 // levels, during checkpoint writes: one is written at every level); mpirun
 // then ends the others. Resumed, or started afresh when the kill came
@@ -318,22 +353,8 @@ TEST(DistributedCheckpoint, OneProcessKilledAtAnyMomentResumesToTheSameResult) {
     const std::string ck = (dir / ("ck" + std::to_string(at_ms))).string();
     const std::string out = (dir / "killed.json").string();
     fs::remove(out);
-    const std::string launch =
-        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-        "timeout 120 mpirun --oversubscribe --bind-to none -np 2 " +
-        std::string(CUBENUM_BINARY) + " " + command + " --checkpoint " + ck +
-        " --checkpoint-every 0 > /dev/null 2>&1 &";
-    ASSERT_EQ(std::system(launch.c_str()), 0);
-    for (int waited = 0; processes_with(ck).size() < 2 && waited < 1000; ++waited)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    std::this_thread::sleep_for(std::chrono::milliseconds(at_ms));
-    const std::vector<int> running = processes_with(ck);
-    ASSERT_FALSE(running.empty()) << "the run ended before the kill at " << at_ms << " ms";
-    ::kill(running.back(), SIGKILL);
-    for (int waited = 0; !processes_with(ck).empty() && waited < 600; ++waited)
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    ASSERT_TRUE(processes_with(ck).empty()) << "mpirun did not end the killed run's processes";
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // mpirun itself
+    ASSERT_NO_FATAL_FAILURE(kill_one_process_at(
+        2, command + " --checkpoint " + ck + " --checkpoint-every 0", ck, at_ms));
     const bool saved = fs::exists(fs::path(ck) / "checkpoint.json");
     resumed += saved ? 1 : 0;
     const auto run =
@@ -442,22 +463,8 @@ TEST(DistributedCounts, OneProcessKilledAtAnyMomentResumesToTheSameCount) {
     const std::string ck = (dir / ("ck" + std::to_string(at_ms))).string();
     const std::string out = (dir / "killed.json").string();
     fs::remove(out);
-    const std::string launch =
-        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-        "timeout 120 mpirun --oversubscribe --bind-to none -np 3 " +
-        std::string(CUBENUM_BINARY) + " " + kShapeCount + " --threads 1 --checkpoint " + ck +
-        " --checkpoint-every 0 > /dev/null 2>&1 &";
-    ASSERT_EQ(std::system(launch.c_str()), 0);
-    for (int waited = 0; processes_with(ck).size() < 3 && waited < 1000; ++waited)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    std::this_thread::sleep_for(std::chrono::milliseconds(at_ms));
-    const std::vector<int> running = processes_with(ck);
-    ASSERT_FALSE(running.empty()) << "the count ended before the kill at " << at_ms << " ms";
-    ::kill(running.back(), SIGKILL);
-    for (int waited = 0; !processes_with(ck).empty() && waited < 600; ++waited)
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    ASSERT_TRUE(processes_with(ck).empty()) << "mpirun did not end the others";
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // mpirun itself
+    ASSERT_NO_FATAL_FAILURE(kill_one_process_at(
+        3, kShapeCount + " --threads 1 --checkpoint " + ck + " --checkpoint-every 0", ck, at_ms));
     const bool saved = has_part(ck);
     resumed += saved ? 1 : 0;
     const auto run = run_mpi(2, kShapeCount + (saved ? " --resume " : " --checkpoint ") + ck +
@@ -483,23 +490,13 @@ TEST(DistributedCounts, CtrlCStopsEveryProcessWithItsPart) {
   const std::string ck = (dir / "ck").string(), log = (dir / "log.txt").string();
   const std::string count = "foam count --by shape --shape cuboid:2x1x1 " + kData +
                             "/foam/happy-cube-original.txt --threads 1";
-  const std::string launch =
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "
-      "mpirun --oversubscribe --bind-to none -np 2 " +
-      std::string(CUBENUM_BINARY) + " " + count + " --checkpoint " + ck + " > " + log + " 2>&1 &";
-  ASSERT_EQ(std::system(launch.c_str()), 0);
-  for (int waited = 0; processes_with(ck).size() < 2 && waited < 1000; ++waited)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  start_mpi(2, count + " --checkpoint " + ck, ck, log);
   std::this_thread::sleep_for(std::chrono::seconds(3));
   const std::vector<int> running = processes_with(ck);
   ASSERT_EQ(running.size(), 2U);
   for (const int pid : running) ::kill(pid, SIGINT);
   for (const int pid : running) ::kill(pid, SIGINT);  // the same Ctrl-C, passed on
-  int waited = 0;
-  for (; !processes_with(ck).empty() && waited < 300; ++waited)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  EXPECT_LT(waited, 300) << "the processes did not stop";
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // mpirun itself
+  EXPECT_TRUE(all_ended(ck, 30)) << "the processes did not stop";
   const std::string output = cubenum::testing::read(log);
   const std::string said = "stopped by a signal";
   const auto first = output.find(said);

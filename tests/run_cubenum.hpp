@@ -48,14 +48,17 @@ inline int run_until(const std::string& signal, double seconds, const std::strin
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// The program started by `mpirun -np processes` (Open MPI, from
-// tools/setup): more processes than cores allowed, as root too, threads not
-// bound to one core each, and killed if it ever hangs.
+// The command line that starts the program by `mpirun -np processes` (Open
+// MPI, from tools/setup): more processes than cores allowed, as root too,
+// threads not bound to one core each, and killed if it ever hangs.
+inline std::string mpi_command(int processes, const std::string& args) {
+  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "
+         "mpirun --oversubscribe --bind-to none -np " +
+         std::to_string(processes) + " " + CUBENUM_BINARY + " " + args;
+}
+
 inline ProgramRun run_mpi(int processes, const std::string& args) {
-  return run_shell(
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "
-      "mpirun --oversubscribe --bind-to none -np " +
-      std::to_string(processes) + " " + CUBENUM_BINARY + " " + args);
+  return run_shell(mpi_command(processes, args));
 }
 
 }  // namespace cubenum::testing
