@@ -121,7 +121,6 @@ class Command {
   std::vector<Command*> children_;
   std::size_t depth_;  // 0: the program, 1: a puzzle, 2: an action
   bool with_options_;  // false: off options_only_along's path
-
 };
 
 }  // namespace cubenum::cli

@@ -257,7 +257,7 @@ FoamCount count_foam(const FoamProblem& problem, const search::AssemblyOptions& 
   search::AssemblyOptions with_labels = options;
   with_labels.label_copies = problem.label_copies;
   search::AssemblyTally tally = engine.count(with_labels);
-  return {tally.raw,           tally.rotations,        tally.symmetries,
+  return {tally.raw,           tally.rotations,         tally.symmetries,
           tally.piece_choices, std::move(tally.listed), tally.complete};
 }
 
