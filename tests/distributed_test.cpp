@@ -14,6 +14,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -338,6 +339,19 @@ void kill_one_process_at(int processes, const std::string& args, const std::stri
   ASSERT_TRUE(all_ended(marker, 60)) << "mpirun did not end the killed run's processes";
 }
 
+// Moments to kill `mpirun -np processes cubenum args` at: fractions of
+// the time the whole run takes here (timed once, into a scratch folder
+// `marker` + "-timed"), so that they fall inside the run on a fast machine
+// as on a slow one.
+std::vector<int> moments_ms(int processes, const std::string& args, const std::string& marker,
+                            std::initializer_list<double> fractions) {
+  const auto whole = run_mpi(processes, args + " --checkpoint " + marker + "-timed");
+  EXPECT_EQ(whole.status, 0) << whole.output;
+  std::vector<int> moments;
+  for (const double f : fractions) moments.push_back(static_cast<int>(1000 * f * whole.seconds));
+  return moments;
+}
+
 // SIGKILL to one process of a run under mpirun, at several moments (during
 // levels, during checkpoint writes: one is written at every level); mpirun
 // then ends the others. Resumed, or started afresh when the kill came
@@ -348,13 +362,13 @@ TEST(DistributedCheckpoint, OneProcessKilledAtAnyMomentResumesToTheSameResult) {
   const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
   ASSERT_EQ(alone.status, 0) << alone.output;
   int resumed = 0;
-  // Moments after the processes start; the run takes about 1.3 s more.
-  for (const int at_ms : {150, 300, 450, 600}) {
-    const std::string ck = (dir / ("ck" + std::to_string(at_ms))).string();
+  const std::string saving = command + " --checkpoint-every 0";
+  int n = 0;
+  for (const int at_ms : moments_ms(2, saving, (dir / "ck").string(), {0.1, 0.25, 0.4, 0.55})) {
+    const std::string ck = (dir / ("ck" + std::to_string(++n))).string();
     const std::string out = (dir / "killed.json").string();
     fs::remove(out);
-    ASSERT_NO_FATAL_FAILURE(kill_one_process_at(
-        2, command + " --checkpoint " + ck + " --checkpoint-every 0", ck, at_ms));
+    ASSERT_NO_FATAL_FAILURE(kill_one_process_at(2, saving + " --checkpoint " + ck, ck, at_ms));
     const bool saved = fs::exists(fs::path(ck) / "checkpoint.json");
     resumed += saved ? 1 : 0;
     const auto run =
@@ -376,8 +390,9 @@ TEST(DistributedCheckpoint, OneProcessKilledAtAnyMomentResumesToTheSameResult) {
 namespace {
 
 const std::string kData = CUBENUM_DATA_DIR;
-const std::string kShapeCount = "foam count --shape cuboid:2x1x1 --colours blue,green " + kData +
-                                "/foam/happy-cube-original.txt";
+// About 2.6 s on one thread (325 piece choices).
+const std::string kShapeCount = "foam count --shape cuboid:2x1x1 --colours blue,green,red " +
+                                kData + "/foam/happy-cube-original.txt";
 
 // A count's JSON without what differs between runs of the same count.
 Json counts_of(const fs::path& json) {
@@ -427,7 +442,7 @@ TEST(DistributedCounts, CheckpointedSlicesGoOnAtAnyProcessCount) {
   const auto alone = run_cubenum(kShapeCount + " --json " + (dir / "alone.json").string());
   ASSERT_EQ(alone.status, 0) << alone.output;
   const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
-  double limit = 0.05;  // a fifth longer each slice
+  double limit = alone.seconds / 40;  // a fifth longer each slice
   const auto slice = [&] {
     limit *= 1.2;
     return " --threads 1 --checkpoint-every 0.01 --time-limit " + std::to_string(limit) +
@@ -459,12 +474,13 @@ TEST(DistributedCounts, OneProcessKilledAtAnyMomentResumesToTheSameCount) {
   const auto alone = run_cubenum(kShapeCount + " --json " + (dir / "alone.json").string());
   ASSERT_EQ(alone.status, 0) << alone.output;
   int resumed = 0;
-  for (const int at_ms : {20, 100, 250, 400}) {
-    const std::string ck = (dir / ("ck" + std::to_string(at_ms))).string();
+  const std::string saving = kShapeCount + " --threads 1 --checkpoint-every 0";
+  int n = 0;
+  for (const int at_ms : moments_ms(3, saving, (dir / "ck").string(), {0.02, 0.1, 0.25, 0.4})) {
+    const std::string ck = (dir / ("ck" + std::to_string(++n))).string();
     const std::string out = (dir / "killed.json").string();
     fs::remove(out);
-    ASSERT_NO_FATAL_FAILURE(kill_one_process_at(
-        3, kShapeCount + " --threads 1 --checkpoint " + ck + " --checkpoint-every 0", ck, at_ms));
+    ASSERT_NO_FATAL_FAILURE(kill_one_process_at(3, saving + " --checkpoint " + ck, ck, at_ms));
     const bool saved = has_part(ck);
     resumed += saved ? 1 : 0;
     const auto run = run_mpi(2, kShapeCount + (saved ? " --resume " : " --checkpoint ") + ck +

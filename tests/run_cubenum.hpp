@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -13,12 +14,14 @@ namespace cubenum::testing {
 struct ProgramRun {
   int status = -1;     // exit code
   std::string output;  // stdout and stderr
+  double seconds = 0;  // wall time, to scale the moments of stops and kills
 };
 
 // Runs a shell command line, its standard error joined to its output.
 inline ProgramRun run_shell(const std::string& command_line) {
   const std::string command = command_line + " 2>&1";
   ProgramRun run;
+  const auto start = std::chrono::steady_clock::now();
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   std::array<char, 4096> buffer{};
@@ -26,6 +29,7 @@ inline ProgramRun run_shell(const std::string& command_line) {
     run.output.append(buffer.data(), n);
   const int status = pclose(pipe);
   run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }
 
