@@ -1,0 +1,44 @@
+#pragma once
+// Polycube assembly puzzles (docs/PUZZLES.md): pieces made of unit cubes
+// packed into a target shape. This header is the puzzle as read from a
+// file, whatever its format: the project's text format
+// (read_polycube_text) or BurrTools' .xmpuzzle (read_xmpuzzle).
+#include <array>
+#include <string>
+#include <vector>
+
+namespace cubenum::polycube {
+
+using Voxel = std::array<int, 3>;  // x, y, z
+
+struct Piece {
+  std::string name;
+  std::vector<Voxel> cubes;  // distinct, in any position
+  int min_count = 1;         // this many copies at least...
+  int max_count = 1;         // ...and at most (identical copies not told apart)
+};
+
+struct Problem {
+  std::string name;
+  std::vector<Piece> pieces;
+  std::vector<Voxel> fixed;     // target voxels that must be filled
+  std::vector<Voxel> variable;  // target voxels that may stay empty
+};
+
+struct PuzzleFile {
+  std::string path;
+  std::vector<Problem> problems;
+};
+
+// The project's text format (docs/PUZZLES.md). Errors throw
+// cubenum::InputError naming the file and line.
+PuzzleFile read_polycube_text(const std::string& path);
+
+// BurrTools' .xmpuzzle (gzip-compressed XML, or plain XML): cube grid only.
+// Errors throw cubenum::InputError naming the file and the XML element.
+PuzzleFile read_xmpuzzle(const std::string& path);
+
+// Either of the two, by the file's content (gzip or XML: .xmpuzzle).
+PuzzleFile read_polycube_file(const std::string& path);
+
+}  // namespace cubenum::polycube
