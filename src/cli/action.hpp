@@ -62,6 +62,7 @@ void register_foam(Command& app);
 void register_nine_colour_cube(Command& app);
 void register_sudoku_cube(Command& app);
 void register_twisty(Command& app);
+void register_polycube(Command& app);
 void register_report(Command& app);
 void register_scale(Command& app);
 

@@ -35,7 +35,8 @@ std::unique_ptr<Command> build_app(std::string_view command, std::string_view ac
       {"foam", register_foam},
       {"nine-colour-cube", register_nine_colour_cube},
       {"sudoku-cube", register_sudoku_cube},
-      {"twisty", register_twisty}};
+      {"twisty", register_twisty},
+      {"polycube", register_polycube}};
   for (const auto& [name, add] : puzzles)
     if (name == command) {
       if (!action.empty() && action[0] != '-')

@@ -1,0 +1,87 @@
+#pragma once
+// The polycube engine: exact cover of a target's voxels by pieces'
+// placements, as bitmasks over the target's bounding box.
+//
+// Every distinct orientation (of the 24 rotations) of every piece at every
+// offset that fits is a placement. The search fills the lowest undecided
+// cell (cells ordered along the box's longest axis last, so the filled part
+// grows as a wall across the short sides) with each placement whose lowest
+// cell it is, or leaves it empty where the target lets it; regions of
+// undecided cells that no remaining pieces can fill are cut at once.
+//
+// Symmetry: one piece that occurs exactly once is placed first, only in one
+// placement of each orbit of the target's symmetry group; every assembly
+// found there stands for its orbit's size of raw assemblies, and its
+// stabiliser tells how many classes it makes (orbit counting), so raw
+// counts and counts up to symmetry come out exact without a table of
+// classes.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cubenum/core/cluster.hpp"
+#include "cubenum/puzzles/polycube.hpp"
+#include "cubenum/search/split_search.hpp"
+
+namespace cubenum::search {
+
+// Targets whose bounding box has more cells are refused.
+inline constexpr int kMaxCoverCells = 512;
+
+struct CoverCounts {
+  std::uint64_t raw = 0;         // the target fixed in space
+  std::uint64_t rotations = 0;   // classes under the target's rotations
+  std::uint64_t symmetries = 0;  // ... and reflections, where the pieces allow them
+  std::uint64_t nodes = 0;       // search nodes (placements tried that fit)
+  bool complete = true;          // false: stopped early, the counts are lower bounds
+  std::size_t subtrees_done = 0, subtrees_total = 0;
+};
+
+// One assembly: each placed piece (its index in the problem's pieces, after
+// congruent pieces are merged: VoxelCover::piece_names) and its voxels.
+struct PlacedPiece {
+  int piece = 0;
+  std::vector<polycube::Voxel> voxels;
+};
+using CoverAssembly = std::vector<PlacedPiece>;
+
+struct CoverOptions {
+  std::function<void(const SplitProgress&)> progress;
+  std::function<bool()> stop;  // polled now and then; true ends the count early
+  Cluster* cluster = nullptr;  // deal the subtrees to every process (null: alone)
+};
+
+class VoxelCover {
+ public:
+  // Throws InputError (naming `source`) for a problem the engine cannot
+  // take: a bounding box over kMaxCoverCells, a piece larger than the target.
+  VoxelCover(const polycube::Problem& problem, const std::string& source);
+  ~VoxelCover();
+  VoxelCover(VoxelCover&&) noexcept;
+
+  CoverCounts count(const CoverOptions& options = {}) const;
+  // The first `n` assemblies in search order, one per class up to the
+  // target's symmetries (as `symmetries` counts them).
+  std::vector<CoverAssembly> first(std::size_t n, const std::function<bool()>& stop = {}) const;
+
+  // What the engine made of the problem.
+  const std::vector<std::string>& piece_names() const;  // congruent pieces merged
+  std::size_t placements() const;
+  int rotation_order() const;  // rotations that map the target onto itself
+  int symmetry_order() const;  // ... with the reflections
+  // Whether a reflected assembly is an assembly of the puzzle: every
+  // piece's mirror image is a piece of it, with the same count.
+  bool mirror_pieces() const;
+  std::string fixed_piece() const;  // the piece placed first, one per orbit ("": none)
+  std::size_t first_placements() const;  // its placements searched (orbit representatives)
+
+  struct Model;
+
+ private:
+  std::unique_ptr<Model> model_;
+};
+
+}  // namespace cubenum::search

@@ -1,0 +1,250 @@
+// `cubenum polycube count|solve FILE`: polycube assembly puzzles from the
+// project's text format or BurrTools' .xmpuzzle (search/voxel_cover.hpp).
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <ostream>
+
+#include "action.hpp"
+#include "cubenum/core/cluster.hpp"
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/output_file.hpp"
+#include "cubenum/core/progress.hpp"
+#include "cubenum/core/stopwatch.hpp"
+#include "cubenum/puzzles/polycube.hpp"
+#include "cubenum/search/voxel_cover.hpp"
+
+namespace cubenum::cli {
+namespace {
+
+using polycube::Voxel;
+
+struct PolycubeOptions {
+  std::string file;
+  int problem = 0;  // 1-based; 0: every problem of the file
+  double time_limit = 0;
+  std::size_t first = 1;
+  std::string svg;
+};
+
+std::function<bool()> deadline(double seconds) {
+  if (seconds <= 0) return {};
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  return [end] { return std::chrono::steady_clock::now() >= end; };
+}
+
+// The problems asked for, each with its number in the file (from 1).
+std::vector<std::pair<int, polycube::Problem>> load_problems(const PolycubeOptions& o) {
+  if (!std::isfinite(o.time_limit) || o.time_limit < 0)
+    throw InputError("--time-limit", 0,
+                     fmt::format("{} is not a number of seconds (0: no limit)", o.time_limit));
+  polycube::PuzzleFile file = polycube::read_polycube_file(o.file);
+  const int n = static_cast<int>(file.problems.size());
+  if (o.problem < 0 || o.problem > n)
+    throw InputError("--problem", 0,
+                     fmt::format("{} has {} problem{}: --problem takes 1..{}", shown_path(o.file),
+                                 n, n == 1 ? "" : "s", n));
+  std::vector<std::pair<int, polycube::Problem>> chosen;
+  for (int i = 0; i < n; ++i)
+    if (o.problem == 0 || o.problem == i + 1) chosen.emplace_back(i + 1, std::move(file.problems[i]));
+  return chosen;
+}
+
+int cube_count(const std::vector<polycube::Piece>& pieces, bool at_most) {
+  int n = 0;
+  for (const auto& p : pieces) n += static_cast<int>(p.cubes.size()) * (at_most ? p.max_count : p.min_count);
+  return n;
+}
+
+void print_header(std::ostream& out, const polycube::Problem& p, const search::VoxelCover& cover) {
+  const int least = cube_count(p.pieces, false), most = cube_count(p.pieces, true);
+  out << fmt::format(
+      "{}: {} piece{} ({} cubes), target {} voxels ({} may stay empty), {} placements; "
+      "symmetry order {} ({} rotations); reflections {}\n",
+      p.name, p.pieces.size(), p.pieces.size() == 1 ? "" : "s",
+      least == most ? fmt::format("{}", least) : fmt::format("{}-{}", least, most),
+      p.fixed.size() + p.variable.size(), p.variable.size(), cover.placements(),
+      cover.symmetry_order(), cover.rotation_order(),
+      cover.mirror_pieces() ? "count as the same assembly (every piece's mirror image is a piece)"
+                            : "do not count (a piece's mirror image is not a piece)");
+  if (!cover.fixed_piece().empty())
+    progress::note("{}: piece {} placed first, in {} placements (one per orbit)", p.name,
+                   cover.fixed_piece(), cover.first_placements());
+}
+
+Json count(const PolycubeOptions& o, const ActionContext& ctx) {
+  Json results = Json::array();
+  const auto stop = deadline(o.time_limit);
+  for (const auto& [number, problem] : load_problems(o)) {
+    const search::VoxelCover cover(problem, o.file);
+    print_header(ctx.out, problem, cover);
+    Progress subtrees("polycube count: " + problem.name, 0, "subtrees");
+    if (o.time_limit > 0) subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
+    search::CoverOptions options;
+    options.progress = [&](const search::SplitProgress& p) {
+      subtrees.set_total(p.total);
+      subtrees.set_done(p.done);
+    };
+    options.stop = stop;
+    options.cluster = &this_cluster();
+    Stopwatch clock;
+    const search::CoverCounts c = cover.count(options);
+    const double seconds = clock.seconds();
+    ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9}\n", "raw", "rotations", "symmetries", "seconds");
+    ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9.3f}\n", c.raw, c.rotations, c.symmetries, seconds);
+    if (!c.complete)
+      ctx.out << fmt::format("stopped by --time-limit after {}/{} subtrees: the counts are lower bounds\n",
+                             c.subtrees_done, c.subtrees_total);
+    progress::note("{}: {} search nodes, {:.3f} s", problem.name, progress::grouped(c.nodes), seconds);
+    results.push_back({{"name", problem.name},
+                       {"problem", number},
+                       {"raw", c.raw},
+                       {"rotations", c.rotations},
+                       {"symmetries", c.symmetries},
+                       {"complete", c.complete},
+                       {"mirror_pieces", cover.mirror_pieces()},
+                       {"rotation_order", cover.rotation_order()},
+                       {"symmetry_order", cover.symmetry_order()},
+                       {"placements", cover.placements()},
+                       {"nodes", c.nodes},
+                       {"count_seconds", seconds}});
+  }
+  return {{"file", shown_path(o.file)}, {"results", results}};
+}
+
+// The assembly's layers, z from the bottom, each row y from the top: the
+// piece's name in each voxel ('.' where the target has none or it stays empty).
+std::string layers_text(const polycube::Problem& problem, const search::VoxelCover& cover,
+                        const search::CoverAssembly& assembly) {
+  std::vector<Voxel> all = problem.fixed;
+  all.insert(all.end(), problem.variable.begin(), problem.variable.end());
+  Voxel low = all.front(), high = all.front();
+  for (const Voxel& v : all)
+    for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]), high[a] = std::max(high[a], v[a]);
+  std::map<Voxel, std::string> name;
+  std::size_t width = 1;
+  for (const auto& placed : assembly) width = std::max(width, cover.piece_names()[placed.piece].size());
+  for (const auto& placed : assembly)
+    for (const Voxel& v : placed.voxels) name[v] = cover.piece_names()[placed.piece];
+  std::string text;
+  for (int z = low[2]; z <= high[2]; ++z) {
+    if (high[2] > low[2]) text += fmt::format("layer z={}\n", z);
+    for (int y = low[1]; y <= high[1]; ++y) {
+      for (int x = low[0]; x <= high[0]; ++x) {
+        const auto it = name.find({x, y, z});
+        text += fmt::format("{:<{}}", it == name.end() ? "." : it->second, width + 1);
+      }
+      text += '\n';
+    }
+  }
+  return text;
+}
+
+// Each layer as a grid of squares, one colour per piece, its name inside.
+std::string layers_svg(const polycube::Problem& problem, const search::VoxelCover& cover,
+                       const search::CoverAssembly& assembly) {
+  constexpr int kCell = 28, kGap = 20;
+  std::vector<Voxel> all = problem.fixed;
+  all.insert(all.end(), problem.variable.begin(), problem.variable.end());
+  Voxel low = all.front(), high = all.front();
+  for (const Voxel& v : all)
+    for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]), high[a] = std::max(high[a], v[a]);
+  const int cols = high[0] - low[0] + 1, rows = high[1] - low[1] + 1, layers = high[2] - low[2] + 1;
+  const int width = layers * (cols * kCell + kGap) + kGap, height = rows * kCell + 2 * kGap;
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"middle\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      width, height);
+  for (const Voxel& v : all)
+    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#eee\" stroke=\"#999\"/>\n",
+                       kGap + (v[2] - low[2]) * (cols * kCell + kGap) + (v[0] - low[0]) * kCell,
+                       kGap + (v[1] - low[1]) * kCell, kCell, kCell);
+  for (const auto& placed : assembly) {
+    const int hue = (placed.piece * 137) % 360;  // golden-angle steps: neighbours differ
+    for (const Voxel& v : placed.voxels) {
+      const int x = kGap + (v[2] - low[2]) * (cols * kCell + kGap) + (v[0] - low[0]) * kCell;
+      const int y = kGap + (v[1] - low[1]) * kCell;
+      svg += fmt::format(
+          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"hsl({},65%,62%)\" "
+          "stroke=\"#333\"/><text x=\"{}\" y=\"{}\">{}</text>\n",
+          x, y, kCell, kCell, hue, x + kCell / 2, y + kCell / 2 + 4, cover.piece_names()[placed.piece]);
+    }
+  }
+  for (int z = 0; z < layers; ++z)
+    svg += fmt::format("<text x=\"{}\" y=\"{}\">z={}</text>\n", kGap + z * (cols * kCell + kGap) + cols * kCell / 2,
+                       kGap - 6, low[2] + z);
+  return svg + "</svg>\n";
+}
+
+Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
+  if (!o.svg.empty()) check_output(o.svg, "--svg");
+  Json results = Json::array();
+  std::string svg_of_first;
+  for (const auto& [number, problem] : load_problems(o)) {
+    const search::VoxelCover cover(problem, o.file);
+    print_header(ctx.out, problem, cover);
+    const auto assemblies = cover.first(o.first, deadline(o.time_limit));
+    ctx.out << fmt::format("first {} assembl{} (one per class up to symmetry)\n", assemblies.size(),
+                           assemblies.size() == 1 ? "y" : "ies");
+    Json listed = Json::array();
+    for (std::size_t i = 0; i < assemblies.size(); ++i) {
+      ctx.out << fmt::format("#{}\n{}\n", i + 1, layers_text(problem, cover, assemblies[i]));
+      Json pieces = Json::array();
+      for (const auto& placed : assemblies[i])
+        pieces.push_back({{"piece", cover.piece_names()[placed.piece]}, {"voxels", placed.voxels}});
+      listed.push_back(pieces);
+      if (svg_of_first.empty()) svg_of_first = layers_svg(problem, cover, assemblies[i]);
+    }
+    results.push_back({{"name", problem.name}, {"problem", number}, {"assemblies", listed}});
+  }
+  if (!o.svg.empty()) write_output_file(o.svg, "--svg", svg_of_first);
+  return {{"file", shown_path(o.file)}, {"results", results}};
+}
+
+void add_common_options(Command* action, PolycubeOptions& o) {
+  action->add_option("file", o.file, "puzzle file: the project's text format or BurrTools' .xmpuzzle")
+      ->required()
+      ->type_name("FILE");
+  action->add_option("--problem", o.problem, "the problem to solve, from 1 (default: every one)")
+      ->type_name("N");
+  action
+      ->add_option("--time-limit", o.time_limit,
+                   "stop after this many seconds and report how far it got (0: no limit)")
+      ->type_name("SECONDS");
+}
+
+constexpr const char* kPolycubeFooter =
+    "cubenum counts assemblies: whether an assembly can be taken apart (BurrTools' -d) is "
+    "not checked. Formats: docs/PUZZLES.md.";
+
+}  // namespace
+
+void register_polycube(Command& app) {
+  Command* puzzle = app.add_subcommand(
+      "polycube", "polycube assembly puzzles (Soma, pentominoes, BurrTools .xmpuzzle files)");
+  puzzle->require_subcommand(1);
+  auto count_opts = std::make_shared<PolycubeOptions>();
+  Command* count_action =
+      add_action(*puzzle, "count", "every assembly: raw, up to rotations, up to symmetries",
+                 [count_opts](const ActionContext& ctx) { return count(*count_opts, ctx); });
+  add_common_options(count_action, *count_opts);
+  allow_processes(count_action);
+  count_action->footer(kPolycubeFooter);
+
+  auto solve_opts = std::make_shared<PolycubeOptions>();
+  Command* solve_action =
+      add_action(*puzzle, "solve", "the first assemblies, one per class, drawn in layers",
+                 [solve_opts](const ActionContext& ctx) { return solve(*solve_opts, ctx); });
+  add_common_options(solve_action, *solve_opts);
+  solve_action->add_option("--first", solve_opts->first, "how many assemblies to show (default 1)")
+      ->type_name("N");
+  solve_action->add_option("--svg", solve_opts->svg, "draw the first one's layers into this SVG file")
+      ->type_name("FILE");
+  solve_action->footer(kPolycubeFooter);
+}
+
+}  // namespace cubenum::cli

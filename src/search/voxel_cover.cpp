@@ -1,0 +1,773 @@
+#include "cubenum/search/voxel_cover.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <map>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+#include "cubenum/core/cube_symmetry.hpp"
+#include "cubenum/core/error.hpp"
+
+namespace cubenum::search {
+
+using polycube::Voxel;
+
+// ------------------------------------------------------------ the model
+
+struct VoxelCover::Model {
+  // Pieces, congruent ones merged.
+  std::vector<std::string> names;
+  std::vector<int> size, min_count, max_count;
+  // The bounding box: cell index = sum of (v[axis] - low[axis]) * stride[axis].
+  Voxel low{}, extent{}, stride{};
+  int cells = 0, words = 0;
+  std::vector<Voxel> voxel_of;         // by cell
+  std::vector<std::uint64_t> outside;  // box cells not in the target (words)
+  std::vector<std::uint64_t> variable;
+  // Placements: piece, mask (`words` words each), lowest cell.
+  std::vector<int> piece, lowest;
+  std::vector<std::uint64_t> masks;
+  // The group acting on assemblies: the target's rotations first, then, if
+  // mirror, its reflections; perm[k][p] is where element k takes placement p.
+  std::vector<std::vector<int>> perm;
+  int rotation_order = 0, target_symmetries = 0;
+  bool mirror = false;
+  // The piece placed first (-1: none) and its placements searched, each
+  // with the size of its orbit (under the elements that keep that piece).
+  int fixed = -1;
+  std::vector<std::pair<int, std::uint64_t>> reps;
+
+  int index(const Voxel& v) const {
+    int i = 0;
+    for (int a = 0; a < 3; ++a) i += (v[a] - low[a]) * stride[a];
+    return i;
+  }
+  bool inside(const Voxel& v) const {
+    for (int a = 0; a < 3; ++a)
+      if (v[a] < low[a] || v[a] >= low[a] + extent[a]) return false;
+    return true;
+  }
+  const std::uint64_t* mask(int p) const { return masks.data() + std::size_t(p) * words; }
+  int group_order() const { return static_cast<int>(perm.size()); }
+};
+
+namespace {
+
+using Shape = std::vector<Voxel>;
+
+Shape normalized(Shape s) {
+  Voxel low = s.front();
+  for (const Voxel& v : s)
+    for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]);
+  for (Voxel& v : s)
+    for (int a = 0; a < 3; ++a) v[a] -= low[a];
+  std::sort(s.begin(), s.end());
+  return s;
+}
+
+Shape transformed(const Shape& s, const CubeSymmetry& g) {
+  Shape r;
+  r.reserve(s.size());
+  for (const Voxel& v : s) r.push_back(g.apply(v));
+  return r;
+}
+
+// The distinct orientations of a shape under the 24 rotations.
+std::vector<Shape> orientations(const Shape& s) {
+  std::set<Shape> seen;
+  for (const CubeSymmetry& g : cube_rotations()) seen.insert(normalized(transformed(s, g)));
+  return {seen.begin(), seen.end()};
+}
+
+Shape canonical(const Shape& s) { return orientations(s).front(); }
+
+struct Merged {
+  std::vector<Shape> shapes;
+  std::vector<std::string> names;
+  std::vector<int> min_count, max_count;
+};
+
+// Congruent pieces are identical pieces: one piece, with the counts added.
+Merged merge_congruent(const std::vector<polycube::Piece>& pieces) {
+  Merged m;
+  std::map<Shape, int> index;
+  for (const polycube::Piece& p : pieces) {
+    const Shape c = canonical(p.cubes);
+    const auto [it, fresh] = index.try_emplace(c, static_cast<int>(m.shapes.size()));
+    if (fresh) {
+      m.shapes.push_back(c);
+      m.names.push_back(p.name);
+      m.min_count.push_back(p.min_count);
+      m.max_count.push_back(p.max_count);
+    } else {
+      m.names[it->second] += "=" + p.name;
+      m.min_count[it->second] += p.min_count;
+      m.max_count[it->second] += p.max_count;
+    }
+  }
+  return m;
+}
+
+// The longest side last in the order of cells (slowest), the shortest
+// first: the search fills the box in walls across its short sides.
+void lay_out_box(VoxelCover::Model& m, const Shape& target, const std::string& source) {
+  Voxel high = target.front();
+  m.low = target.front();
+  for (const Voxel& v : target)
+    for (int a = 0; a < 3; ++a) m.low[a] = std::min(m.low[a], v[a]), high[a] = std::max(high[a], v[a]);
+  long volume = 1;
+  for (int a = 0; a < 3; ++a) volume *= (m.extent[a] = high[a] - m.low[a] + 1);
+  if (volume > kMaxCoverCells)
+    throw InputError(source, 0,
+                     fmt::format("the target's bounding box {}x{}x{} has {} cells; cubenum takes at "
+                                 "most {}",
+                                 m.extent[0], m.extent[1], m.extent[2], volume, kMaxCoverCells));
+  std::array<int, 3> order = {0, 1, 2};  // fastest first
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return m.extent[a] < m.extent[b]; });
+  int stride = 1;
+  for (const int a : order) m.stride[a] = stride, stride *= m.extent[a];
+  m.cells = static_cast<int>(volume);
+  m.words = (m.cells + 63) / 64;
+  m.voxel_of.assign(m.cells, {});
+  for (int x = 0; x < m.extent[0]; ++x)
+    for (int y = 0; y < m.extent[1]; ++y)
+      for (int z = 0; z < m.extent[2]; ++z) {
+        const Voxel v = {m.low[0] + x, m.low[1] + y, m.low[2] + z};
+        m.voxel_of[m.index(v)] = v;
+      }
+}
+
+void set_bit(std::vector<std::uint64_t>& w, std::size_t offset, int bit) {
+  w[offset + bit / 64] |= std::uint64_t{1} << (bit % 64);
+}
+
+// Every orientation of every piece at every offset inside the target.
+void make_placements(VoxelCover::Model& m, const Merged& pieces, const std::set<Voxel>& target) {
+  for (int t = 0; t < static_cast<int>(pieces.shapes.size()); ++t) {
+    std::set<std::vector<std::uint64_t>> seen;
+    for (const Shape& o : orientations(pieces.shapes[t]))
+      for (int dx = 0; dx < m.extent[0]; ++dx)
+        for (int dy = 0; dy < m.extent[1]; ++dy)
+          for (int dz = 0; dz < m.extent[2]; ++dz) {
+            std::vector<std::uint64_t> mask(m.words, 0);
+            int lowest = m.cells;
+            bool fits = true;
+            for (const Voxel& c : o) {
+              const Voxel v = {c[0] + m.low[0] + dx, c[1] + m.low[1] + dy, c[2] + m.low[2] + dz};
+              if (!m.inside(v) || !target.count(v)) {
+                fits = false;
+                break;
+              }
+              set_bit(mask, 0, m.index(v));
+              lowest = std::min(lowest, m.index(v));
+            }
+            if (!fits || !seen.insert(mask).second) continue;
+            m.piece.push_back(t);
+            m.lowest.push_back(lowest);
+            m.masks.insert(m.masks.end(), mask.begin(), mask.end());
+          }
+  }
+}
+
+struct TargetSymmetry {
+  CubeSymmetry g;
+  Voxel shift;  // v -> g(v) + shift
+};
+
+// The symmetries of the cube that map the target onto itself (fixed voxels
+// onto fixed ones, variable onto variable), rotations first.
+std::vector<TargetSymmetry> target_symmetries(const Shape& fixed, const Shape& variable) {
+  const std::set<Voxel> fixed_set(fixed.begin(), fixed.end()), variable_set(variable.begin(), variable.end());
+  Shape all = fixed;
+  all.insert(all.end(), variable.begin(), variable.end());
+  Voxel low = all.front();
+  for (const Voxel& v : all)
+    for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]);
+  std::vector<TargetSymmetry> found;
+  for (const CubeSymmetry& g : kCubeSymmetries) {  // rotations first
+    Voxel moved_low = g.apply(all.front());
+    for (const Voxel& v : all) {
+      const Voxel w = g.apply(v);
+      for (int a = 0; a < 3; ++a) moved_low[a] = std::min(moved_low[a], w[a]);
+    }
+    Voxel shift{};
+    for (int a = 0; a < 3; ++a) shift[a] = low[a] - moved_low[a];
+    const auto maps = [&](const Shape& from, const std::set<Voxel>& onto) {
+      for (const Voxel& v : from) {
+        Voxel w = g.apply(v);
+        for (int a = 0; a < 3; ++a) w[a] += shift[a];
+        if (!onto.count(w)) return false;
+      }
+      return true;
+    };
+    if (maps(fixed, fixed_set) && maps(variable, variable_set)) found.push_back({g, shift});
+  }
+  return found;
+}
+
+// The piece that each piece's mirror image is (-1: none in the puzzle).
+std::vector<int> mirror_images(const Merged& pieces) {
+  const CubeSymmetry reflect({0, 1, 2}, {-1, 1, 1});
+  std::vector<int> mirror(pieces.shapes.size(), -1);
+  for (std::size_t t = 0; t < pieces.shapes.size(); ++t) {
+    const Shape image = canonical(transformed(pieces.shapes[t], reflect));
+    for (std::size_t u = 0; u < pieces.shapes.size(); ++u)
+      if (pieces.shapes[u] == image && pieces.min_count[u] == pieces.min_count[t] &&
+          pieces.max_count[u] == pieces.max_count[t])
+        mirror[t] = static_cast<int>(u);
+  }
+  return mirror;
+}
+
+struct MaskKey {
+  std::size_t operator()(const std::vector<std::uint64_t>& k) const {
+    std::size_t h = 0;
+    for (const std::uint64_t w : k) h = h * 0x9E3779B97F4A7C15ULL + w;
+    return h;
+  }
+};
+
+// Where each group element takes each placement.
+void make_group(VoxelCover::Model& m, const std::vector<TargetSymmetry>& symmetries,
+                const std::vector<int>& mirror) {
+  std::unordered_map<std::vector<std::uint64_t>, int, MaskKey> index;
+  const int placements = static_cast<int>(m.piece.size());
+  for (int p = 0; p < placements; ++p) {
+    std::vector<std::uint64_t> key(m.mask(p), m.mask(p) + m.words);
+    key.push_back(static_cast<std::uint64_t>(m.piece[p]));
+    index.emplace(std::move(key), p);
+  }
+  for (const TargetSymmetry& s : symmetries) {
+    if (!s.g.is_rotation() && !m.mirror) continue;
+    std::vector<int> perm(placements);
+    for (int p = 0; p < placements; ++p) {
+      std::vector<std::uint64_t> key(m.words, 0);
+      for (int c = 0; c < m.cells; ++c)
+        if (m.mask(p)[c / 64] >> (c % 64) & 1) {
+          Voxel w = s.g.apply(m.voxel_of[c]);
+          for (int a = 0; a < 3; ++a) w[a] += s.shift[a];
+          set_bit(key, 0, m.index(w));
+        }
+      key.push_back(static_cast<std::uint64_t>(s.g.is_rotation() ? m.piece[p] : mirror[m.piece[p]]));
+      perm[p] = index.at(key);
+    }
+    m.perm.push_back(std::move(perm));
+  }
+}
+
+// The piece to place first: one that occurs exactly once, with the fewest
+// orbits of placements under the elements that keep it; its orbit
+// representatives and their orbits' sizes.
+void choose_fixed_piece(VoxelCover::Model& m, const std::vector<int>& mirror) {
+  std::size_t best = SIZE_MAX;
+  for (int t = 0; t < static_cast<int>(m.names.size()); ++t) {
+    if (m.min_count[t] != 1 || m.max_count[t] != 1) continue;
+    const int keeping = m.mirror && mirror[t] == t ? m.group_order() : m.rotation_order;
+    std::vector<std::pair<int, std::uint64_t>> reps;
+    std::vector<bool> seen(m.piece.size(), false);
+    for (int p = 0; p < static_cast<int>(m.piece.size()); ++p) {
+      if (m.piece[p] != t || seen[p]) continue;
+      std::uint64_t orbit = 0;
+      for (int k = 0; k < keeping; ++k)
+        if (!seen[m.perm[k][p]]) seen[m.perm[k][p]] = true, ++orbit;
+      reps.emplace_back(p, orbit);
+    }
+    if (reps.size() < best) best = reps.size(), m.fixed = t, m.reps = std::move(reps);
+  }
+}
+
+// ------------------------------------------------------------ the search
+
+template <int W>
+struct Bits {
+  std::array<std::uint64_t, W> w{};
+
+  static Bits from(const std::uint64_t* words, int n) {
+    Bits b;
+    for (int i = 0; i < n; ++i) b.w[i] = words[i];
+    return b;
+  }
+  bool intersects(const Bits& o) const {
+    std::uint64_t any = 0;
+    for (int i = 0; i < W; ++i) any |= w[i] & o.w[i];
+    return any != 0;
+  }
+  bool none() const {
+    std::uint64_t any = 0;
+    for (int i = 0; i < W; ++i) any |= w[i];
+    return any == 0;
+  }
+  int count() const {
+    int n = 0;
+    for (int i = 0; i < W; ++i) n += std::popcount(w[i]);
+    return n;
+  }
+  bool test(int bit) const { return w[bit / 64] >> (bit % 64) & 1; }
+  void flip(int bit) { w[bit / 64] ^= std::uint64_t{1} << (bit % 64); }
+  // The lowest bit that is clear (-1: none).
+  int lowest_clear() const {
+    for (int i = 0; i < W; ++i)
+      if (~w[i] != 0) return i * 64 + std::countr_one(w[i]);
+    return -1;
+  }
+  int lowest_set() const {
+    for (int i = 0; i < W; ++i)
+      if (w[i] != 0) return i * 64 + std::countr_zero(w[i]);
+    return -1;
+  }
+  Bits operator|(const Bits& o) const { Bits r; for (int i = 0; i < W; ++i) r.w[i] = w[i] | o.w[i]; return r; }
+  Bits operator&(const Bits& o) const { Bits r; for (int i = 0; i < W; ++i) r.w[i] = w[i] & o.w[i]; return r; }
+  Bits operator^(const Bits& o) const { Bits r; for (int i = 0; i < W; ++i) r.w[i] = w[i] ^ o.w[i]; return r; }
+  Bits operator~() const { Bits r; for (int i = 0; i < W; ++i) r.w[i] = ~w[i]; return r; }
+  bool operator==(const Bits&) const = default;
+  Bits shifted_up(int k) const {  // towards higher cells
+    Bits r;
+    const int q = k / 64, s = k % 64;
+    for (int i = W - 1; i >= q; --i) {
+      r.w[i] = w[i - q] << s;
+      if (s != 0 && i - q - 1 >= 0) r.w[i] |= w[i - q - 1] >> (64 - s);
+    }
+    return r;
+  }
+  Bits shifted_down(int k) const {
+    Bits r;
+    const int q = k / 64, s = k % 64;
+    for (int i = 0; i + q < W; ++i) {
+      r.w[i] = w[i + q] >> s;
+      if (s != 0 && i + q + 1 < W) r.w[i] |= w[i + q + 1] << (64 - s);
+    }
+    return r;
+  }
+};
+
+struct Tally {
+  std::uint64_t raw = 0, rotations = 0, symmetries = 0;  // the last two times the group orders
+  std::uint64_t nodes = 0;
+  Tally& operator+=(const Tally& o) {
+    raw += o.raw, rotations += o.rotations, symmetries += o.symmetries, nodes += o.nodes;
+    return *this;
+  }
+};
+
+// A subtree: the decisions from the root (a placement, or -1: the lowest
+// undecided cell stays empty).
+using Prefix = std::vector<int>;
+
+// The model's tables for W words, shared by the workers.
+template <int W>
+struct Tables {
+  struct Entry {
+    Bits<W> mask;
+    int piece;
+    int placement;
+  };
+  std::vector<std::vector<Entry>> by_lowest;  // the placements whose lowest cell it is
+  std::vector<Bits<W>> masks;
+  Bits<W> start, variable, inside;
+  // For the regions: per axis, the stride and the cells that have a
+  // neighbour above / below along it.
+  std::array<int, 3> stride{};
+  std::array<Bits<W>, 3> has_up{}, has_down{};
+  // Every piece's size when they are all alike (else 0), and whether the
+  // pieces fill the target exactly (no counting of what is left needed).
+  int piece_size = 0;
+  bool exact = true;
+
+  explicit Tables(const VoxelCover::Model& m) {
+    by_lowest.resize(m.cells);
+    for (int p = 0; p < static_cast<int>(m.piece.size()); ++p) {
+      masks.push_back(Bits<W>::from(m.mask(p), m.words));
+      by_lowest[m.lowest[p]].push_back({masks.back(), m.piece[p], p});
+    }
+    start = Bits<W>::from(m.outside.data(), m.words);
+    variable = Bits<W>::from(m.variable.data(), m.words);
+    for (int c = m.cells; c < 64 * W; ++c) start.flip(c);  // beyond the box: decided
+    for (int c = 0; c < m.cells; ++c) inside.flip(c);
+    piece_size = m.size.front();
+    int volume = 0;
+    for (std::size_t p = 0; p < m.size.size(); ++p) {
+      if (m.size[p] != piece_size) piece_size = 0;
+      if (m.min_count[p] != m.max_count[p]) exact = false;
+      volume += m.size[p] * m.max_count[p];
+    }
+    exact = exact && variable.none() && volume == (~start).count();
+    for (int a = 0; a < 3; ++a) {
+      stride[a] = m.stride[a];
+      for (int c = 0; c < m.cells; ++c) {
+        const Voxel v = m.voxel_of[c];
+        if (v[a] + 1 < m.low[a] + m.extent[a]) has_up[a].flip(c);
+        if (v[a] > m.low[a]) has_down[a].flip(c);
+      }
+    }
+  }
+};
+
+template <int W>
+class Searcher {
+ public:
+  Searcher(const VoxelCover::Model& m, const Tables<W>& t, std::function<bool()> stop)
+      : m_(m), t_(t), stop_(std::move(stop)), used_(m.names.size(), 0) {
+    decided_ = t.start;
+    for (std::size_t p = 0; p < m.names.size(); ++p) {
+      capacity_ += m.max_count[p] * m.size[p];
+      required_ += m.min_count[p] * m.size[p];
+    }
+  }
+
+  // Replays a prefix from the root; the first decision of a prefix that
+  // places the first piece says how many raw assemblies each found stands for.
+  void apply(const Prefix& prefix) {
+    for (const int d : prefix) {
+      if (d >= 0) place(d);
+      else decided_.flip(choose_cell());
+    }
+    if (m_.fixed >= 0 && !prefix.empty())
+      for (const auto& [rep, size] : m_.reps)
+        if (rep == prefix.front()) orbit_ = size;
+  }
+
+  // The prefixes one decision longer (`leaf`: none, the assembly is whole).
+  void children(std::vector<Prefix>& out, const Prefix& prefix, bool& leaf) {
+    const int c = choose_cell();
+    leaf = c < 0;
+    if (leaf) return;
+    for_each_move(c, [&](int move) {
+      Prefix longer = prefix;
+      longer.push_back(move);
+      out.push_back(std::move(longer));
+    });
+  }
+
+  // Searches below the current state into `tally`; false if stopped.
+  bool search(Tally& tally, const std::function<void(const std::vector<int>&)>& on_assembly = {}) {
+    tally_ = &tally;
+    on_assembly_ = on_assembly;
+    stopped_ = stop_ && stop_();
+    if (!stopped_) dfs();
+    return !stopped_;
+  }
+
+  // Whether no assembly can follow, now that the cells `changed` are
+  // decided: the pieces left are too few or too many for the cells left,
+  // or a region of cells next to them cannot be filled.
+  bool dead(const Bits<W>& changed) const {
+    if (!t_.exact) {
+      const int fixed_left = (~decided_ & t_.inside & ~t_.variable).count();
+      const int open_left = (~decided_ & t_.inside).count();
+      if (capacity_ < fixed_left || required_ > open_left) return true;
+    }
+    return dead_region(changed);
+  }
+
+ private:
+  void place(int p) {
+    const int piece = m_.piece[p];
+    decided_ = decided_ | t_.masks[p];
+    if (used_[piece] < m_.min_count[piece]) required_ -= m_.size[piece];
+    ++used_[piece];
+    capacity_ -= m_.size[piece];
+    stack_.push_back(p);
+  }
+  void unplace(int p) {
+    const int piece = m_.piece[p];
+    stack_.pop_back();
+    capacity_ += m_.size[piece];
+    --used_[piece];
+    if (used_[piece] < m_.min_count[piece]) required_ += m_.size[piece];
+    decided_ = decided_ ^ t_.masks[p];
+  }
+  // The cell to fill next (-1: none left): the lowest undecided one.
+  // (Measured: choosing among the first cells the one that the fewest
+  // placements fit, or the one with the fewest open neighbours, searched
+  // fewer nodes but took longer on every pentomino box.)
+  int choose_cell() const {
+    const int c = decided_.lowest_clear();
+    return c < m_.cells ? c : -1;
+  }
+
+  // Calls move(p) for each placement that fills cell c and keeps the
+  // rules, then move(-1) if c may stay empty.
+  template <class Move>
+  void for_each_move(int c, Move&& move) {
+    for (const auto& e : t_.by_lowest[c]) {
+      if (used_[e.piece] >= m_.max_count[e.piece] || e.mask.intersects(decided_)) continue;
+      place(e.placement);
+      if (!dead(e.mask)) move(e.placement);
+      unplace(e.placement);
+    }
+    if (t_.variable.test(c)) {
+      decided_.flip(c);
+      Bits<W> cell;
+      cell.flip(c);
+      if (!dead(cell)) move(-1);
+      decided_.flip(c);
+    }
+  }
+
+  void dfs() {
+    const int c = choose_cell();
+    if (c < 0) return leaf();
+    if ((++tally_->nodes & 0x3ff) == 0 && stop_ && stop_()) stopped_ = true;
+    if (stopped_) return;
+    for_each_move(c, [&](int) { dfs(); });
+  }
+
+  void leaf() {
+    for (std::size_t p = 0; p < used_.size(); ++p)
+      if (used_[p] < m_.min_count[p]) return;
+    std::vector<int> a = stack_;
+    std::sort(a.begin(), a.end());
+    if (on_assembly_) return on_assembly_(a);
+    // Orbit counting: this assembly stands for `orbit` raw ones; each
+    // class is counted by |stabiliser| / |group| per raw assembly.
+    const std::uint64_t orbit = orbit_;
+    int rotations = 0, all = 0;
+    for (int k = 0; k < m_.group_order(); ++k) {
+      bool keeps = true;
+      for (const int p : a)
+        if (!std::binary_search(a.begin(), a.end(), m_.perm[k][p])) {
+          keeps = false;
+          break;
+        }
+      if (keeps) ++all, rotations += k < m_.rotation_order ? 1 : 0;
+    }
+    tally_->raw += orbit;
+    tally_->rotations += orbit * rotations;
+    tally_->symmetries += orbit * all;
+  }
+
+  // A region of undecided cells, none of which may stay empty, that the
+  // pieces left cannot fill: smaller than the smallest, or not a multiple
+  // of the sizes' greatest common divisor.
+  bool dead_region(const Bits<W>& changed) const {
+    int smallest = t_.piece_size, divisor = t_.piece_size;
+    if (smallest == 0) {  // pieces of several sizes: those left
+      smallest = INT32_MAX;
+      for (std::size_t p = 0; p < used_.size(); ++p)
+        if (used_[p] < m_.max_count[p])
+          smallest = std::min(smallest, m_.size[p]), divisor = std::gcd(divisor, m_.size[p]);
+    }
+    if (smallest <= 1 && divisor <= 1) return false;
+    // Only the regions next to the cells just decided: the others were
+    // checked before.
+    Bits<W> open = ~decided_ & t_.inside;
+    Bits<W> seeds = grown(changed) & open;
+    while (!seeds.none()) {
+      Bits<W> region;
+      region.flip(seeds.lowest_set());
+      for (;;) {
+        const Bits<W> larger = grown(region) & open;
+        if (larger == region) break;
+        region = larger;
+      }
+      seeds = seeds & ~region;
+      if (region.intersects(t_.variable)) continue;
+      const int n = region.count();
+      if (n < smallest || (divisor > 1 && n % divisor != 0)) return true;
+    }
+    return false;
+  }
+
+  // The cells and their neighbours.
+  Bits<W> grown(const Bits<W>& cells) const {
+    Bits<W> r = cells;
+    for (int a = 0; a < 3; ++a)
+      r = r | (cells & t_.has_up[a]).shifted_up(t_.stride[a]) |
+          (cells & t_.has_down[a]).shifted_down(t_.stride[a]);
+    return r;
+  }
+
+  const VoxelCover::Model& m_;
+  const Tables<W>& t_;
+  std::function<bool()> stop_;
+  Bits<W> decided_;
+  std::vector<int> used_;
+  std::vector<int> stack_;
+  int capacity_ = 0, required_ = 0;
+  Tally* tally_ = nullptr;
+  std::function<void(const std::vector<int>&)> on_assembly_;
+  bool stopped_ = false;
+  std::uint64_t orbit_ = 1;
+};
+
+// The roots: one per orbit representative of the first piece (or the
+// empty prefix), made longer breadth-first until there are plenty.
+template <int W>
+std::vector<Prefix> split(const VoxelCover::Model& m, const Tables<W>& t) {
+  constexpr std::size_t kPlenty = 4096;
+  const std::function<bool()> never;
+  std::vector<Prefix> level;
+  if (m.fixed < 0) level.push_back({});
+  for (const auto& [rep, orbit] : m.reps) {
+    Searcher<W> s(m, t, never);
+    s.apply({rep});
+    if (!s.dead(t.masks[rep])) level.push_back({rep});
+  }
+  for (int depth = 0; depth < 64 && level.size() < kPlenty; ++depth) {
+    std::vector<Prefix> next;
+    bool grew = false;
+    for (const Prefix& prefix : level) {
+      Searcher<W> s(m, t, never);
+      s.apply(prefix);
+      bool leaf = false;
+      s.children(next, prefix, leaf);
+      if (leaf) next.push_back(prefix);
+      grew = grew || !leaf;
+    }
+    level = std::move(next);
+    if (!grew) break;
+  }
+  return level;
+}
+
+template <int W>
+CoverCounts count_with(const VoxelCover::Model& m, const CoverOptions& options) {
+  const Tables<W> t(m);
+  const std::vector<Prefix> prefixes = split<W>(m, t);
+  std::atomic<std::size_t> finished{0};
+  std::atomic<bool> stopped{false};
+  SubtreeRun<Tally> run;
+  run.cluster = options.cluster;
+  run.progress = options.progress;
+  const Tally sum = search_subtrees<Tally, Prefix>(
+      std::span<const Prefix>(prefixes),
+      [&](const Prefix& prefix, Tally& tally) {
+        Searcher<W> s(m, t, options.stop);
+        s.apply(prefix);
+        if (s.search(tally)) finished.fetch_add(1, std::memory_order_relaxed);
+        else stopped = true;
+      },
+      run);
+  // Across processes: each has counted the subtrees it drew.
+  std::array<std::uint64_t, 6> total = {sum.raw,   sum.rotations,      sum.symmetries,
+                                        sum.nodes, stopped ? 1U : 0U, finished.load()};
+  if (options.cluster != nullptr && options.cluster->processes() > 1) options.cluster->sum(total);
+  CoverCounts c;
+  c.raw = total[0];
+  c.rotations = total[1] / m.rotation_order;
+  c.symmetries = total[2] / m.group_order();
+  c.nodes = total[3];
+  c.complete = total[4] == 0;
+  c.subtrees_total = prefixes.size();
+  c.subtrees_done = total[5];
+  return c;
+}
+
+template <int W>
+std::vector<std::vector<int>> first_with(const VoxelCover::Model& m, std::size_t n,
+                                         const std::function<bool()>& stop) {
+  const Tables<W> t(m);
+  std::vector<std::vector<int>> found;
+  std::vector<bool> is_rep(m.piece.size(), m.fixed < 0);
+  for (const auto& [rep, orbit] : m.reps) is_rep[rep] = true;
+  // One per class: the least (as a sorted list of placements) of the class's
+  // members that the search meets, those with the first piece at a
+  // representative.
+  const auto least_of_class = [&](const std::vector<int>& a) {
+    for (int k = 1; k < m.group_order(); ++k) {
+      std::vector<int> b;
+      for (const int p : a) b.push_back(m.perm[k][p]);
+      std::sort(b.begin(), b.end());
+      const bool met = m.fixed < 0 || std::any_of(b.begin(), b.end(), [&](int p) {
+                         return m.piece[p] == m.fixed && is_rep[p];
+                       });
+      if (met && b < a) return false;
+    }
+    return true;
+  };
+  const auto enough = [&] { return found.size() >= n || (stop && stop()); };
+  for (const Prefix& prefix : split<W>(m, t)) {
+    if (enough()) break;
+    Searcher<W> s(m, t, enough);
+    s.apply(prefix);
+    Tally ignored;
+    s.search(ignored, [&](const std::vector<int>& a) {
+      if (found.size() < n && least_of_class(a)) found.push_back(a);
+    });
+  }
+  return found;
+}
+
+template <class Fn>
+auto by_words(int words, Fn&& fn) {
+  if (words <= 1) return fn(std::integral_constant<int, 1>{});
+  if (words <= 2) return fn(std::integral_constant<int, 2>{});
+  if (words <= 4) return fn(std::integral_constant<int, 4>{});
+  return fn(std::integral_constant<int, 8>{});
+}
+
+}  // namespace
+
+VoxelCover::VoxelCover(const polycube::Problem& problem, const std::string& source)
+    : model_(std::make_unique<Model>()) {
+  Model& m = *model_;
+  const Merged pieces = merge_congruent(problem.pieces);
+  m.names = pieces.names;
+  m.min_count = pieces.min_count;
+  m.max_count = pieces.max_count;
+  for (const Shape& s : pieces.shapes) m.size.push_back(static_cast<int>(s.size()));
+  Shape target = problem.fixed;
+  target.insert(target.end(), problem.variable.begin(), problem.variable.end());
+  lay_out_box(m, target, source);
+  static_assert(kMaxCoverCells <= 8 * 64);
+  m.outside.assign(m.words, 0);
+  m.variable.assign(m.words, 0);
+  const std::set<Voxel> in_target(target.begin(), target.end());
+  for (int c = 0; c < m.cells; ++c)
+    if (!in_target.count(m.voxel_of[c])) set_bit(m.outside, 0, c);
+  for (const Voxel& v : problem.variable) set_bit(m.variable, 0, m.index(v));
+  make_placements(m, pieces, in_target);
+
+  const std::vector<TargetSymmetry> symmetries = target_symmetries(problem.fixed, problem.variable);
+  m.target_symmetries = static_cast<int>(symmetries.size());
+  m.rotation_order = static_cast<int>(
+      std::count_if(symmetries.begin(), symmetries.end(), [](const auto& s) { return s.g.is_rotation(); }));
+  const std::vector<int> mirror = mirror_images(pieces);
+  m.mirror = std::none_of(mirror.begin(), mirror.end(), [](int u) { return u < 0; });
+  make_group(m, symmetries, mirror);
+  choose_fixed_piece(m, mirror);
+}
+
+VoxelCover::~VoxelCover() = default;
+VoxelCover::VoxelCover(VoxelCover&&) noexcept = default;
+
+CoverCounts VoxelCover::count(const CoverOptions& options) const {
+  return by_words(model_->words, [&](auto w) { return count_with<decltype(w)::value>(*model_, options); });
+}
+
+std::vector<CoverAssembly> VoxelCover::first(std::size_t n, const std::function<bool()>& stop) const {
+  const Model& m = *model_;
+  const auto found =
+      by_words(m.words, [&](auto w) { return first_with<decltype(w)::value>(m, n, stop); });
+  std::vector<CoverAssembly> assemblies;
+  for (const std::vector<int>& a : found) {
+    CoverAssembly assembly;
+    for (const int p : a) {
+      PlacedPiece placed{m.piece[p], {}};
+      for (int c = 0; c < m.cells; ++c)
+        if (m.mask(p)[c / 64] >> (c % 64) & 1) placed.voxels.push_back(m.voxel_of[c]);
+      assembly.push_back(std::move(placed));
+    }
+    assemblies.push_back(std::move(assembly));
+  }
+  return assemblies;
+}
+
+const std::vector<std::string>& VoxelCover::piece_names() const { return model_->names; }
+std::size_t VoxelCover::placements() const { return model_->piece.size(); }
+int VoxelCover::rotation_order() const { return model_->rotation_order; }
+int VoxelCover::symmetry_order() const { return model_->target_symmetries; }
+bool VoxelCover::mirror_pieces() const { return model_->mirror; }
+std::string VoxelCover::fixed_piece() const {
+  return model_->fixed < 0 ? std::string() : model_->names[model_->fixed];
+}
+std::size_t VoxelCover::first_placements() const {
+  return model_->fixed < 0 ? 0 : model_->reps.size();
+}
+
+}  // namespace cubenum::search
