@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -322,6 +323,55 @@ TEST(XmpuzzleErrors, RefusesCutAndOversizedGzipStreams) {
   EXPECT_EQ(error_of(bomb.string()), bomb.string() +
                                          ": more than 64 MiB of XML once decompressed: not a "
                                          "BurrTools puzzle file");
+}
+
+// ------------------------------------------- tools/xmpuzzle-from-text
+
+TEST(XmpuzzleFromText, WritesWhatTheReaderReads) {
+  // The converter (Python) turns the project's text format into the
+  // .xmpuzzle that burrTxt runs side by side; what it writes must be this
+  // puzzle. Expected values read off the text by hand: each shape moved to
+  // start at (0, 0, 0).
+  if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+  const fs::path dir = scratch("xmpuzzle-from-text");
+  write(dir / "p.txt",
+        "# a test puzzle\n"
+        "name Test puzzle\n"
+        "piece bar 0-2     # a range\n"
+        "cube 5 1 0\n"
+        "cube 6 1 0\n"
+        "piece ell 3\n"
+        "layer\n"
+        "#.\n"
+        "##\n"
+        "target\n"
+        "box 2x2x1\n"
+        "layer\n"
+        "..\n"
+        "..\n"
+        "layer\n"
+        "#+\n");
+  const std::string out = (dir / "p.xmpuzzle").string();
+  const std::string command = "python3 " CUBENUM_SOURCE_DIR "/tools/xmpuzzle-from-text " +
+                              (dir / "p.txt").string() + " " + out;
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const PuzzleFile f = read_xmpuzzle(out);
+  ASSERT_EQ(f.problems.size(), 1U);
+  const Problem& p = f.problems[0];
+  EXPECT_EQ(p.name, "Test puzzle");
+  ASSERT_EQ(p.pieces.size(), 2U);
+  EXPECT_EQ(p.pieces[0].name, "bar");
+  EXPECT_EQ(p.pieces[0].cubes, (std::vector<Voxel>{{0, 0, 0}, {1, 0, 0}}));
+  EXPECT_EQ(p.pieces[0].min_count, 0);
+  EXPECT_EQ(p.pieces[0].max_count, 2);
+  EXPECT_EQ(p.pieces[1].name, "ell");
+  EXPECT_EQ(p.pieces[1].cubes, (std::vector<Voxel>{{0, 0, 0}, {0, 1, 0}, {1, 1, 0}}));
+  EXPECT_EQ(p.pieces[1].min_count, 3);
+  EXPECT_EQ(p.pieces[1].max_count, 3);
+  // The box's z = 0, the second picture's z = 1 (the first, z = 0, is
+  // empty); in x, y, z order.
+  EXPECT_EQ(p.fixed, (std::vector<Voxel>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}}));
+  EXPECT_EQ(p.variable, (std::vector<Voxel>{{1, 0, 1}}));
 }
 
 }  // namespace
