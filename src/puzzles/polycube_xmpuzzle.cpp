@@ -1,0 +1,379 @@
+// BurrTools' .xmpuzzle files (issue 14): gzip-compressed XML, or the same
+// XML uncompressed. The format, as BurrTools 0.7 (burr-tools/burr-tools,
+// src/lib/puzzle.cpp, problem.cpp, voxel.cpp, gridtype.cpp) writes it:
+//
+//   <puzzle version="2">
+//     <gridType type="0"/>                      (absent: cubes)
+//     <colors><color red=.. green=.. blue=../></colors>
+//     <shapes>
+//       <voxel x="3" y="3" z="3" type="0" name="..">#__##+...</voxel>
+//     </shapes>
+//     <problems>
+//       <problem name=".." state=".." maxHoles="..">
+//         <shapes><shape id="0" count="1"/><shape id="1" min="0" max="6"/></shapes>
+//         <result id="2"/>
+//         <bitmap><pair piece="1" result="1"/></bitmap>
+//         <solutions>..</solutions>
+//       </problem>
+//     </problems>
+//     <comment>..</comment>
+//   </puzzle>
+//
+// A voxel string lists the x*y*z voxels with x fastest, then y, then z:
+// '_' empty, '#' filled, '+' variable, each optionally followed by the
+// decimal number of a colour constraint.
+//
+// Read here: the cube grid, the shapes, each problem's pieces (count, or a
+// min-max range), its result (fixed and variable voxels). Ignored, as they
+// do not change which assemblies exist: colours defined but not used,
+// piece groups (they only say which pieces may come apart together, for
+// disassembly), shape names' hot spots and weights, saved solutions and
+// solver state, the comment. Refused, naming the file and the element:
+// anything else that changes the assemblies (other grids, colour
+// constraints, maxHoles, variable voxels in a piece) and anything
+// malformed.
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <pugixml.hpp>
+#include <string>
+#include <vector>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/input_file.hpp"
+#include "cubenum/puzzles/polycube.hpp"
+
+namespace cubenum::polycube {
+namespace {
+
+// The decompressed text may not be larger than any other input file: a
+// gzip bomb stops here, not in memory.
+constexpr std::size_t kMaxXmlBytes = kMaxInputBytes;
+
+struct GzCloser {
+  void operator()(gzFile file) const { gzclose(file); }
+};
+
+struct XmlText {
+  std::string text;
+  bool compressed = false;
+};
+
+// The file's bytes, decompressed when gzip-compressed (zlib reads a plain
+// file through unchanged).
+XmlText read_gzip_or_plain(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw InputError(path, 0, "is a directory, not a BurrTools puzzle file");
+  errno = 0;
+  std::unique_ptr<gzFile_s, GzCloser> file(gzopen(path.c_str(), "rb"));
+  if (!file) {
+    throw InputError(path, 0,
+                     fmt::format("cannot open the BurrTools puzzle file: {}",
+                                 errno ? std::strerror(errno) : "out of memory"));
+  }
+  XmlText out;
+  char buffer[1 << 16];
+  while (true) {
+    const int n = gzread(file.get(), buffer, sizeof buffer);
+    if (n < 0) {
+      int code = 0;
+      const char* message = gzerror(file.get(), &code);
+      throw InputError(path, 0,
+                       fmt::format("cannot read the BurrTools puzzle file: {}",
+                                   code == Z_ERRNO ? std::strerror(errno) : message));
+    }
+    if (n == 0) break;
+    out.text.append(buffer, static_cast<std::size_t>(n));
+    out.compressed = gzdirect(file.get()) == 0;
+    if (out.text.size() > kMaxXmlBytes) {
+      throw InputError(path, 0,
+                       fmt::format("more than {} MiB of XML{}: not a BurrTools puzzle file",
+                                   kMaxXmlBytes >> 20, out.compressed ? " once decompressed" : ""));
+    }
+  }
+  // A gzip stream cut short reads as its text so far, with an error set.
+  int code = 0;
+  const char* message = gzerror(file.get(), &code);
+  if (code != Z_OK && code != Z_STREAM_END)
+    throw InputError(path, 0, fmt::format("cannot read the BurrTools puzzle file: {}", message));
+  return out;
+}
+
+// One <voxel> of the puzzle's <shapes>.
+struct Shape {
+  std::string name;  // as the file names it, or "S<id+1>" as BurrTools shows it
+  std::vector<Voxel> filled;
+  std::vector<Voxel> variable;
+};
+
+class Reader {
+ public:
+  Reader(std::string path, XmlText xml) : path_(std::move(path)), xml_(std::move(xml)) {}
+
+  PuzzleFile read() {
+    pugi::xml_document doc;
+    const pugi::xml_parse_result parsed =
+        doc.load_buffer(xml_.text.data(), xml_.text.size(), pugi::parse_default);
+    if (!parsed) {
+      fail_at(static_cast<std::ptrdiff_t>(parsed.offset), "",
+              fmt::format("not well-formed XML: {}", parsed.description()));
+    }
+    const pugi::xml_node puzzle = doc.document_element();
+    if (std::string_view(puzzle.name()) != "puzzle") {
+      fail(puzzle, fmt::format("the document is a <{}>, not a BurrTools <puzzle>", puzzle.name()));
+    }
+    const std::string version = puzzle.attribute("version").value();
+    if (version != "1" && version != "2") {
+      fail(puzzle, version.empty() ? "no version attribute (BurrTools writes version=\"2\")"
+                                   : fmt::format("version {} is not one BurrTools writes (1 or 2)",
+                                                 excerpt(version, 20)));
+    }
+    read_grid(puzzle);
+    for (const pugi::xml_node shapes : puzzle.children("shapes"))
+      for (const pugi::xml_node voxel : shapes.children("voxel")) read_shape(voxel);
+
+    PuzzleFile file;
+    file.path = path_;
+    for (const pugi::xml_node problems : puzzle.children("problems"))
+      for (const pugi::xml_node problem : problems.children("problem"))
+        file.problems.push_back(read_problem(problem, static_cast<int>(file.problems.size()) + 1));
+    if (file.problems.empty()) fail(puzzle, "no <problem> in <problems>: nothing to solve");
+    return file;
+  }
+
+ private:
+  // -------------------------------------------------------------- errors
+
+  [[noreturn]] void fail_at(std::ptrdiff_t offset, const std::string& where,
+                            const std::string& problem) const {
+    int line = 0;
+    if (offset >= 0 && static_cast<std::size_t>(offset) <= xml_.text.size()) {
+      line = 1 + static_cast<int>(std::count(xml_.text.begin(), xml_.text.begin() + offset, '\n'));
+    }
+    // A plain file's line is the file's own (path:line, as every other
+    // parser); a compressed file's is a line of the text inside it.
+    std::string message = context_ + where;
+    if (xml_.compressed && line > 0) {
+      message += fmt::format("{}line {} of the decompressed XML", where.empty() ? "" : " (", line);
+      if (!where.empty()) message += ')';
+    }
+    if (!message.empty()) message += ": ";
+    throw InputError(path_, xml_.compressed ? 0 : line, message + problem);
+  }
+
+  // The element as a start tag with its attributes, for messages.
+  static std::string tag(const pugi::xml_node node) {
+    std::string text = fmt::format("<{}", node.name());
+    for (const pugi::xml_attribute a : node.attributes())
+      text += fmt::format(" {}=\"{}\"", a.name(), a.value());
+    text += '>';
+    if (text.size() > 80) text = text.substr(0, 76) + " ...>";
+    std::string shown;
+    for (const char c : text) {
+      const auto u = static_cast<unsigned char>(c);
+      shown += u < 0x20 || u == 0x7f ? fmt::format("\\x{:02x}", u) : std::string(1, c);
+    }
+    return shown;
+  }
+
+  [[noreturn]] void fail(const pugi::xml_node node, const std::string& problem) const {
+    fail_at(node.offset_debug(), tag(node), problem);
+  }
+
+  // ----------------------------------------------------------- numbers
+
+  // A whole number in 0..max, or nullopt: BurrTools' atoi would read
+  // "3x" as 3 and "" as 0; here they are errors.
+  static std::optional<std::uint64_t> number(std::string_view text, std::uint64_t max) {
+    std::uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value > max)
+      return std::nullopt;
+    return value;
+  }
+
+  std::uint64_t attribute_number(const pugi::xml_node node, const char* name,
+                                 std::uint64_t max = 1'000'000'000) const {
+    const pugi::xml_attribute a = node.attribute(name);
+    if (!a) fail(node, fmt::format("no {} attribute", name));
+    const auto value = number(a.value(), max);
+    if (!value) {
+      fail(node, fmt::format("{}={} is not a whole number from 0 to {}", name,
+                             excerpt(a.value(), 20), max));
+    }
+    return *value;
+  }
+
+  // ------------------------------------------------------------- parts
+
+  void read_grid(const pugi::xml_node puzzle) const {
+    int seen = 0;
+    for (const pugi::xml_node grid : puzzle.children("gridType")) {
+      if (++seen > 1) fail(grid, "a second <gridType> (BurrTools allows one)");
+      const std::uint64_t type = attribute_number(grid, "type");
+      if (type != 0) {
+        static constexpr const char* kGrids[] = {"cubes", "triangular prisms", "spheres",
+                                                 "rhombic dodecahedra", "tetrahedra and octahedra"};
+        fail(grid, fmt::format("grid type {}{} is not supported: only the cube grid (type 0)", type,
+                               type < 5 ? fmt::format(" ({})", kGrids[type]) : ""));
+      }
+    }
+  }
+
+  void read_shape(const pugi::xml_node voxel) {
+    const auto sx = attribute_number(voxel, "x");
+    const auto sy = attribute_number(voxel, "y");
+    const auto sz = attribute_number(voxel, "z");
+    const auto type = attribute_number(voxel, "type");
+    if (type != 0) fail(voxel, fmt::format("voxel type {} is unknown (BurrTools writes 0)", type));
+    Shape shape;
+    shape.name = voxel.attribute("name").value();
+    if (shape.name.empty()) shape.name = fmt::format("S{}", shapes_.size() + 1);
+
+    // Every voxel of the string, with its colour (0: none). Whitespace is
+    // let through (BurrTools writes none; hand-made files may wrap lines).
+    const std::string_view text = voxel.child_value();
+    // Each side is at most 10^9, so sx*sy fits in 64 bits; a volume no
+    // string in a file could list is refused before the third factor.
+    std::uint64_t expected = sx * sy;
+    if (sz != 0 && expected > kMaxXmlBytes / sz) {
+      fail(voxel, fmt::format("x*y*z = {}*{}*{} voxels, more than a file of {} MiB can list", sx,
+                              sy, sz, kMaxXmlBytes >> 20));
+    }
+    expected *= sz;
+    std::uint64_t index = 0;
+    for (std::size_t i = 0; i < text.size();) {
+      const char c = text[i++];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+      if (c != '_' && c != '#' && c != '+') {
+        fail(voxel, fmt::format("character {} in the voxel string (only '_', '#', '+', each with "
+                                "an optional colour number)",
+                                excerpt(std::string_view(&text[i - 1], 1))));
+      }
+      std::size_t digits = i;
+      while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+      const std::string_view colour = text.substr(i, digits - i);
+      i = digits;
+      if (!colour.empty() && colour.find_first_not_of('0') != std::string_view::npos) {
+        fail(voxel, fmt::format("voxel {} of the string has colour {}: colour constraints are not "
+                                "supported",
+                                index + 1, excerpt(colour, 20)));
+      }
+      if (index >= expected) {
+        fail(voxel, fmt::format("more voxels in the string than x*y*z = {}*{}*{} = {}", sx, sy, sz,
+                                expected));
+      }
+      if (c != '_') {
+        const Voxel v = {static_cast<int>(index % sx), static_cast<int>(index / sx % sy),
+                         static_cast<int>(index / sx / sy)};
+        (c == '#' ? shape.filled : shape.variable).push_back(v);
+      }
+      ++index;
+    }
+    if (index != expected) {
+      fail(voxel, fmt::format("{} voxels in the string, x*y*z = {}*{}*{} = {} expected", index, sx,
+                              sy, sz, expected));
+    }
+    shapes_.push_back(std::move(shape));
+  }
+
+  const Shape& shape_of(const pugi::xml_node node) const {
+    const std::uint64_t id = attribute_number(node, "id");
+    if (id >= shapes_.size()) {
+      fail(node, shapes_.empty()
+                     ? fmt::format("shape id {}, but the file has no shapes", id)
+                     : fmt::format("shape id {} is out of range: the file has {} shape{} (ids 0 to "
+                                   "{})",
+                                   id, shapes_.size(), shapes_.size() == 1 ? "" : "s",
+                                   shapes_.size() - 1));
+    }
+    return shapes_[id];
+  }
+
+  Problem read_problem(const pugi::xml_node node, int number) {
+    Problem problem;
+    problem.name = node.attribute("name").value();
+    if (problem.name.empty()) problem.name = fmt::format("problem {}", number);
+    context_ = fmt::format("problem {} ({}), ", number, excerpt(problem.name, 40));
+    if (node.attribute("maxHoles")) {
+      fail(node, "maxHoles (a limit on the variable voxels left empty) is not supported");
+    }
+
+    // The pieces: <shapes> holds the problem's parts "for historical
+    // reasons" (BurrTools' problem.cpp).
+    std::map<std::uint64_t, pugi::xml_node> seen;
+    for (const pugi::xml_node shapes : node.children("shapes")) {
+      for (const pugi::xml_node part : shapes.children("shape")) {
+        const Shape& shape = shape_of(part);
+        const std::uint64_t id = attribute_number(part, "id");
+        if (!seen.emplace(id, part).second) {
+          fail(part, fmt::format("shape {} is a piece of this problem twice (first at {})", id,
+                                 tag(seen[id])));
+        }
+        constexpr std::uint64_t kMaxCount = 65535;  // BurrTools keeps counts in 16 bits
+        std::uint64_t min = 1;
+        std::uint64_t max = 1;
+        if (part.attribute("count")) {
+          min = max = attribute_number(part, "count", kMaxCount);
+        } else if (part.attribute("min") || part.attribute("max")) {
+          if (!part.attribute("min") || !part.attribute("max"))
+            fail(part, "a range needs both min and max (or count)");
+          min = attribute_number(part, "min", kMaxCount);
+          max = attribute_number(part, "max", kMaxCount);
+          if (min > max) fail(part, fmt::format("min {} is more than max {}", min, max));
+        }
+        if (max == 0) continue;  // not in this problem
+        if (shape.filled.empty())
+          fail(part, fmt::format("shape {} ({}) has no filled voxels", id, excerpt(shape.name)));
+        if (!shape.variable.empty()) {
+          fail(part,
+               fmt::format("shape {} ({}) has variable voxels ('+'): not supported in a piece", id,
+                           excerpt(shape.name)));
+        }
+        problem.pieces.push_back(
+            {shape.name, shape.filled, static_cast<int>(min), static_cast<int>(max)});
+      }
+    }
+    if (problem.pieces.empty()) fail(node, "no pieces (no <shape> in its <shapes>)");
+
+    const pugi::xml_node result = node.child("result");
+    if (!result) fail(node, "no <result>: the problem has no result shape");
+    if (const pugi::xml_node second = result.next_sibling("result"))
+      fail(second, "a second <result>");
+    const Shape& target = shape_of(result);
+    if (target.filled.empty() && target.variable.empty())
+      fail(result, fmt::format("the result shape ({}) is empty", excerpt(target.name)));
+    problem.fixed = target.filled;
+    problem.variable = target.variable;
+
+    for (const pugi::xml_node bitmap : node.children("bitmap")) {
+      if (const pugi::xml_node pair = bitmap.child("pair"))
+        fail(pair, "colour constraints are not supported");
+    }
+    context_.clear();
+    return problem;
+  }
+
+  std::string path_;
+  XmlText xml_;
+  std::vector<Shape> shapes_;
+  std::string context_;  // "problem 2 ('name'), " while a problem is read
+};
+
+}  // namespace
+
+PuzzleFile read_xmpuzzle(const std::string& path) {
+  return Reader(path, read_gzip_or_plain(path)).read();
+}
+
+}  // namespace cubenum::polycube
