@@ -1,0 +1,443 @@
+// The polycube engine (search/voxel_cover.hpp) and the text format
+// (puzzles/polycube.hpp): published counts of the classic puzzles, a naive
+// exact cover written here (no bitmasks, no symmetry breaking, classes by
+// brute-force canonical forms) on small cases, thread-count invariance, and
+// the reader's errors.
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/puzzles/polycube.hpp"
+#include "cubenum/search/voxel_cover.hpp"
+#include "run_cubenum.hpp"
+#include "scratch_files.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using cubenum::polycube::Piece;
+using cubenum::polycube::Problem;
+using cubenum::polycube::Voxel;
+using cubenum::search::CoverCounts;
+using cubenum::search::VoxelCover;
+
+const std::string kData = CUBENUM_DATA_DIR;
+
+Problem load(const std::string& name) {
+  return cubenum::polycube::read_polycube_text(kData + "/polycubes/" + name).problems.at(0);
+}
+
+CoverCounts count(const Problem& p) { return VoxelCover(p, p.name).count(); }
+
+// ------------------------------------------------------------ published counts
+
+struct Classic {
+  const char* file;
+  std::uint64_t symmetries;  // the published count, up to the target's symmetries
+  int group;                 // the target's symmetries: raw = symmetries x group here
+};
+
+// Sources in each data file's header: Soma (Conway and Guy; Winning Ways),
+// the pentomino rectangles (Haselgrove; Golomb, Polyominoes) and boxes
+// (Bouwkamp; Golomb). In every one no assembly is symmetric, so the raw
+// count is the published one times the group's order: Soma 11,520 = 240 x 48.
+class ClassicCounts : public ::testing::TestWithParam<Classic> {};
+
+TEST_P(ClassicCounts, ArePublishedOnes) {
+  const Classic c = GetParam();
+  const CoverCounts counts = count(load(c.file));
+  EXPECT_TRUE(counts.complete);
+  EXPECT_EQ(counts.symmetries, c.symmetries);
+  EXPECT_EQ(counts.raw, c.symmetries * c.group);
+}
+
+INSTANTIATE_TEST_SUITE_P(Polycube, ClassicCounts,
+                         ::testing::Values(Classic{"soma.txt", 240, 48},
+                                           Classic{"pentomino-6x10.txt", 2339, 4},
+                                           Classic{"pentomino-5x12.txt", 1010, 4},
+                                           Classic{"pentomino-4x15.txt", 368, 4},
+                                           Classic{"pentomino-3x20.txt", 2, 4},
+                                           Classic{"pentomino-2x5x6.txt", 264, 8},
+                                           Classic{"pentomino-2x3x10.txt", 12, 8}));
+
+TEST(Polycube, SomaMirrorPiecesMakeReflectionsTheSameAssembly) {
+  const VoxelCover soma(load("soma.txt"), "soma");
+  EXPECT_TRUE(soma.mirror_pieces());  // A and B are each other's mirror images
+  EXPECT_EQ(soma.rotation_order(), 24);
+  EXPECT_EQ(soma.symmetry_order(), 48);
+  EXPECT_EQ(soma.count().rotations, 480U);  // 240 classes, each two under rotations
+}
+
+// ------------------------------------------------------------ a naive cross-check
+
+using Shape = std::vector<Voxel>;
+
+// The 48 symmetries of the cube as signed permutation matrices, made here
+// apart from the library's.
+std::vector<std::array<std::array<int, 3>, 3>> all_matrices() {
+  std::vector<std::array<std::array<int, 3>, 3>> all;
+  std::array<int, 3> perm = {0, 1, 2};
+  do {
+    for (int signs = 0; signs < 8; ++signs) {
+      std::array<std::array<int, 3>, 3> m{};
+      for (int i = 0; i < 3; ++i) m[i][perm[i]] = signs >> i & 1 ? -1 : 1;
+      all.push_back(m);
+    }
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  return all;
+}
+
+int determinant(const std::array<std::array<int, 3>, 3>& m) {
+  return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+         m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+         m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+}
+
+Voxel times(const std::array<std::array<int, 3>, 3>& m, const Voxel& v) {
+  Voxel r{};
+  for (int i = 0; i < 3; ++i) r[i] = m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2];
+  return r;
+}
+
+Shape moved_to_origin(Shape s) {
+  Voxel low = s.front();
+  for (const Voxel& v : s)
+    for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]);
+  for (Voxel& v : s)
+    for (int a = 0; a < 3; ++a) v[a] -= low[a];
+  std::sort(s.begin(), s.end());
+  return s;
+}
+
+// The least image of a shape under the rotations (reflections too if asked).
+Shape least_image(const Shape& s, bool reflections) {
+  Shape best;
+  for (const auto& m : all_matrices()) {
+    if (determinant(m) < 0 && !reflections) continue;
+    Shape image;
+    for (const Voxel& v : s) image.push_back(times(m, v));
+    image = moved_to_origin(image);
+    if (best.empty() || image < best) best = image;
+  }
+  return best;
+}
+
+// An assembly: the pieces as (shape up to rotation, voxels), sorted.
+using Assembly = std::vector<std::pair<Shape, Shape>>;
+
+struct NaiveCounts {
+  std::uint64_t raw = 0, rotations = 0, symmetries = 0;
+};
+
+// Every assembly by brute force: fill the least open voxel with every
+// orientation of every piece at every offset that covers it, or leave it
+// empty if it may be; the assemblies into a set; classes by least images.
+NaiveCounts naive_count(const Problem& p) {
+  std::set<Voxel> target(p.fixed.begin(), p.fixed.end());
+  target.insert(p.variable.begin(), p.variable.end());
+  const std::set<Voxel> variable(p.variable.begin(), p.variable.end());
+  std::vector<std::vector<Shape>> orientations(p.pieces.size());
+  for (std::size_t t = 0; t < p.pieces.size(); ++t) {
+    std::set<Shape> seen;
+    for (const auto& m : all_matrices())
+      if (determinant(m) > 0) {
+        Shape image;
+        for (const Voxel& v : p.pieces[t].cubes) image.push_back(times(m, v));
+        seen.insert(moved_to_origin(image));
+      }
+    orientations[t].assign(seen.begin(), seen.end());
+  }
+  std::set<Assembly> found;
+  std::map<Voxel, int> owner;  // voxel -> piece index, or -1: left empty
+  std::vector<int> used(p.pieces.size(), 0);
+  std::vector<std::pair<int, Shape>> placed;
+  std::function<void()> fill = [&] {
+    auto open = std::find_if(target.begin(), target.end(), [&](const Voxel& v) { return !owner.count(v); });
+    if (open == target.end()) {
+      for (std::size_t t = 0; t < p.pieces.size(); ++t)
+        if (used[t] < p.pieces[t].min_count) return;
+      Assembly a;
+      for (const auto& [t, voxels] : placed) {
+        Shape sorted = voxels;
+        std::sort(sorted.begin(), sorted.end());
+        a.emplace_back(least_image(p.pieces[t].cubes, false), sorted);
+      }
+      std::sort(a.begin(), a.end());
+      found.insert(a);
+      return;
+    }
+    const Voxel cell = *open;
+    for (std::size_t t = 0; t < p.pieces.size(); ++t) {
+      if (used[t] >= p.pieces[t].max_count) continue;
+      for (const Shape& o : orientations[t])
+        for (const Voxel& anchor : o) {
+          Shape voxels;
+          bool fits = true;
+          for (const Voxel& c : o) {
+            const Voxel v = {c[0] - anchor[0] + cell[0], c[1] - anchor[1] + cell[1], c[2] - anchor[2] + cell[2]};
+            if (!target.count(v) || owner.count(v)) fits = false;
+            voxels.push_back(v);
+          }
+          if (!fits) continue;
+          for (const Voxel& v : voxels) owner[v] = static_cast<int>(t);
+          ++used[t];
+          placed.emplace_back(static_cast<int>(t), voxels);
+          fill();
+          placed.pop_back();
+          --used[t];
+          for (const Voxel& v : voxels) owner.erase(v);
+        }
+    }
+    if (variable.count(cell)) {
+      owner[cell] = -1;
+      fill();
+      owner.erase(cell);
+    }
+  };
+  fill();
+
+  // The target's symmetries, and whether every piece's mirror image is a
+  // piece with the same counts (then reflections join the group).
+  bool mirror = true;
+  for (const Piece& a : p.pieces) {
+    const Shape image = least_image([&] {
+      Shape s;
+      for (const Voxel& v : a.cubes) s.push_back({-v[0], v[1], v[2]});
+      return s;
+    }(), false);
+    mirror = mirror && std::any_of(p.pieces.begin(), p.pieces.end(), [&](const Piece& b) {
+               return least_image(b.cubes, false) == image && b.min_count == a.min_count &&
+                      b.max_count == a.max_count;
+             });
+  }
+  NaiveCounts n;
+  n.raw = found.size();
+  for (const bool reflections : {false, true}) {
+    std::set<Assembly> classes;
+    for (const Assembly& a : found) {
+      Assembly least;
+      for (const auto& m : all_matrices()) {
+        if (determinant(m) < 0 && !(reflections && mirror)) continue;
+        // g maps the target onto itself (fixed onto fixed, variable onto
+        // variable) after moving it back to the target's least corner.
+        Shape all_target(target.begin(), target.end()), image;
+        for (const Voxel& v : all_target) image.push_back(times(m, v));
+        Voxel low = image.front(), target_low = all_target.front();
+        for (const Voxel& v : image)
+          for (int i = 0; i < 3; ++i) low[i] = std::min(low[i], v[i]);
+        for (const Voxel& v : all_target)
+          for (int i = 0; i < 3; ++i) target_low[i] = std::min(target_low[i], v[i]);
+        const auto map = [&](const Voxel& v) {
+          Voxel w = times(m, v);
+          for (int i = 0; i < 3; ++i) w[i] += target_low[i] - low[i];
+          return w;
+        };
+        bool keeps = true;
+        for (const Voxel& v : target) keeps = keeps && variable.count(map(v)) == variable.count(v) && target.count(map(v));
+        if (!keeps) continue;
+        Assembly b;
+        for (const auto& [shape, voxels] : a) {
+          Shape moved;
+          for (const Voxel& v : voxels) moved.push_back(map(v));
+          std::sort(moved.begin(), moved.end());
+          b.emplace_back(least_image(determinant(m) < 0 ? [&] {
+            Shape s;
+            for (const Voxel& v : shape) s.push_back({-v[0], v[1], v[2]});
+            return s;
+          }() : shape, false), moved);
+        }
+        std::sort(b.begin(), b.end());
+        if (least.empty() || b < least) least = b;
+      }
+      classes.insert(least);
+    }
+    (reflections ? n.symmetries : n.rotations) = classes.size();
+  }
+  return n;
+}
+
+Piece piece(const std::string& name, Shape cubes, int least = 1, int most = 1) {
+  return {name, std::move(cubes), least, most};
+}
+
+Shape box(int a, int b, int c) {
+  Shape s;
+  for (int z = 0; z < c; ++z)
+    for (int y = 0; y < b; ++y)
+      for (int x = 0; x < a; ++x) s.push_back({x, y, z});
+  return s;
+}
+
+const Shape kV = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+const Shape kL = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 1, 0}};
+const Shape kT = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 1, 0}};
+const Shape kZ = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {2, 1, 0}};
+const Shape kA = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 0, 1}};
+const Shape kB = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 1, 1}};
+const Shape kI2 = {{0, 0, 0}, {1, 0, 0}};
+
+std::vector<Problem> small_problems() {
+  std::vector<Problem> all;
+  // Several kinds, one twice (identical pieces, not told apart).
+  all.push_back({"V V L T Z in 3x3x2", {piece("V", kV, 2, 2), piece("L", kL), piece("T", kT), piece("Z", kZ)},
+                 box(3, 3, 2), {}});
+  // The chiral pair: reflections join the group; some assemblies are symmetric.
+  all.push_back({"A B I2 I2 in 3x2x2", {piece("A", kA), piece("B", kB), piece("I2", kI2, 2, 2)},
+                 box(3, 2, 2), {}});
+  // A chiral piece without its mirror image: reflections do not.
+  all.push_back({"A A in 2x2x2", {piece("A", kA, 2, 2)}, box(2, 2, 2), {}});
+  // Counts in ranges and voxels that may stay empty.
+  all.push_back({"ranges, variable voxels",
+                 {piece("V", kV, 0, 2), piece("I2", kI2, 1, 3), piece("L", kL, 0, 1)}, box(3, 3, 1),
+                 {{0, 0, 1}, {1, 0, 1}, {2, 0, 1}}});
+  // A target that is not a box, the chiral pair and variable voxels.
+  all.push_back({"A B V V, a cube and a half", {piece("A", kA), piece("B", kB), piece("V", kV, 2, 2)},
+                 box(2, 2, 2), {{0, 0, 2}, {1, 0, 2}, {0, 1, 2}, {1, 1, 2}, {2, 0, 0}, {2, 1, 0}}});
+  // Congruent pieces listed apart (L and its planar mirror image J, turned
+  // over in space) are identical pieces.
+  const Shape kJ = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {2, 1, 0}};
+  all.push_back({"L and J in 4x2x1", {piece("L", kL), piece("J", kJ)}, box(4, 2, 1), {}});
+  return all;
+}
+
+TEST(PolycubeNaive, SmallProblemsAgreeWithBruteForce) {
+  for (const Problem& p : small_problems()) {
+    const NaiveCounts naive = naive_count(p);
+    const CoverCounts fast = count(p);
+    EXPECT_EQ(fast.raw, naive.raw) << p.name;
+    EXPECT_EQ(fast.rotations, naive.rotations) << p.name;
+    EXPECT_EQ(fast.symmetries, naive.symmetries) << p.name;
+  }
+}
+
+// The cases above would agree trivially if they had no assemblies.
+TEST(PolycubeNaive, CasesAreNotTrivial) {
+  for (const Problem& p : small_problems()) EXPECT_GT(naive_count(p).raw, 0U) << p.name;
+}
+
+TEST(Polycube, SameCountsAtOneAndFourThreads) {
+  const Problem p = load("pentomino-2x3x10.txt");
+  CoverCounts one, four;
+  {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+    one = count(p);
+  }
+  {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 4);
+    four = count(p);
+  }
+  EXPECT_EQ(one.raw, four.raw);
+  EXPECT_EQ(one.rotations, four.rotations);
+  EXPECT_EQ(one.symmetries, four.symmetries);
+  EXPECT_EQ(one.nodes, four.nodes);
+}
+
+TEST(Polycube, FirstGivesDistinctClassesThatAreAssemblies) {
+  const Problem p = load("pentomino-6x10.txt");
+  const VoxelCover cover(p, p.name);
+  const auto first = cover.first(5);
+  ASSERT_EQ(first.size(), 5U);
+  for (const auto& assembly : first) {
+    std::set<Voxel> covered;
+    for (const auto& placed : assembly)
+      for (const Voxel& v : placed.voxels) EXPECT_TRUE(covered.insert(v).second);
+    EXPECT_EQ(covered, std::set<Voxel>(p.fixed.begin(), p.fixed.end()));
+    EXPECT_EQ(assembly.size(), 12U);
+  }
+  // All 2 classes of the 3x20, no more.
+  const Problem strip = load("pentomino-3x20.txt");
+  EXPECT_EQ(VoxelCover(strip, strip.name).first(10).size(), 2U);
+}
+
+// ------------------------------------------------------------ the text format
+
+std::string write(const std::string& name, const std::string& text) {
+  const fs::path path = cubenum::testing::scratch("polycube-text") / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(PolycubeText, LayerPicturesCountsAndVariableVoxels) {
+  const auto file = cubenum::polycube::read_polycube_text(write("ok.txt",
+                                                                "# a comment\n"
+                                                                "name Two bars\n"
+                                                                "piece bar 1-2   # a range\n"
+                                                                "layer\n"
+                                                                "##\n"
+                                                                "target\n"
+                                                                "layer\n"
+                                                                "##\n"
+                                                                "++\n"
+                                                                "layer\n"
+                                                                "#.\n"));
+  ASSERT_EQ(file.problems.size(), 1U);
+  const Problem& p = file.problems[0];
+  EXPECT_EQ(p.name, "Two bars");
+  ASSERT_EQ(p.pieces.size(), 1U);
+  EXPECT_EQ(p.pieces[0].min_count, 1);
+  EXPECT_EQ(p.pieces[0].max_count, 2);
+  EXPECT_EQ(p.pieces[0].cubes, (Shape{{0, 0, 0}, {1, 0, 0}}));
+  EXPECT_EQ(p.fixed, (Shape{{0, 0, 0}, {1, 0, 0}, {0, 0, 1}}));
+  EXPECT_EQ(p.variable, (Shape{{0, 1, 0}, {1, 1, 0}}));
+}
+
+TEST(PolycubeText, BadFilesNameTheLineAndTheProblem) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"piece a\ncube 0 0\ntarget\nbox 1x1x1\n", ":2: expected 'cube X Y Z'"},
+      {"piece a\ncube 0 0 x\n", ":2: coordinate 'x' is not an integer"},
+      {"piece a\ncube 0 0 0\ncube 0 0 0\n", ":3: cube (0,0,0) given twice (first on line 2)"},
+      {"piece a 3-1\n", ":1: count range '3-1' runs backwards"},
+      {"piece a\ncube 0 0 0\npiece a\n", ":3: piece 'a' named twice"},
+      {"piece a\npiece b\n", ":1: piece 'a' has no cubes"},
+      {"piece a\ncube 0 0 0\n", ": no target"},
+      {"piece a\ncube 0 0 0\ntarget\nbox 2x2\n", ":4: expected 'box AxBxC'"},
+      {"piece a\ncube 0 0 0\nvariable 1 1 1\n", ":3: 'variable' voxels belong to the target"},
+      {"cube 0 0 0\n", ":1: a cube before any 'piece' or 'target'"},
+      {"shape a\n", ":1: unknown keyword 'shape'"},
+      {"piece a\nlayer\n#+\n", ":3: '+' (a voxel that may stay empty) belongs to the target"},
+      {"target\nbox 1x1x1\npiece a\n", ":3: a piece after the target"},
+  };
+  int n = 0;
+  for (const auto& [text, message] : cases) {
+    const std::string path = write("bad" + std::to_string(++n) + ".txt", text);
+    try {
+      cubenum::polycube::read_polycube_text(path);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const cubenum::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(path + message), std::string::npos) << e.what();
+    }
+  }
+}
+
+// ------------------------------------------------------------ the program
+
+TEST(PolycubeCli, CountWritesTheFieldsAndSolveDraws) {
+  const fs::path dir = cubenum::testing::scratch("polycube-cli");
+  const std::string json = (dir / "soma.json").string(), svg = (dir / "soma.svg").string();
+  auto run = cubenum::testing::run_cubenum("polycube count " + kData + "/polycubes/soma.txt --json " + json);
+  ASSERT_EQ(run.status, 0) << run.output;
+  std::ifstream in(json);
+  const auto j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["results"].size(), 1U);
+  EXPECT_EQ(j["results"][0]["raw"], 11520);
+  EXPECT_EQ(j["results"][0]["symmetries"], 240);
+  EXPECT_EQ(j["results"][0]["complete"], true);
+  run = cubenum::testing::run_cubenum("polycube solve " + kData + "/polycubes/pentomino-6x10.txt --first 2 --svg " + svg);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("#2"), std::string::npos) << run.output;
+  EXPECT_TRUE(fs::file_size(svg) > 1000);
+  run = cubenum::testing::run_cubenum("polycube count " + kData + "/polycubes/soma.txt --problem 2");
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("--problem takes 1..1"), std::string::npos) << run.output;
+}
+
+}  // namespace
