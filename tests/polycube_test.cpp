@@ -140,7 +140,8 @@ struct NaiveCounts {
 
 // Every assembly by brute force: fill the least open voxel with every
 // orientation of every piece at every offset that covers it, or leave it
-// empty if it may be; the assemblies into a set; classes by least images.
+// empty if it may be; the assemblies into a set; classes by least images
+// (a reflected assembly counts as the same only if it is in the set).
 NaiveCounts naive_count(const Problem& p) {
   std::set<Voxel> target(p.fixed.begin(), p.fixed.end());
   target.insert(p.variable.begin(), p.variable.end());
@@ -205,20 +206,6 @@ NaiveCounts naive_count(const Problem& p) {
   };
   fill();
 
-  // The target's symmetries, and whether every piece's mirror image is a
-  // piece with the same counts (then reflections join the group).
-  bool mirror = true;
-  for (const Piece& a : p.pieces) {
-    const Shape image = least_image([&] {
-      Shape s;
-      for (const Voxel& v : a.cubes) s.push_back({-v[0], v[1], v[2]});
-      return s;
-    }(), false);
-    mirror = mirror && std::any_of(p.pieces.begin(), p.pieces.end(), [&](const Piece& b) {
-               return least_image(b.cubes, false) == image && b.min_count == a.min_count &&
-                      b.max_count == a.max_count;
-             });
-  }
   NaiveCounts n;
   n.raw = found.size();
   for (const bool reflections : {false, true}) {
@@ -226,7 +213,7 @@ NaiveCounts naive_count(const Problem& p) {
     for (const Assembly& a : found) {
       Assembly least;
       for (const auto& m : all_matrices()) {
-        if (determinant(m) < 0 && !(reflections && mirror)) continue;
+        if (determinant(m) < 0 && !reflections) continue;
         // g maps the target onto itself (fixed onto fixed, variable onto
         // variable) after moving it back to the target's least corner.
         Shape all_target(target.begin(), target.end()), image;
@@ -256,6 +243,9 @@ NaiveCounts naive_count(const Problem& p) {
           }() : shape, false), moved);
         }
         std::sort(b.begin(), b.end());
+        // A reflection identifies the two only where its image is an
+        // assembly of the puzzle itself.
+        if (!found.count(b)) continue;
         if (least.empty() || b < least) least = b;
       }
       classes.insert(least);
@@ -302,6 +292,10 @@ std::vector<Problem> small_problems() {
   // A target that is not a box, the chiral pair and variable voxels.
   all.push_back({"A B V V, a cube and a half", {piece("A", kA), piece("B", kB), piece("V", kV, 2, 2)},
                  box(2, 2, 2), {{0, 0, 2}, {1, 0, 2}, {0, 1, 2}, {1, 1, 2}, {2, 0, 0}, {2, 1, 0}}});
+  // A chiral piece without its mirror image, in a range: an assembly
+  // without it is the same as its mirror image, one with it is not.
+  all.push_back({"A 0-1, V, I2 in 3x2x2",
+                 {piece("A", kA, 0, 1), piece("V", kV, 0, 4), piece("I2", kI2, 0, 6)}, box(3, 2, 2), {}});
   // Congruent pieces listed apart (L and its planar mirror image J, turned
   // over in space) are identical pieces.
   const Shape kJ = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {2, 1, 0}};

@@ -32,10 +32,15 @@ struct VoxelCover::Model {
   // Placements: piece, mask (`words` words each), lowest cell.
   std::vector<int> piece, lowest;
   std::vector<std::uint64_t> masks;
-  // The group acting on assemblies: the target's rotations first, then, if
-  // mirror, its reflections; perm[k][p] is where element k takes placement p.
+  // The target's symmetries acting on placements: its rotations first,
+  // then its reflections, which take a piece's placement to one of its
+  // mirror image's (-1: the mirror image is no piece of the puzzle);
+  // perm[k][p] is where element k takes placement p.
   std::vector<std::vector<int>> perm;
-  int rotation_order = 0, target_symmetries = 0;
+  int rotation_order = 0;
+  std::vector<int> mirror_of;  // each piece's mirror image (-1: none)
+  // Every piece's mirror image is a piece with the same counts: every
+  // assembly's mirror image is an assembly.
   bool mirror = false;
   // The piece placed first (-1: none) and its placements searched, each
   // with the size of its orbit (under the elements that keep that piece).
@@ -54,6 +59,7 @@ struct VoxelCover::Model {
   }
   const std::uint64_t* mask(int p) const { return masks.data() + std::size_t(p) * words; }
   int group_order() const { return static_cast<int>(perm.size()); }
+  bool reflections() const { return group_order() > rotation_order; }
 };
 
 namespace {
@@ -217,9 +223,7 @@ std::vector<int> mirror_images(const Merged& pieces) {
   for (std::size_t t = 0; t < pieces.shapes.size(); ++t) {
     const Shape image = canonical(transformed(pieces.shapes[t], reflect));
     for (std::size_t u = 0; u < pieces.shapes.size(); ++u)
-      if (pieces.shapes[u] == image && pieces.min_count[u] == pieces.min_count[t] &&
-          pieces.max_count[u] == pieces.max_count[t])
-        mirror[t] = static_cast<int>(u);
+      if (pieces.shapes[u] == image) mirror[t] = static_cast<int>(u);
   }
   return mirror;
 }
@@ -243,9 +247,13 @@ void make_group(VoxelCover::Model& m, const std::vector<TargetSymmetry>& symmetr
     index.emplace(std::move(key), p);
   }
   for (const TargetSymmetry& s : symmetries) {
-    if (!s.g.is_rotation() && !m.mirror) continue;
     std::vector<int> perm(placements);
     for (int p = 0; p < placements; ++p) {
+      const int image = s.g.is_rotation() ? m.piece[p] : mirror[m.piece[p]];
+      if (image < 0) {
+        perm[p] = -1;
+        continue;
+      }
       std::vector<std::uint64_t> key(m.words, 0);
       for (int c = 0; c < m.cells; ++c)
         if (m.mask(p)[c / 64] >> (c % 64) & 1) {
@@ -253,7 +261,7 @@ void make_group(VoxelCover::Model& m, const std::vector<TargetSymmetry>& symmetr
           for (int a = 0; a < 3; ++a) w[a] += s.shift[a];
           set_bit(key, 0, m.index(w));
         }
-      key.push_back(static_cast<std::uint64_t>(s.g.is_rotation() ? m.piece[p] : mirror[m.piece[p]]));
+      key.push_back(static_cast<std::uint64_t>(image));
       perm[p] = index.at(key);
     }
     m.perm.push_back(std::move(perm));
@@ -444,7 +452,9 @@ class Searcher {
   }
 
   // Searches below the current state into `tally`; false if stopped.
-  bool search(Tally& tally, const std::function<void(const std::vector<int>&)>& on_assembly = {}) {
+  // `on_assembly`, if given, gets each assembly instead of the tally, with
+  // whether its mirror image is an assembly too.
+  bool search(Tally& tally, const std::function<void(const std::vector<int>&, bool)>& on_assembly = {}) {
     tally_ = &tally;
     on_assembly_ = on_assembly;
     stopped_ = stop_ && stop_();
@@ -522,12 +532,15 @@ class Searcher {
       if (used_[p] < m_.min_count[p]) return;
     std::vector<int> a = stack_;
     std::sort(a.begin(), a.end());
-    if (on_assembly_) return on_assembly_(a);
+    if (on_assembly_) return on_assembly_(a, m_.reflections() && mirror_is_assembly());
     // Orbit counting: this assembly stands for `orbit` raw ones; each
-    // class is counted by |stabiliser| / |group| per raw assembly.
-    const std::uint64_t orbit = orbit_;
+    // class is counted by |stabiliser| / |group| per raw assembly. The
+    // group has the reflections only where the mirror image is an
+    // assembly too: the rest count twice their rotations' stabiliser (of
+    // half the order).
+    const bool mirrored = m_.reflections() && mirror_is_assembly();
     int rotations = 0, all = 0;
-    for (int k = 0; k < m_.group_order(); ++k) {
+    for (int k = 0; k < (mirrored ? m_.group_order() : m_.rotation_order); ++k) {
       bool keeps = true;
       for (const int p : a)
         if (!std::binary_search(a.begin(), a.end(), m_.perm[k][p])) {
@@ -536,9 +549,25 @@ class Searcher {
         }
       if (keeps) ++all, rotations += k < m_.rotation_order ? 1 : 0;
     }
-    tally_->raw += orbit;
-    tally_->rotations += orbit * rotations;
-    tally_->symmetries += orbit * all;
+    if (m_.reflections() && !mirrored) all = 2 * rotations;
+    tally_->raw += orbit_;
+    tally_->rotations += orbit_ * rotations;
+    tally_->symmetries += orbit_ * all;
+  }
+
+  // Whether the current assembly's mirror image is an assembly: every
+  // piece in it has a mirror image among the pieces, within its counts.
+  bool mirror_is_assembly() const {
+    if (m_.mirror) return true;
+    std::vector<int> mirrored(used_.size(), 0);
+    for (std::size_t t = 0; t < used_.size(); ++t) {
+      if (used_[t] == 0) continue;
+      if (m_.mirror_of[t] < 0) return false;
+      mirrored[m_.mirror_of[t]] += used_[t];
+    }
+    for (std::size_t t = 0; t < used_.size(); ++t)
+      if (mirrored[t] < m_.min_count[t] || mirrored[t] > m_.max_count[t]) return false;
+    return true;
   }
 
   // A region of undecided cells, none of which may stay empty, that the
@@ -590,7 +619,7 @@ class Searcher {
   std::vector<int> stack_;
   int capacity_ = 0, required_ = 0;
   Tally* tally_ = nullptr;
-  std::function<void(const std::vector<int>&)> on_assembly_;
+  std::function<void(const std::vector<int>&, bool)> on_assembly_;
   bool stopped_ = false;
   std::uint64_t orbit_ = 1;
 };
@@ -668,8 +697,8 @@ std::vector<std::vector<int>> first_with(const VoxelCover::Model& m, std::size_t
   // One per class: the least (as a sorted list of placements) of the class's
   // members that the search meets, those with the first piece at a
   // representative.
-  const auto least_of_class = [&](const std::vector<int>& a) {
-    for (int k = 1; k < m.group_order(); ++k) {
+  const auto least_of_class = [&](const std::vector<int>& a, bool mirrored) {
+    for (int k = 1; k < (mirrored ? m.group_order() : m.rotation_order); ++k) {
       std::vector<int> b;
       for (const int p : a) b.push_back(m.perm[k][p]);
       std::sort(b.begin(), b.end());
@@ -686,8 +715,8 @@ std::vector<std::vector<int>> first_with(const VoxelCover::Model& m, std::size_t
     Searcher<W> s(m, t, enough);
     s.apply(prefix);
     Tally ignored;
-    s.search(ignored, [&](const std::vector<int>& a) {
-      if (found.size() < n && least_of_class(a)) found.push_back(a);
+    s.search(ignored, [&](const std::vector<int>& a, bool mirrored) {
+      if (found.size() < n && least_of_class(a, mirrored)) found.push_back(a);
     });
   }
   return found;
@@ -724,11 +753,14 @@ VoxelCover::VoxelCover(const polycube::Problem& problem, const std::string& sour
   make_placements(m, pieces, in_target);
 
   const std::vector<TargetSymmetry> symmetries = target_symmetries(problem.fixed, problem.variable);
-  m.target_symmetries = static_cast<int>(symmetries.size());
   m.rotation_order = static_cast<int>(
       std::count_if(symmetries.begin(), symmetries.end(), [](const auto& s) { return s.g.is_rotation(); }));
   const std::vector<int> mirror = mirror_images(pieces);
-  m.mirror = std::none_of(mirror.begin(), mirror.end(), [](int u) { return u < 0; });
+  m.mirror_of = mirror;
+  m.mirror = true;
+  for (std::size_t t = 0; t < mirror.size(); ++t)
+    m.mirror = m.mirror && mirror[t] >= 0 && m.min_count[mirror[t]] == m.min_count[t] &&
+               m.max_count[mirror[t]] == m.max_count[t];
   make_group(m, symmetries, mirror);
   choose_fixed_piece(m, mirror);
 }
@@ -761,7 +793,7 @@ std::vector<CoverAssembly> VoxelCover::first(std::size_t n, const std::function<
 const std::vector<std::string>& VoxelCover::piece_names() const { return model_->names; }
 std::size_t VoxelCover::placements() const { return model_->piece.size(); }
 int VoxelCover::rotation_order() const { return model_->rotation_order; }
-int VoxelCover::symmetry_order() const { return model_->target_symmetries; }
+int VoxelCover::symmetry_order() const { return model_->group_order(); }
 bool VoxelCover::mirror_pieces() const { return model_->mirror; }
 std::string VoxelCover::fixed_piece() const {
   return model_->fixed < 0 ? std::string() : model_->names[model_->fixed];

@@ -34,7 +34,7 @@ inline constexpr int kMaxCoverCells = 512;
 struct CoverCounts {
   std::uint64_t raw = 0;         // the target fixed in space
   std::uint64_t rotations = 0;   // classes under the target's rotations
-  std::uint64_t symmetries = 0;  // ... and reflections, where the pieces allow them
+  std::uint64_t symmetries = 0;  // ... and reflections, where the mirror image is an assembly
   std::uint64_t nodes = 0;       // search nodes (placements tried that fit)
   bool complete = true;          // false: stopped early, the counts are lower bounds
   std::size_t subtrees_done = 0, subtrees_total = 0;
@@ -72,8 +72,11 @@ class VoxelCover {
   std::size_t placements() const;
   int rotation_order() const;  // rotations that map the target onto itself
   int symmetry_order() const;  // ... with the reflections
-  // Whether a reflected assembly is an assembly of the puzzle: every
-  // piece's mirror image is a piece of it, with the same count.
+  // Whether every assembly's mirror image is an assembly of the puzzle:
+  // every piece's mirror image is a piece of it, with the same counts.
+  // (Else an assembly and its mirror image are the same only where the
+  // mirror image is an assembly: its pieces' mirror images are pieces,
+  // within their counts; BurrTools' rule.)
   bool mirror_pieces() const;
   std::string fixed_piece() const;  // the piece placed first, one per orbit ("": none)
   std::size_t first_placements() const;  // its placements searched (orbit representatives)
