@@ -354,8 +354,10 @@ TEST(Polycube, FirstGivesDistinctClassesThatAreAssemblies) {
 
 // ------------------------------------------------------------ the text format
 
+// Into one scratch folder, emptied once per test program.
 std::string write(const std::string& name, const std::string& text) {
-  const fs::path path = cubenum::testing::scratch("polycube-text") / name;
+  static const fs::path dir = cubenum::testing::scratch("polycube-text");
+  const fs::path path = dir / name;
   std::ofstream(path) << text;
   return path.string();
 }
@@ -432,6 +434,37 @@ TEST(PolycubeCli, CountWritesTheFieldsAndSolveDraws) {
   run = cubenum::testing::run_cubenum("polycube count " + kData + "/polycubes/soma.txt --problem 2");
   EXPECT_EQ(run.status, 2) << run.output;
   EXPECT_NE(run.output.find("--problem takes 1..1"), std::string::npos) << run.output;
+}
+
+// Counts that BurrTools' burrTxt -q (commit b72a71d, built apart, on the
+// same puzzles converted by tools/xmpuzzle-from-text) printed: 61 where a
+// chiral piece without its mirror image comes in a range (the mirror
+// image of an assembly without it is the same assembly), and 10 where two
+// congruent pieces are listed apart (BurrTools tells them apart; cubenum
+// counts them as identical, 7, and gives BurrTools' count beside).
+TEST(PolycubeCli, BurrToolsCountsOfTheSamePuzzles) {
+  const fs::path dir = cubenum::testing::scratch("polycube-burrtools");
+  const std::string screw = "cube 0 0 0\ncube 1 0 0\ncube 0 1 0\ncube 1 0 1\n";
+  const std::string kBar = "cube 0 0 0\ncube 1 0 0\n";
+  const std::string ranges = write("ranges.txt", "piece A 0-1\n" + screw +
+                                                     "piece V 0-4\ncube 0 0 0\ncube 1 0 0\ncube 0 1 0\n"
+                                                     "piece I2 0-6\n" + kBar + "target\nbox 3x2x2\n");
+  const std::string apart =
+      write("apart.txt", "piece A\n" + screw + "piece A2\n" + screw + "piece I2 2\n" + kBar + "target\nbox 3x2x2\n");
+  const auto fields = [&](const std::string& file) {
+    const std::string json = (dir / "out.json").string();
+    const auto run = cubenum::testing::run_cubenum("polycube count " + file + " --json " + json);
+    EXPECT_EQ(run.status, 0) << run.output;
+    std::ifstream in(json);
+    return nlohmann::json::parse(in)["results"][0];
+  };
+  const auto r = fields(ranges);
+  EXPECT_EQ(r["raw"], 596);
+  EXPECT_EQ(r["symmetries"], 61);
+  EXPECT_EQ(r["burrtools"], 61);
+  const auto a = fields(apart);
+  EXPECT_EQ(a["symmetries"], 7);
+  EXPECT_EQ(a["burrtools"], 10);
 }
 
 }  // namespace

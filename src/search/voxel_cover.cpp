@@ -99,12 +99,15 @@ struct Merged {
 };
 
 // Congruent pieces are identical pieces: one piece, with the counts added.
-Merged merge_congruent(const std::vector<polycube::Piece>& pieces) {
+// (Or, `apart`, each piece of the list a piece of its own, as BurrTools
+// counts.)
+Merged merge_congruent(const std::vector<polycube::Piece>& pieces, bool apart) {
   Merged m;
   std::map<Shape, int> index;
   for (const polycube::Piece& p : pieces) {
     const Shape c = canonical(p.cubes);
-    const auto [it, fresh] = index.try_emplace(c, static_cast<int>(m.shapes.size()));
+    const auto [it, fresh] =
+        apart ? std::pair{index.end(), true} : index.try_emplace(c, static_cast<int>(m.shapes.size()));
     if (fresh) {
       m.shapes.push_back(c);
       m.names.push_back(p.name);
@@ -732,10 +735,11 @@ auto by_words(int words, Fn&& fn) {
 
 }  // namespace
 
-VoxelCover::VoxelCover(const polycube::Problem& problem, const std::string& source)
+VoxelCover::VoxelCover(const polycube::Problem& problem, const std::string& source,
+                       bool congruent_apart)
     : model_(std::make_unique<Model>()) {
   Model& m = *model_;
-  const Merged pieces = merge_congruent(problem.pieces);
+  const Merged pieces = merge_congruent(problem.pieces, congruent_apart);
   m.names = pieces.names;
   m.min_count = pieces.min_count;
   m.max_count = pieces.max_count;

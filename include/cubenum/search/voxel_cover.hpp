@@ -57,8 +57,11 @@ struct CoverOptions {
 class VoxelCover {
  public:
   // Throws InputError (naming `source`) for a problem the engine cannot
-  // take: a bounding box over kMaxCoverCells, a piece larger than the target.
-  VoxelCover(const polycube::Problem& problem, const std::string& source);
+  // take: a bounding box over kMaxCoverCells. Congruent pieces are one
+  // piece, their counts added, unless `congruent_apart` (BurrTools tells
+  // apart congruent pieces listed as two: its count).
+  VoxelCover(const polycube::Problem& problem, const std::string& source,
+             bool congruent_apart = false);
   ~VoxelCover();
   VoxelCover(VoxelCover&&) noexcept;
 
