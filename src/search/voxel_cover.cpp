@@ -273,7 +273,10 @@ void make_group(VoxelCover::Model& m, const std::vector<TargetSymmetry>& symmetr
 
 // The piece to place first: one that occurs exactly once, with the fewest
 // orbits of placements under the elements that keep it; its orbit
-// representatives and their orbits' sizes.
+// representatives and their orbits' sizes. (Measured: the piece with the
+// largest orbits on average, which cuts the raw search most, searched 2.7
+// to 9 times the nodes on the pentomino boxes: the piece with the fewest
+// placements, placed first, constrains the search most.)
 void choose_fixed_piece(VoxelCover::Model& m, const std::vector<int>& mirror) {
   std::size_t best = SIZE_MAX;
   for (int t = 0; t < static_cast<int>(m.names.size()); ++t) {
@@ -293,6 +296,12 @@ void choose_fixed_piece(VoxelCover::Model& m, const std::vector<int>& mirror) {
 }
 
 // ------------------------------------------------------------ the search
+
+// A region next to a new placement is checked if it closes within this
+// many steps of growth: the small pockets, which are the ones that die;
+// the large region is left (measured on the pentomino boxes: 5 steps
+// searched 0.2% more nodes in 10% less time than a whole flood).
+constexpr int kRegionSteps = 5;
 
 template <int W>
 struct Bits {
@@ -377,7 +386,11 @@ struct Tables {
     int piece;
     int placement;
   };
-  std::vector<std::vector<Entry>> by_lowest;  // the placements whose lowest cell it is
+  std::vector<std::vector<Entry>> by_lowest;  // the placements whose lowest cell it is, by piece
+  struct Run {
+    int piece, begin, end;  // by_lowest[c][begin, end) are this piece's
+  };
+  std::vector<std::vector<Run>> runs;
   std::vector<Bits<W>> masks;
   Bits<W> start, variable, inside;
   // For the regions: per axis, the stride and the cells that have a
@@ -391,9 +404,15 @@ struct Tables {
 
   explicit Tables(const VoxelCover::Model& m) {
     by_lowest.resize(m.cells);
-    for (int p = 0; p < static_cast<int>(m.piece.size()); ++p) {
+    runs.resize(m.cells);
+    for (int p = 0; p < static_cast<int>(m.piece.size()); ++p) {  // placements come by piece
       masks.push_back(Bits<W>::from(m.mask(p), m.words));
-      by_lowest[m.lowest[p]].push_back({masks.back(), m.piece[p], p});
+      auto& entries = by_lowest[m.lowest[p]];
+      auto& cell_runs = runs[m.lowest[p]];
+      if (cell_runs.empty() || cell_runs.back().piece != m.piece[p])
+        cell_runs.push_back({m.piece[p], static_cast<int>(entries.size()), static_cast<int>(entries.size())});
+      entries.push_back({masks.back(), m.piece[p], p});
+      ++cell_runs.back().end;
     }
     start = Bits<W>::from(m.outside.data(), m.words);
     variable = Bits<W>::from(m.variable.data(), m.words);
@@ -477,6 +496,7 @@ class Searcher {
     return dead_region(changed);
   }
 
+
  private:
   void place(int p) {
     const int piece = m_.piece[p];
@@ -496,8 +516,9 @@ class Searcher {
   }
   // The cell to fill next (-1: none left): the lowest undecided one.
   // (Measured: choosing among the first cells the one that the fewest
-  // placements fit, or the one with the fewest open neighbours, searched
-  // fewer nodes but took longer on every pentomino box.)
+  // placements fit, or the one with the fewest open neighbours, or cutting
+  // where a cell next to a new placement can no longer be filled, searched
+  // up to 5 times fewer nodes but took longer on every pentomino box.)
   int choose_cell() const {
     const int c = decided_.lowest_clear();
     return c < m_.cells ? c : -1;
@@ -507,11 +528,16 @@ class Searcher {
   // rules, then move(-1) if c may stay empty.
   template <class Move>
   void for_each_move(int c, Move&& move) {
-    for (const auto& e : t_.by_lowest[c]) {
-      if (used_[e.piece] >= m_.max_count[e.piece] || e.mask.intersects(decided_)) continue;
-      place(e.placement);
-      if (!dead(e.mask)) move(e.placement);
-      unplace(e.placement);
+    const auto* entries = t_.by_lowest[c].data();
+    for (const auto& run : t_.runs[c]) {
+      if (used_[run.piece] >= m_.max_count[run.piece]) continue;  // the whole run
+      for (int i = run.begin; i < run.end; ++i) {
+        const auto& e = entries[i];
+        if (e.mask.intersects(decided_)) continue;
+        place(e.placement);
+        if (!dead(e.mask)) move(e.placement);
+        unplace(e.placement);
+      }
     }
     if (t_.variable.test(c)) {
       decided_.flip(c);
@@ -592,13 +618,14 @@ class Searcher {
     while (!seeds.none()) {
       Bits<W> region;
       region.flip(seeds.lowest_set());
-      for (;;) {
+      bool closed = false;
+      for (int step = 0; step < kRegionSteps && !closed; ++step) {
         const Bits<W> larger = grown(region) & open;
-        if (larger == region) break;
+        closed = larger == region;
         region = larger;
       }
       seeds = seeds & ~region;
-      if (region.intersects(t_.variable)) continue;
+      if (!closed || region.intersects(t_.variable)) continue;
       const int n = region.count();
       if (n < smallest || (divisor > 1 && n % divisor != 0)) return true;
     }
