@@ -61,15 +61,19 @@ int cube_count(const std::vector<polycube::Piece>& pieces, bool at_most) {
 
 void print_header(std::ostream& out, const polycube::Problem& p, const search::VoxelCover& cover) {
   const int least = cube_count(p.pieces, false), most = cube_count(p.pieces, true);
+  const char* mirrors = cover.symmetry_order() == cover.rotation_order() ? "no reflections"
+                        : cover.mirror_pieces()
+                            ? "an assembly and its mirror image count once (every piece's mirror "
+                              "image is a piece)"
+                            : "an assembly and its mirror image count once where the mirror "
+                              "image is an assembly too";
   out << fmt::format(
       "{}: {} piece{} ({} cubes), target {} voxels ({} may stay empty), {} placements; "
-      "symmetry order {} ({} rotations); reflections {}\n",
+      "symmetry order {} ({} rotations); {}\n",
       p.name, p.pieces.size(), p.pieces.size() == 1 ? "" : "s",
       least == most ? fmt::format("{}", least) : fmt::format("{}-{}", least, most),
       p.fixed.size() + p.variable.size(), p.variable.size(), cover.placements(),
-      cover.symmetry_order(), cover.rotation_order(),
-      cover.mirror_pieces() ? "count as the same assembly (every piece's mirror image is a piece)"
-                            : "do not count (a piece's mirror image is not a piece)");
+      cover.symmetry_order(), cover.rotation_order(), mirrors);
   if (!cover.fixed_piece().empty())
     progress::note("{}: piece {} placed first, in {} placements (one per orbit)", p.name,
                    cover.fixed_piece(), cover.first_placements());
@@ -144,11 +148,12 @@ std::string layers_text(const polycube::Problem& problem, const search::VoxelCov
   for (int z = low[2]; z <= high[2]; ++z) {
     if (high[2] > low[2]) text += fmt::format("layer z={}\n", z);
     for (int y = low[1]; y <= high[1]; ++y) {
+      std::string row;
       for (int x = low[0]; x <= high[0]; ++x) {
         const auto it = name.find({x, y, z});
-        text += fmt::format("{:<{}}", it == name.end() ? "." : it->second, width + 1);
+        row += fmt::format("{:<{}}", it == name.end() ? "." : it->second, width + 1);
       }
-      text += '\n';
+      text += row.substr(0, row.find_last_not_of(' ') + 1) + '\n';
     }
   }
   return text;
