@@ -10,11 +10,12 @@
 // undecided cells that no remaining pieces can fill are cut at once.
 //
 // Symmetry: one piece that occurs exactly once is placed first, only in one
-// placement of each orbit of the target's symmetry group; every assembly
-// found there stands for its orbit's size of raw assemblies, and its
-// stabiliser tells how many classes it makes (orbit counting), so raw
-// counts and counts up to symmetry come out exact without a table of
-// classes.
+// placement of each orbit of the target's symmetry group; where such a
+// placement is kept by more than the identity, a second piece one per
+// orbit of what keeps it, and so on. Every assembly found stands for the
+// product of those orbits' sizes of raw assemblies, and its stabiliser
+// tells how many classes it makes (orbit counting), so raw counts and
+// counts up to symmetry come out exact without a table of classes.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
