@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <climits>
 #include <map>
 #include <numeric>
 #include <set>
 #include <unordered_map>
 
+#include "cubenum/core/checked.hpp"
 #include "cubenum/core/cube_symmetry.hpp"
 #include "cubenum/core/error.hpp"
 
@@ -129,18 +131,27 @@ void lay_out_box(VoxelCover::Model& m, const Shape& target, const std::string& s
   m.low = target.front();
   for (const Voxel& v : target)
     for (int a = 0; a < 3; ++a) m.low[a] = std::min(m.low[a], v[a]), high[a] = std::max(high[a], v[a]);
-  long volume = 1;
-  for (int a = 0; a < 3; ++a) volume *= (m.extent[a] = high[a] - m.low[a] + 1);
-  if (volume > kMaxCoverCells)
+  for (int a = 0; a < 3; ++a) m.extent[a] = high[a] - m.low[a] + 1;
+  // Sides drawn in layer pictures may be millions of cells each: their
+  // product is checked, never wrapped.
+  const auto product = [&](long limit) {
+    return product_at_most<long>({m.extent[0], m.extent[1], m.extent[2]}, limit);
+  };
+  const auto volume = product(kMaxCoverCells);
+  if (!volume) {
+    const auto cells = product(LONG_MAX);
     throw InputError(source, 0,
                      fmt::format("the target's bounding box {}x{}x{} has {} cells; cubenum takes at "
                                  "most {}",
-                                 m.extent[0], m.extent[1], m.extent[2], volume, kMaxCoverCells));
+                                 m.extent[0], m.extent[1], m.extent[2],
+                                 cells ? fmt::format("{}", *cells) : std::string("over 2^63"),
+                                 kMaxCoverCells));
+  }
   std::array<int, 3> order = {0, 1, 2};  // fastest first
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return m.extent[a] < m.extent[b]; });
   int stride = 1;
   for (const int a : order) m.stride[a] = stride, stride *= m.extent[a];
-  m.cells = static_cast<int>(volume);
+  m.cells = static_cast<int>(*volume);
   m.words = (m.cells + 63) / 64;
   m.voxel_of.assign(m.cells, {});
   for (int x = 0; x < m.extent[0]; ++x)
