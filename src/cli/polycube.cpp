@@ -221,6 +221,7 @@ void add_common_options(Command* action, PolycubeOptions& o) {
       ->required()
       ->type_name("FILE");
   action->add_option("--problem", o.problem, "the problem to solve, from 1 (default: every one)")
+      ->check(Range(1, 1000000))
       ->type_name("N");
   action
       ->add_option("--time-limit", o.time_limit,
@@ -252,6 +253,7 @@ void register_polycube(Command& app) {
                  [solve_opts](const ActionContext& ctx) { return solve(*solve_opts, ctx); });
   add_common_options(solve_action, *solve_opts);
   solve_action->add_option("--first", solve_opts->first, "how many assemblies to show (default 1)")
+      ->check(Range(1, 1000000))
       ->type_name("N");
   solve_action->add_option("--svg", solve_opts->svg, "draw the first one's layers into this SVG file")
       ->type_name("FILE");
