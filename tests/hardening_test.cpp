@@ -89,7 +89,7 @@ TEST(Limits, ShapeCoordinateOutOfRangeSaysSo) {
 
 TEST(Limits, PolycubeBoxIsBounded) {
   // box 1000x1000x1000 (each side within the format's 1000) would be 10^9
-  // cubes: found by fuzzing, a reader that ran out of memory on one line.
+  // cubes: a reader that ran out of memory on one line.
   const fs::path dir = scratch("polycube-box");
   write(dir / "box.txt", "piece a\ncube 0 0 0\ntarget\nbox 1000x1000x1000\n");
   try {
@@ -123,6 +123,28 @@ TEST(Limits, PolycubeBoundingBoxDoesNotWrap) {
                  "far.txt: the target's bounding box 3000000x3000000x3000000 has over 2^63 "
                  "cells; cubenum takes at most 512");
   }
+}
+
+TEST(Limits, PolycubeCountsDoNotWrap) {
+  // 33,000 congruent pieces listed apart, each 0 to 65535 times (BurrTools'
+  // most): merged, 33000 x 65535 = 2,162,655,000 copies at most, past
+  // 2^31 - 1 = 2,147,483,647 (was: the int wrapped). And a rod of 40,000
+  // cubes 65535 times: 2,621,400,000 cubes, past it too (was: the count's
+  // cubes left wrapped). The target is one voxel: one assembly, a
+  // monomino in it.
+  cubenum::polycube::Problem problem;
+  for (int i = 0; i < 33000; ++i) problem.pieces.push_back({"m", {{0, 0, 0}}, 0, 65535});
+  cubenum::polycube::Piece rod{"rod", {}, 0, 65535};
+  for (int x = 0; x < 40000; ++x) rod.cubes.push_back({x, 0, 0});
+  problem.pieces.push_back(rod);
+  problem.fixed = {{0, 0, 0}};
+  const cubenum::search::VoxelCover cover(problem, "many.xmpuzzle");
+  EXPECT_EQ(cover.piece_names().size(), 2U);
+  EXPECT_EQ(cover.placements(), 1U);
+  const auto counts = cover.count();
+  EXPECT_EQ(counts.raw, 1U);
+  EXPECT_EQ(counts.symmetries, 1U);
+  EXPECT_TRUE(counts.complete);
 }
 
 TEST(Input, ByteOrderMarkIsDropped) {

@@ -53,14 +53,14 @@ std::vector<std::pair<int, polycube::Problem>> load_problems(const PolycubeOptio
   return chosen;
 }
 
-int cube_count(const std::vector<polycube::Piece>& pieces, bool at_most) {
-  int n = 0;
-  for (const auto& p : pieces) n += static_cast<int>(p.cubes.size()) * (at_most ? p.max_count : p.min_count);
+long cube_count(const std::vector<polycube::Piece>& pieces, bool at_most) {
+  long n = 0;  // (no wrap: pieces of millions of cubes, counts up to 65535)
+  for (const auto& p : pieces) n += static_cast<long>(p.cubes.size()) * (at_most ? p.max_count : p.min_count);
   return n;
 }
 
 void print_header(std::ostream& out, const polycube::Problem& p, const search::VoxelCover& cover) {
-  const int least = cube_count(p.pieces, false), most = cube_count(p.pieces, true);
+  const long least = cube_count(p.pieces, false), most = cube_count(p.pieces, true);
   out << fmt::format(
       "{}: {} piece{} ({} cubes), target {} voxels ({} may stay empty), {} placements; "
       "symmetry order {} ({} rotations); reflections {}\n",

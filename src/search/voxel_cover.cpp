@@ -102,8 +102,10 @@ struct Merged {
 
 // Congruent pieces are identical pieces: one piece, with the counts added.
 // (Or, `apart`, each piece of the list a piece of its own, as BurrTools
-// counts.)
+// counts.) Counts past the cells of any target are all the same: they are
+// cut to one more (a file's counts, added, would wrap an int).
 Merged merge_congruent(const std::vector<polycube::Piece>& pieces, bool apart) {
+  constexpr int kMany = kMaxCoverCells + 1;
   Merged m;
   std::map<Shape, int> index;
   for (const polycube::Piece& p : pieces) {
@@ -113,12 +115,14 @@ Merged merge_congruent(const std::vector<polycube::Piece>& pieces, bool apart) {
     if (fresh) {
       m.shapes.push_back(c);
       m.names.push_back(p.name);
-      m.min_count.push_back(p.min_count);
-      m.max_count.push_back(p.max_count);
+      m.min_count.push_back(std::min(p.min_count, kMany));
+      m.max_count.push_back(std::min(p.max_count, kMany));
     } else {
       m.names[it->second] += "=" + p.name;
-      m.min_count[it->second] += p.min_count;
-      m.max_count[it->second] += p.max_count;
+      int& least = m.min_count[it->second];
+      int& most = m.max_count[it->second];
+      least = std::min(least + std::min(p.min_count, kMany), kMany);
+      most = std::min(most + std::min(p.max_count, kMany), kMany);
     }
   }
   return m;
@@ -411,11 +415,11 @@ struct Tables {
     for (int c = m.cells; c < 64 * W; ++c) start.flip(c);  // beyond the box: decided
     for (int c = 0; c < m.cells; ++c) inside.flip(c);
     piece_size = m.size.front();
-    int volume = 0;
+    long volume = 0;  // (a piece may have millions of cubes: no wrap)
     for (std::size_t p = 0; p < m.size.size(); ++p) {
       if (m.size[p] != piece_size) piece_size = 0;
       if (m.min_count[p] != m.max_count[p]) exact = false;
-      volume += m.size[p] * m.max_count[p];
+      volume += long{m.size[p]} * m.max_count[p];
     }
     exact = exact && variable.none() && volume == (~start).count();
     for (int a = 0; a < 3; ++a) {
@@ -436,8 +440,8 @@ class Searcher {
       : m_(m), t_(t), stop_(std::move(stop)), used_(m.names.size(), 0) {
     decided_ = t.start;
     for (std::size_t p = 0; p < m.names.size(); ++p) {
-      capacity_ += m.max_count[p] * m.size[p];
-      required_ += m.min_count[p] * m.size[p];
+      capacity_ += long{m.max_count[p]} * m.size[p];
+      required_ += long{m.min_count[p]} * m.size[p];
     }
   }
 
@@ -631,7 +635,7 @@ class Searcher {
   Bits<W> decided_;
   std::vector<int> used_;
   std::vector<int> stack_;
-  int capacity_ = 0, required_ = 0;
+  long capacity_ = 0, required_ = 0;
   Tally* tally_ = nullptr;
   std::function<void(const std::vector<int>&, bool)> on_assembly_;
   bool stopped_ = false;
