@@ -1,4 +1,5 @@
-// Fuzzing every parser: inputs from the corpus in tests/corpus/, mutated by a
+// Fuzzing every parser: inputs from the corpus in tests/corpus/ (and, for
+// the polycube text format, the puzzles in data/polycubes/), mutated by a
 // seeded random mutator (bounded and deterministic, so CI runs the same
 // inputs every time). Each parser must accept an input or throw InputError;
 // any other exception fails here, and a crash or undefined behaviour stops
@@ -7,13 +8,16 @@
 // (default 400) for a longer search; every crash found becomes a test in
 // hardening_test.cpp.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,9 +25,12 @@
 #include "cubenum/puzzles/foam.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
+#include "cubenum/puzzles/polycube.hpp"
 #include "cubenum/puzzles/rolling_cubes.hpp"
 #include "cubenum/puzzles/sudoku_cube.hpp"
 #include "cubenum/puzzles/twisty.hpp"
+#include "cubenum/search/voxel_cover.hpp"
+#include "scratch_files.hpp"
 
 namespace {
 
@@ -101,11 +108,18 @@ std::string mutate(std::string text, std::mt19937_64& random) {
 
 using Parser = std::function<void(const std::string&)>;
 
-// Runs `parse` on every file of corpus/<folder> and on `iterations()`
-// mutations of each (or, for a file of lines, of each line).
-void fuzz(const std::string& folder, bool by_line, const Parser& parse) {
+// Runs `parse` on every file of `dir` (a folder of corpus/, or any other)
+// and on `iterations()` mutations of each (or, for a file of lines, of each
+// line), or on `iterations() / share` where the files are near copies of
+// each other; `transform` (if given) makes each file's text a seed of its
+// own besides (a compressed copy...).
+void fuzz(const fs::path& dir, bool by_line, const Parser& parse,
+          const std::function<std::string(const std::string&)>& transform = {},
+          std::size_t share = 1) {
+  const std::string folder = dir.filename().string();
   std::vector<std::string> seeds;
-  for (const auto& entry : fs::directory_iterator(kCorpus / folder)) {
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (transform) seeds.push_back(transform(read(entry.path())));
     const std::string text = read(entry.path());
     if (!by_line) {
       seeds.push_back(text);
@@ -114,10 +128,10 @@ void fuzz(const std::string& folder, bool by_line, const Parser& parse) {
     std::istringstream in(text);
     for (std::string line; std::getline(in, line);) seeds.push_back(line);
   }
-  ASSERT_FALSE(seeds.empty()) << folder;
+  ASSERT_FALSE(seeds.empty()) << dir;
   std::mt19937_64 random(20261123);  // fixed: the same inputs on every run
   for (const std::string& seed : seeds)
-    for (std::size_t i = 0; i <= iterations(); ++i) {
+    for (std::size_t i = 0; i <= iterations() / share; ++i) {
       const std::string input = i == 0 ? seed : mutate(seed, random);
       try {
         parse(input);
@@ -130,7 +144,7 @@ void fuzz(const std::string& folder, bool by_line, const Parser& parse) {
 }
 
 TEST(Fuzz, FoamPieceSets) {
-  fuzz("foam", false, [](const std::string& text) {
+  fuzz(kCorpus / "foam", false, [](const std::string& text) {
     std::istringstream in(text);
     const auto set = cubenum::puzzles::parse_foam_set(in, "fuzz.txt", "fuzz");
     cubenum::puzzles::foam_problems(cubenum::puzzles::FoamChallenge::Own,
@@ -139,32 +153,32 @@ TEST(Fuzz, FoamPieceSets) {
 }
 
 TEST(Fuzz, FoamShapes) {
-  fuzz("shape", false, [](const std::string& text) {
+  fuzz(kCorpus / "shape", false, [](const std::string& text) {
     std::istringstream in(text);
     cubenum::puzzles::parse_foam_shape(in, "fuzz.txt", "fuzz");
   });
   // The cuboid form of --shape.
-  fuzz("lines", true, [](const std::string& text) {
+  fuzz(kCorpus / "lines", true, [](const std::string& text) {
     if (text.size() < 200) cubenum::puzzles::load_foam_shape("cuboid:" + text.substr(0, 12));
   });
 }
 
 TEST(Fuzz, SudokuInstances) {
-  fuzz("sudoku", false, [](const std::string& text) {
+  fuzz(kCorpus / "sudoku", false, [](const std::string& text) {
     std::istringstream in(text);
     cubenum::sudoku_cube::parse_instance(in, "fuzz.txt");
   });
 }
 
 TEST(Fuzz, TwistyDefinitions) {
-  fuzz("twisty", false, [](const std::string& text) {
+  fuzz(kCorpus / "twisty", false, [](const std::string& text) {
     std::istringstream in(text);
     cubenum::twisty::parse_definition(in, "fuzz.tws");
   });
 }
 
 TEST(Fuzz, RollingCubeGrids) {
-  fuzz("lines", true, [](const std::string& text) {
+  fuzz(kCorpus / "lines", true, [](const std::string& text) {
     const auto grid = cubenum::rolling::parse_grid(text, "--start");
     const cubenum::rolling::RollingCubesSpace space(grid.rows, grid.cols);
     EXPECT_EQ(space.unrank(space.rank(grid)).cells, grid.cells) << text;
@@ -172,8 +186,83 @@ TEST(Fuzz, RollingCubeGrids) {
 }
 
 TEST(Fuzz, ScramblesAndStickers) {
-  fuzz("lines", true, [](const std::string& text) { cubenum::pocket_cube::parse_turns(text); });
-  fuzz("lines", true, [](const std::string& text) { cubenum::pocket_cube::parse_stickers(text); });
+  fuzz(kCorpus / "lines", true,
+       [](const std::string& text) { cubenum::pocket_cube::parse_turns(text); });
+  fuzz(kCorpus / "lines", true,
+       [](const std::string& text) { cubenum::pocket_cube::parse_stickers(text); });
+}
+
+// The polycube readers take a file: each input is written to one, in a
+// folder of the test's own (ctest runs the tests at once).
+std::string polycube_input() {
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  static std::map<std::string, std::string> paths;
+  auto& path = paths[test];
+  if (path.empty()) path = (cubenum::testing::scratch("fuzz-" + test) / "input").string();
+  return path;
+}
+
+// What the engine makes of every problem read: the constructor only (the
+// placements, the target's symmetries, the piece placed first), not the
+// count, which may take long. It may refuse a problem with InputError (a
+// bounding box over 512 cells); as the program does, congruent pieces
+// merged and, where some were, apart. A broken promise throws logic_error,
+// which fuzz() reports with the input.
+void set_up_cover(const cubenum::polycube::PuzzleFile& file) {
+  const auto check = [](bool holds, const char* what) {
+    if (!holds) throw std::logic_error(std::string("VoxelCover: not ") + what);
+  };
+  for (const auto& problem : file.problems) {
+    const cubenum::search::VoxelCover cover(problem, file.path);
+    check(cover.piece_names().size() <= problem.pieces.size(), "pieces merged <= pieces");
+    check(cover.rotation_order() >= 1, "rotation order >= 1");
+    check(cover.symmetry_order() >= cover.rotation_order(), "symmetries >= rotations");
+    check(cover.first_placements() <= cover.placements(), "first placements <= placements");
+    if (cover.piece_names().size() < problem.pieces.size()) {
+      const cubenum::search::VoxelCover apart(problem, file.path, true);
+      check(apart.piece_names().size() == problem.pieces.size(), "apart: every piece its own");
+    }
+  }
+}
+
+// The text gzip-compressed, as BurrTools saves its files.
+std::string gzipped(const std::string& text) {
+  const std::string path = polycube_input() + ".gz";
+  gzFile out = gzopen(path.c_str(), "wb9");
+  EXPECT_NE(out, nullptr);
+  EXPECT_EQ(gzwrite(out, text.data(), static_cast<unsigned>(text.size())),
+            static_cast<int>(text.size()));
+  EXPECT_EQ(gzclose(out), Z_OK);
+  return cubenum::testing::read(path);
+}
+
+TEST(Fuzz, PolycubeText) {
+  // The puzzles of data/polycubes: the pentomino boxes differ in their
+  // target only, and set up in some 50 ms each under the sanitizers: they
+  // share the iterations.
+  fuzz(
+      fs::path(CUBENUM_SOURCE_DIR) / "data" / "polycubes", false,
+      [](const std::string& text) {
+        cubenum::testing::write(polycube_input(), text);
+        set_up_cover(cubenum::polycube::read_polycube_text(polycube_input()));
+      },
+      {}, 8);
+}
+
+TEST(Fuzz, PolycubeXmpuzzle) {
+  // Plain XML, and the same gzip-compressed (the mutations then reach the
+  // decompression's errors: a stream cut short, a bad checksum); through
+  // read_polycube_file too, which tells the formats apart by the first
+  // bytes (a mutation may turn one into the other).
+  for (const auto read :
+       {&cubenum::polycube::read_xmpuzzle, &cubenum::polycube::read_polycube_file})
+    fuzz(
+        kCorpus / "xmpuzzle", false,
+        [read](const std::string& text) {
+          cubenum::testing::write(polycube_input(), text);
+          set_up_cover(read(polycube_input()));
+        },
+        gzipped);
 }
 
 }  // namespace

@@ -219,4 +219,56 @@ TEST(OutputCli, WriteErrorsAreErrors) {
   EXPECT_EQ(run.status, 2);
 }
 
+// ------------------------------------------------- polycube
+
+const std::string kSoma = kData + "polycubes/soma.txt";
+
+// The run ends with exit code 2 and an error that says `what`.
+void expect_refused(const std::string& args, const std::string& what) {
+  const auto run = run_cubenum("polycube " + args);
+  EXPECT_EQ(run.status, 2) << args << ": " << run.output;
+  EXPECT_TRUE(contains(run.output, "error: ")) << args << ": " << run.output;
+  EXPECT_TRUE(contains(run.output, what)) << args << ": " << run.output;
+}
+
+TEST(InputCli, PolycubeFilesThatAreNoPuzzleAreNamed) {
+  const fs::path dir = scratch("polycube-files");
+  const std::string missing = (dir / "missing.txt").string();
+  expect_refused("count " + missing,
+                 missing + ": cannot open the polycube puzzle file: No such file or directory");
+  expect_refused("solve " + dir.string(), dir.string() + ": is a directory");
+  // Binary data: an executable's first bytes (NUL among them), and gzip's
+  // magic number followed by no gzip stream (read as a BurrTools file).
+  using namespace std::string_literals;
+  write(dir / "binary.dat", "\x7f"s + "ELF\x02\x01\x01\0\0\0\0"s);
+  expect_refused("count " + (dir / "binary.dat").string(),
+                 (dir / "binary.dat").string() + ":1: a NUL byte");
+  write(dir / "fake.xmpuzzle", "\x1f\x8b\x08\0not a gzip stream"s);
+  expect_refused("count " + (dir / "fake.xmpuzzle").string(),
+                 (dir / "fake.xmpuzzle").string() + ": cannot read the BurrTools puzzle file");
+}
+
+TEST(Options, PolycubeOptionsOutOfRangeAreRefused) {
+  // --problem counts from 1 (was: 0 taken as every problem); soma.txt has
+  // one problem.
+  expect_refused("count --problem 0 " + kSoma, "--problem");
+  expect_refused("solve --problem 0 " + kSoma, "--problem");
+  expect_refused("count --problem 99 " + kSoma, "soma.txt has 1 problem: --problem takes 1..1");
+  expect_refused("count --problem x " + kSoma, "--problem");
+  expect_refused("count --time-limit -1 " + kSoma, "--time-limit: -1 is not a number of seconds");
+  expect_refused("solve --time-limit -1 " + kSoma, "--time-limit");
+  // --first -1 and past 2^64 - 1 were taken: all 240 assemblies of the
+  // Soma cube printed; 0 printed none.
+  for (const char* first : {"-1", "18446744073709551617", "99999999999999999999", "0"})
+    expect_refused(std::string("solve --first ") + first + " " + kSoma, "--first");
+}
+
+TEST(OutputCli, PolycubeSvgIntoAMissingFolderFailsBeforeTheWork) {
+  const auto run = run_cubenum("polycube solve --svg /nonexistent-cubenum/x.svg " + kSoma);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "--svg: cannot write '/nonexistent-cubenum/x.svg': no folder"))
+      << run.output;
+  EXPECT_FALSE(contains(run.output, "placements")) << "the search ran first: " << run.output;
+}
+
 }  // namespace

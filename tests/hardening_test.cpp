@@ -25,7 +25,9 @@
 #include "cubenum/core/thread_placement.hpp"
 #include "cubenum/puzzles/foam.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
+#include "cubenum/puzzles/polycube.hpp"
 #include "cubenum/puzzles/rolling_cubes.hpp"
+#include "cubenum/search/voxel_cover.hpp"
 #include "scratch_files.hpp"
 
 namespace {
@@ -83,6 +85,66 @@ TEST(Limits, ShapeCoordinateOutOfRangeSaysSo) {
     // Was "coordinate '100001' is not an integer".
     EXPECT_STREQ(e.what(), "s.txt:1: coordinate '100001' is out of range (-100000 to 100000)");
   }
+}
+
+TEST(Limits, PolycubeBoxIsBounded) {
+  // box 1000x1000x1000 (each side within the format's 1000) would be 10^9
+  // cubes: a reader that ran out of memory on one line.
+  const fs::path dir = scratch("polycube-box");
+  write(dir / "box.txt", "piece a\ncube 0 0 0\ntarget\nbox 1000x1000x1000\n");
+  try {
+    cubenum::polycube::read_polycube_text((dir / "box.txt").string());
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(contains(e.what(), "box.txt:4: box 1000x1000x1000 has more than 100000 cubes"))
+        << e.what();
+  }
+  // 100 x 100 x 10 = 100000 cubes is read (the engine then refuses it).
+  write(dir / "box.txt", "piece a\ncube 0 0 0\ntarget\nbox 100x100x10\n");
+  const auto file = cubenum::polycube::read_polycube_text((dir / "box.txt").string());
+  EXPECT_EQ(file.problems.at(0).fixed.size(), 100000U);
+  EXPECT_THROW(cubenum::search::VoxelCover(file.problems[0], "box.txt"), InputError);
+}
+
+TEST(Limits, PolycubeBoundingBoxDoesNotWrap) {
+  // Layer pictures have no limit on their sides but the file's size: a row
+  // of 3,000,000 cells, as many rows, as many layers (a file of some
+  // 30 MB) make a bounding box of 2.7 x 10^19 cells, past 2^63 - 1 = 9.2 x
+  // 10^18, so the cells' count wrapped (undefined behaviour). Built here
+  // directly: the same target's four voxels.
+  cubenum::polycube::Problem problem;
+  problem.pieces.push_back({"a", {{0, 0, 0}}, 1, 1});
+  problem.fixed = {{0, 0, 0}, {2999999, 0, 0}, {0, 2999999, 0}, {0, 0, 2999999}};
+  try {
+    cubenum::search::VoxelCover cover(problem, "far.txt");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "far.txt: the target's bounding box 3000000x3000000x3000000 has over 2^63 "
+                 "cells; cubenum takes at most 512");
+  }
+}
+
+TEST(Limits, PolycubeCountsDoNotWrap) {
+  // 33,000 congruent pieces listed apart, each 0 to 65535 times (BurrTools'
+  // most): merged, 33000 x 65535 = 2,162,655,000 copies at most, past
+  // 2^31 - 1 = 2,147,483,647 (was: the int wrapped). And a rod of 40,000
+  // cubes 65535 times: 2,621,400,000 cubes, past it too (was: the count's
+  // cubes left wrapped). The target is one voxel: one assembly, a
+  // monomino in it.
+  cubenum::polycube::Problem problem;
+  for (int i = 0; i < 33000; ++i) problem.pieces.push_back({"m", {{0, 0, 0}}, 0, 65535});
+  cubenum::polycube::Piece rod{"rod", {}, 0, 65535};
+  for (int x = 0; x < 40000; ++x) rod.cubes.push_back({x, 0, 0});
+  problem.pieces.push_back(rod);
+  problem.fixed = {{0, 0, 0}};
+  const cubenum::search::VoxelCover cover(problem, "many.xmpuzzle");
+  EXPECT_EQ(cover.piece_names().size(), 2U);
+  EXPECT_EQ(cover.placements(), 1U);
+  const auto counts = cover.count();
+  EXPECT_EQ(counts.raw, 1U);
+  EXPECT_EQ(counts.symmetries, 1U);
+  EXPECT_TRUE(counts.complete);
 }
 
 TEST(Input, ByteOrderMarkIsDropped) {

@@ -53,14 +53,14 @@ std::vector<std::pair<int, polycube::Problem>> load_problems(const PolycubeOptio
   return chosen;
 }
 
-int cube_count(const std::vector<polycube::Piece>& pieces, bool at_most) {
-  int n = 0;
-  for (const auto& p : pieces) n += static_cast<int>(p.cubes.size()) * (at_most ? p.max_count : p.min_count);
+long cube_count(const std::vector<polycube::Piece>& pieces, bool at_most) {
+  long n = 0;  // (no wrap: pieces of millions of cubes, counts up to 65535)
+  for (const auto& p : pieces) n += static_cast<long>(p.cubes.size()) * (at_most ? p.max_count : p.min_count);
   return n;
 }
 
 void print_header(std::ostream& out, const polycube::Problem& p, const search::VoxelCover& cover) {
-  const int least = cube_count(p.pieces, false), most = cube_count(p.pieces, true);
+  const long least = cube_count(p.pieces, false), most = cube_count(p.pieces, true);
   const char* mirrors = cover.symmetry_order() == cover.rotation_order() ? "no reflections"
                         : cover.mirror_pieces()
                             ? "an assembly and its mirror image count once (every piece's mirror "
@@ -226,6 +226,7 @@ void add_common_options(Command* action, PolycubeOptions& o) {
       ->required()
       ->type_name("FILE");
   action->add_option("--problem", o.problem, "the problem to solve, from 1 (default: every one)")
+      ->check(Range(1, 1000000))
       ->type_name("N");
   action
       ->add_option("--time-limit", o.time_limit,
@@ -257,6 +258,7 @@ void register_polycube(Command& app) {
                  [solve_opts](const ActionContext& ctx) { return solve(*solve_opts, ctx); });
   add_common_options(solve_action, *solve_opts);
   solve_action->add_option("--first", solve_opts->first, "how many assemblies to show (default 1)")
+      ->check(Range(1, 1000000))
       ->type_name("N");
   solve_action->add_option("--svg", solve_opts->svg, "draw the first one's layers into this SVG file")
       ->type_name("FILE");

@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 
+#include "cubenum/core/checked.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/input_file.hpp"
 #include "cubenum/puzzles/polycube.hpp"
@@ -22,6 +23,7 @@ namespace {
 
 constexpr int kMaxCoordinate = 1000;  // far beyond any target the engine takes
 constexpr int kMaxCount = 1000;
+constexpr int kMaxBoxCubes = 100000;  // as foam cuboids: far beyond the engine's 512 cells
 
 class TextReader {
  public:
@@ -147,6 +149,11 @@ class TextReader {
     if (parts.size() != 3) fail("expected 'box AxBxC' (three sides, as in 'box 3x4x5')");
     std::array<int, 3> size{};
     for (int axis = 0; axis < 3; ++axis) size[axis] = number(parts[axis], 1, kMaxCoordinate, "box side");
+    // Sides up to 1000 would be up to 10^9 cubes: memory and time without
+    // end for a line of a few bytes.
+    if (!product_at_most({size[0], size[1], size[2]}, kMaxBoxCubes))
+      fail(fmt::format("box {}x{}x{} has more than {} cubes", size[0], size[1], size[2],
+                       kMaxBoxCubes));
     for (int z = 0; z < size[2]; ++z)
       for (int y = 0; y < size[1]; ++y)
         for (int x = 0; x < size[0]; ++x) add({x, y, z}, false);

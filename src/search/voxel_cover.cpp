@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <climits>
 #include <map>
 #include <numeric>
 #include <memory>
 #include <set>
 #include <unordered_map>
 
+#include "cubenum/core/checked.hpp"
 #include "cubenum/core/cube_symmetry.hpp"
 #include "cubenum/core/error.hpp"
 
@@ -132,8 +134,10 @@ struct Merged {
 
 // Congruent pieces are identical pieces: one piece, with the counts added.
 // (Or, `apart`, each piece of the list a piece of its own, as BurrTools
-// counts.)
+// counts.) Counts past the cells of any target are all the same: they are
+// cut to one more (a file's counts, added, would wrap an int).
 Merged merge_congruent(const std::vector<polycube::Piece>& pieces, bool apart) {
+  constexpr int kMany = kMaxCoverCells + 1;
   Merged m;
   std::map<Shape, int> index;
   for (const polycube::Piece& p : pieces) {
@@ -143,12 +147,14 @@ Merged merge_congruent(const std::vector<polycube::Piece>& pieces, bool apart) {
     if (fresh) {
       m.shapes.push_back(c);
       m.names.push_back(p.name);
-      m.min_count.push_back(p.min_count);
-      m.max_count.push_back(p.max_count);
+      m.min_count.push_back(std::min(p.min_count, kMany));
+      m.max_count.push_back(std::min(p.max_count, kMany));
     } else {
       m.names[it->second] += "=" + p.name;
-      m.min_count[it->second] += p.min_count;
-      m.max_count[it->second] += p.max_count;
+      int& least = m.min_count[it->second];
+      int& most = m.max_count[it->second];
+      least = std::min(least + std::min(p.min_count, kMany), kMany);
+      most = std::min(most + std::min(p.max_count, kMany), kMany);
     }
   }
   return m;
@@ -161,18 +167,27 @@ void lay_out_box(VoxelCover::Model& m, const Shape& target, const std::string& s
   m.low = target.front();
   for (const Voxel& v : target)
     for (int a = 0; a < 3; ++a) m.low[a] = std::min(m.low[a], v[a]), high[a] = std::max(high[a], v[a]);
-  long volume = 1;
-  for (int a = 0; a < 3; ++a) volume *= (m.extent[a] = high[a] - m.low[a] + 1);
-  if (volume > kMaxCoverCells)
+  for (int a = 0; a < 3; ++a) m.extent[a] = high[a] - m.low[a] + 1;
+  // Sides drawn in layer pictures may be millions of cells each: their
+  // product is checked, never wrapped.
+  const auto product = [&](long limit) {
+    return product_at_most<long>({m.extent[0], m.extent[1], m.extent[2]}, limit);
+  };
+  const auto volume = product(kMaxCoverCells);
+  if (!volume) {
+    const auto cells = product(LONG_MAX);
     throw InputError(source, 0,
                      fmt::format("the target's bounding box {}x{}x{} has {} cells; cubenum takes at "
                                  "most {}",
-                                 m.extent[0], m.extent[1], m.extent[2], volume, kMaxCoverCells));
+                                 m.extent[0], m.extent[1], m.extent[2],
+                                 cells ? fmt::format("{}", *cells) : std::string("over 2^63"),
+                                 kMaxCoverCells));
+  }
   std::array<int, 3> order = {0, 1, 2};  // fastest first
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return m.extent[a] < m.extent[b]; });
   int stride = 1;
   for (const int a : order) m.stride[a] = stride, stride *= m.extent[a];
-  m.cells = static_cast<int>(volume);
+  m.cells = static_cast<int>(*volume);
   m.words = (m.cells + 63) / 64;
   m.voxel_of.assign(m.cells, {});
   for (int x = 0; x < m.extent[0]; ++x)
@@ -502,11 +517,11 @@ struct Tables {
     for (int c = m.cells; c < 64 * W; ++c) start.flip(c);  // beyond the box: decided
     for (int c = 0; c < m.cells; ++c) inside.flip(c);
     piece_size = m.size.front();
-    int volume = 0;
+    long volume = 0;  // (a piece may have millions of cubes: no wrap)
     for (std::size_t p = 0; p < m.size.size(); ++p) {
       if (m.size[p] != piece_size) piece_size = 0;
       if (m.min_count[p] != m.max_count[p]) exact = false;
-      volume += m.size[p] * m.max_count[p];
+      volume += long{m.size[p]} * m.max_count[p];
     }
     exact = exact && variable.none() && volume == (~start).count();
     for (int a = 0; a < 3; ++a) {
@@ -527,8 +542,8 @@ class Searcher {
       : m_(m), t_(t), stop_(std::move(stop)), used_(m.names.size(), 0) {
     decided_ = t.start;
     for (std::size_t p = 0; p < m.names.size(); ++p) {
-      capacity_ += m.max_count[p] * m.size[p];
-      required_ += m.min_count[p] * m.size[p];
+      capacity_ += long{m.max_count[p]} * m.size[p];
+      required_ += long{m.min_count[p]} * m.size[p];
     }
   }
 
@@ -728,7 +743,7 @@ class Searcher {
   Bits<W> decided_;
   std::vector<int> used_;
   std::vector<int> stack_;
-  int capacity_ = 0, required_ = 0;
+  long capacity_ = 0, required_ = 0;
   Tally* tally_ = nullptr;
   std::function<void(const std::vector<int>&, bool)> on_assembly_;
   bool stopped_ = false;
