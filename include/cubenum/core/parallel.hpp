@@ -129,11 +129,17 @@ inline void start_scheduler() {
   if (auto hook = detail::before_scheduler.load(std::memory_order_acquire)) hook();
 }
 
-// At exit: waits for the workers, if there are any, so that the scheduler
-// is shut down with what it frees only once no worker refers to it (which
-// LeakSanitizer otherwise reports).
+// At exit. Under AddressSanitizer: waits for the workers, if there are
+// any, so that the scheduler is shut down with what it frees only once no
+// worker refers to it (which LeakSanitizer otherwise reports). Elsewhere
+// the process ends with them: waiting took 0.13 s of every run on more
+// than one thread (oneTBB 2021.8; a Soma cube count is 0.007 s).
 inline void finish_scheduler() {
+#if defined(__SANITIZE_ADDRESS__)
   if (detail::scheduler) tbb::finalize(*detail::scheduler, std::nothrow);
+#else
+  if (detail::scheduler) detail::scheduler->release();
+#endif
 }
 
 // Calls body(begin, end) on chunks of [0, n) of at most `grain` items. The
