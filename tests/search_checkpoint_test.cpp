@@ -135,6 +135,20 @@ TEST(SearchCheckpoint, KilledAtAnyMomentResumesToTheSameCount) {
   EXPECT_GT(resumed, 0);
 }
 
+// Stopped before any subtree finished (a time limit shorter than the
+// set-up): the folder still holds a part, and --resume goes on from it.
+TEST(SearchCheckpoint, StoppedBeforeTheFirstSubtreeResumes) {
+  const fs::path dir = scratch("stopped-at-once");
+  const Json whole = uninterrupted(kShape, dir);
+  const std::string ck = (dir / "ck").string(), out = (dir / "after.json").string();
+  const auto stopped = run_cubenum(kShape + " --checkpoint " + ck + " --time-limit 0.000001");
+  ASSERT_EQ(stopped.status, 4) << stopped.output;
+  EXPECT_TRUE(has_part(ck));
+  const auto run = run_cubenum(kShape + " --resume " + ck + " --json " + out);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(counts_of(out), whole);
+}
+
 TEST(SearchCheckpoint, CtrlCStopsWithACheckpoint) {
   const fs::path dir = scratch("sigint");
   const Json whole = uninterrupted(kShape, dir);

@@ -202,7 +202,7 @@ class CountCheckpoint {
   // After a search stopped early with a checkpoint: saves, and throws
   // RunStopped saying how to go on.
   void stopped() {
-    ledger_->save();
+    ledger_->save(/*stopping=*/true);
     throw_stopped(options_.checkpoint);
   }
   // After the whole count: the last save (a --resume of it answers at once).

@@ -161,13 +161,13 @@ bool SubtreeCheckpoint::due() const {
   return since_save_.seconds() >= every_;
 }
 
-void SubtreeCheckpoint::save() {
+void SubtreeCheckpoint::save(bool stopping) {
   std::lock_guard lock(mutex_);
   // A session that finished nothing (a resumed run with nothing left, a
-  // process that drew no subtree) leaves no part.
+  // process that drew no subtree) leaves no part, unless it stops.
   const bool nothing = std::all_of(records_.begin(), records_.end(),
                                    [](const auto& r) { return r.second.done.empty(); });
-  if (nothing && !writer_) return;
+  if (nothing && !writer_ && !stopping) return;
   if (!writer_)
     writer_ = std::make_unique<CheckpointWriter>(
         (fs::path(dir_) / fmt::format("part.s{}.p{}", session_, process_)).string(), identity_,

@@ -52,8 +52,11 @@ class SubtreeCheckpoint {
               std::vector<std::byte> tally);
   // Whether every_seconds have passed since the last save (or the start).
   bool due() const;
-  // Saves this process's part now (thread-safe, as is record).
-  void save();
+  // Saves this process's part now (thread-safe, as is record). A session
+  // that finished nothing leaves no part, unless `stopping`: a run stopped
+  // before its first subtree finished still leaves the folder that its
+  // --resume will be told to read.
+  void save(bool stopping = false);
 
   std::size_t parts_read() const { return parts_read_; }
   const std::string& dir() const { return dir_; }
