@@ -497,6 +497,24 @@ TEST(DistributedCounts, OneProcessKilledAtAnyMomentResumesToTheSameCount) {
 
 namespace {
 
+// A polycube count's subtrees dealt across processes: the same counts.
+TEST(DistributedCounts, PolycubeCountsAreTheOneProcessOnes) {
+  const fs::path dir = cubenum::testing::scratch("distributed-polycube");
+  const std::string count = "polycube count " + kData + "/polycubes/pentomino-2x3x10.txt";
+  const auto alone = run_cubenum(count + " --json " + (dir / "alone.json").string());
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  const auto fields = [](const fs::path& json) {
+    Json r = result_of(json)["results"][0];
+    return Json{r["raw"], r["rotations"], r["symmetries"], r["burrtools"], r["nodes"]};
+  };
+  for (const int processes : {2, 3}) {
+    const auto shared =
+        run_mpi(processes, count + " --threads 1 --json " + (dir / "shared.json").string());
+    ASSERT_EQ(shared.status, 0) << shared.output;
+    EXPECT_EQ(fields(dir / "shared.json"), fields(dir / "alone.json")) << processes;
+  }
+}
+
 // Ctrl-C under mpirun: the terminal sends SIGINT to every process of the
 // run (and mpirun may pass it on again: a second signal within a second is
 // the same request); each stops promptly and saves its part (the count,
