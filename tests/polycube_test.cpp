@@ -431,6 +431,13 @@ TEST(PolycubeCli, CountWritesTheFieldsAndSolveDraws) {
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("#2"), std::string::npos) << run.output;
   EXPECT_TRUE(fs::file_size(svg) > 1000);
+  // The 3x20's two classes, listed after the count.
+  const std::string strip = (dir / "strip.json").string();
+  run = cubenum::testing::run_cubenum("polycube count " + kData +
+                                      "/polycubes/pentomino-3x20.txt --list 5 --json " + strip);
+  ASSERT_EQ(run.status, 0) << run.output;
+  std::ifstream strip_in(strip);
+  EXPECT_EQ(nlohmann::json::parse(strip_in)["results"][0]["assemblies"].size(), 2U);
   run = cubenum::testing::run_cubenum("polycube count " + kData + "/polycubes/soma.txt --problem 2");
   EXPECT_EQ(run.status, 2) << run.output;
   EXPECT_NE(run.output.find("--problem takes 1..1"), std::string::npos) << run.output;

@@ -27,6 +27,7 @@ struct PolycubeOptions {
   int problem = 0;  // 1-based; 0: every problem of the file
   double time_limit = 0;
   std::size_t first = 1;
+  std::size_t list = 0;  // count --list: show this many after the count
   std::string svg;
 };
 
@@ -79,6 +80,10 @@ void print_header(std::ostream& out, const polycube::Problem& p, const search::V
                    cover.fixed_piece(), cover.first_placements());
 }
 
+Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
+                     const search::VoxelCover& cover, const std::vector<search::CoverAssembly>& assemblies,
+                     std::string* svg_of_first);
+
 Json count(const PolycubeOptions& o, const ActionContext& ctx) {
   Json results = Json::array();
   const auto stop = deadline(o.time_limit);
@@ -126,6 +131,9 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
                        {"placements", cover.placements()},
                        {"nodes", c.nodes},
                        {"count_seconds", seconds}});
+    if (o.list > 0)
+      results.back()["assemblies"] =
+          show_assemblies(ctx.out, problem, cover, cover.first(o.list, stop), nullptr);
   }
   return {{"file", shown_path(o.file)}, {"results", results}};
 }
@@ -196,6 +204,26 @@ std::string layers_svg(const polycube::Problem& problem, const search::VoxelCove
   return svg + "</svg>\n";
 }
 
+// Prints the assemblies in layers and returns them as JSON (each a list of
+// its pieces and their voxels); the first one's layers as SVG, if asked.
+Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
+                     const search::VoxelCover& cover, const std::vector<search::CoverAssembly>& assemblies,
+                     std::string* svg_of_first) {
+  out << fmt::format("first {} assembl{} (one per class up to symmetry)\n", assemblies.size(),
+                     assemblies.size() == 1 ? "y" : "ies");
+  Json listed = Json::array();
+  for (std::size_t i = 0; i < assemblies.size(); ++i) {
+    out << fmt::format("#{}\n{}\n", i + 1, layers_text(problem, cover, assemblies[i]));
+    Json pieces = Json::array();
+    for (const auto& placed : assemblies[i])
+      pieces.push_back({{"piece", cover.piece_names()[placed.piece]}, {"voxels", placed.voxels}});
+    listed.push_back(pieces);
+    if (svg_of_first != nullptr && svg_of_first->empty())
+      *svg_of_first = layers_svg(problem, cover, assemblies[i]);
+  }
+  return listed;
+}
+
 Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
   if (!o.svg.empty()) check_output(o.svg, "--svg");
   Json results = Json::array();
@@ -203,18 +231,8 @@ Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
   for (const auto& [number, problem] : load_problems(o)) {
     const search::VoxelCover cover(problem, o.file);
     print_header(ctx.out, problem, cover);
-    const auto assemblies = cover.first(o.first, deadline(o.time_limit));
-    ctx.out << fmt::format("first {} assembl{} (one per class up to symmetry)\n", assemblies.size(),
-                           assemblies.size() == 1 ? "y" : "ies");
-    Json listed = Json::array();
-    for (std::size_t i = 0; i < assemblies.size(); ++i) {
-      ctx.out << fmt::format("#{}\n{}\n", i + 1, layers_text(problem, cover, assemblies[i]));
-      Json pieces = Json::array();
-      for (const auto& placed : assemblies[i])
-        pieces.push_back({{"piece", cover.piece_names()[placed.piece]}, {"voxels", placed.voxels}});
-      listed.push_back(pieces);
-      if (svg_of_first.empty()) svg_of_first = layers_svg(problem, cover, assemblies[i]);
-    }
+    const Json listed = show_assemblies(ctx.out, problem, cover,
+                                        cover.first(o.first, deadline(o.time_limit)), &svg_of_first);
     results.push_back({{"name", problem.name}, {"problem", number}, {"assemblies", listed}});
   }
   if (!o.svg.empty()) write_output_file(o.svg, "--svg", svg_of_first);
@@ -249,6 +267,11 @@ void register_polycube(Command& app) {
       add_action(*puzzle, "count", "every assembly: raw, up to rotations, up to symmetries",
                  [count_opts](const ActionContext& ctx) { return count(*count_opts, ctx); });
   add_common_options(count_action, *count_opts);
+  count_action
+      ->add_option("--list", count_opts->list,
+                   "after the count, show the first N assemblies, one per class (default 0)")
+      ->check(Range(0, 1000000))
+      ->type_name("N");
   allow_processes(count_action);
   count_action->footer(kPolycubeFooter);
 
