@@ -443,6 +443,41 @@ TEST(PolycubeCli, CountWritesTheFieldsAndSolveDraws) {
   EXPECT_NE(run.output.find("--problem takes 1..1"), std::string::npos) << run.output;
 }
 
+// A count stopped by --time-limit in slices, each resumed from the
+// checkpoint (on 1 thread and 2 by turns), gives the uninterrupted counts;
+// another puzzle's --resume of it is refused.
+TEST(PolycubeCli, CountInCheckpointedSlicesIsTheWholeCount) {
+  const fs::path dir = cubenum::testing::scratch("polycube-slices");
+  const std::string count = "polycube count " + kData + "/polycubes/pentomino-2x5x6.txt";
+  const std::string whole_json = (dir / "whole.json").string(), out = (dir / "sliced.json").string();
+  const std::string ck = (dir / "ck").string();
+  auto run = cubenum::testing::run_cubenum(count + " --json " + whole_json);
+  ASSERT_EQ(run.status, 0) << run.output;
+  const auto counts = [](const std::string& json) {
+    std::ifstream in(json);
+    const auto r = nlohmann::json::parse(in)["results"][0];
+    return std::vector<std::uint64_t>{r["raw"], r["rotations"], r["symmetries"], r["nodes"]};
+  };
+  double limit = run.seconds / 20;  // a tenth longer each slice
+  run = cubenum::testing::run_cubenum(count + " --checkpoint " + ck + " --checkpoint-every 0.01 --time-limit " +
+                                      std::to_string(limit) + " --json " + out);
+  ASSERT_EQ(run.status, 4) << run.output;
+  int slices = 1;
+  while (run.status == 4 && slices < 100) {
+    limit *= 1.1;
+    const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
+    run = cubenum::testing::run_cubenum(count + threads + " --resume " + ck +
+                                        " --checkpoint-every 0.01 --time-limit " + std::to_string(limit) +
+                                        " --json " + out);
+    ++slices;
+  }
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_GT(slices, 1);
+  EXPECT_EQ(counts(out), counts(whole_json));
+  run = cubenum::testing::run_cubenum("polycube count " + kData + "/polycubes/pentomino-6x10.txt --resume " + ck);
+  EXPECT_EQ(run.status, 2) << run.output;
+}
+
 // Counts that BurrTools' burrTxt -q (commit b72a71d, built apart, on the
 // same puzzles converted by tools/xmpuzzle-from-text) printed: 61 where a
 // chiral piece without its mirror image comes in a range (the mirror

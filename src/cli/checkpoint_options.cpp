@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 
 namespace cubenum::cli {
@@ -64,6 +67,56 @@ void throw_stopped(const std::string& dir) {
 
 void CheckpointSession::stopped() const {
   throw_stopped(options_.checkpoint);
+}
+
+std::function<bool()> deadline(double seconds) {
+  if (seconds <= 0) return {};
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  return [end] { return std::chrono::steady_clock::now() >= end; };
+}
+
+void add_subtree_checkpoint_options(Command& action, CheckpointOptions& options) {
+  action
+      .add_option("--checkpoint", options.checkpoint,
+                  "save the count's finished subtrees in folder DIR now and then, and when it "
+                  "stops (Ctrl-C, --time-limit)")
+      ->type_name("DIR");
+  action
+      .add_option("--resume", options.resume,
+                  "continue the count saved in DIR (and go on saving there)")
+      ->type_name("DIR");
+  action
+      .add_option("--checkpoint-every", options.every,
+                  "seconds between two saves at least (0: after every subtree)")
+      ->capture_default_str();
+}
+
+CountCheckpoint::CountCheckpoint(CheckpointOptions options, double time_limit,
+                                 CheckpointJson identity)
+    : options_(std::move(options)) {
+  const bool resume = !options_.resume.empty();
+  if (resume && options_.checkpoint.empty()) options_.checkpoint = options_.resume;
+  if (options_.checkpoint.empty()) {
+    stop_ = deadline(time_limit);  // lower bounds
+    return;
+  }
+  ledger_.emplace(options_.checkpoint, std::move(identity), resume, options_.every, this_cluster(),
+                  resume ? "--resume" : "--checkpoint");
+  install_stop_signals();
+  if (resume && this_cluster().process() == 0)
+    fmt::print(stderr, "cubenum: resuming from {}: {} saved part{}\n", options_.checkpoint,
+               ledger_->parts_read(), ledger_->parts_read() == 1 ? "" : "s");
+  const auto limit = deadline(time_limit);
+  stop_ = [limit] { return stop_requested() || (limit && limit()); };
+}
+
+void CountCheckpoint::stopped() {
+  ledger_->save(/*stopping=*/true);
+  throw_stopped(options_.checkpoint);
+}
+
+void CountCheckpoint::finished() {
+  if (ledger_) ledger_->save();
 }
 
 }  // namespace cubenum::cli

@@ -1,6 +1,7 @@
 #pragma once
 // --checkpoint, --resume, --checkpoint-every and --time-limit, for the
 // actions that can be stopped and continued (core/checkpoint.hpp).
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -8,6 +9,7 @@
 #include "command.hpp"
 #include "cubenum/core/checkpoint.hpp"
 #include "cubenum/core/stopwatch.hpp"
+#include "cubenum/search/subtree_checkpoint.hpp"
 
 namespace cubenum::cli {
 
@@ -51,6 +53,36 @@ class CheckpointSession {
   std::optional<CheckpointWriter> writer_;
   std::optional<CheckpointReader> reader_;
   Stopwatch clock_;
+};
+
+// A stop condition true once `seconds` have passed (none for 0).
+std::function<bool()> deadline(double seconds);
+
+// --checkpoint, --resume and --checkpoint-every of a count split into
+// subtrees (the foam and polycube counts; their --time-limit is their own).
+void add_subtree_checkpoint_options(Command& action, CheckpointOptions& options);
+
+// A count's checkpoints (--checkpoint, --resume): the ledger of finished
+// subtrees (search/subtree_checkpoint.hpp), and what stops the count.
+// Without a checkpoint, only the time limit stops it (the counts are then
+// lower bounds).
+class CountCheckpoint {
+ public:
+  CountCheckpoint(CheckpointOptions options, double time_limit, CheckpointJson identity);
+  const std::function<bool()>& stop() const { return stop_; }
+  search::SubtreeCheckpoint* ledger() { return ledger_ ? &*ledger_ : nullptr; }
+  bool saving() const { return ledger_.has_value(); }
+  bool resumed() const { return !options_.resume.empty(); }
+  // After a search stopped early with a checkpoint: saves, and throws
+  // RunStopped saying how to go on.
+  [[noreturn]] void stopped();
+  // After the whole count: the last save (a --resume of it answers at once).
+  void finished();
+
+ private:
+  CheckpointOptions options_;
+  std::optional<search::SubtreeCheckpoint> ledger_;
+  std::function<bool()> stop_;
 };
 
 }  // namespace cubenum::cli

@@ -71,19 +71,7 @@ void add_common_options(Command* action, FoamOptions& o) {
 
 // count's checkpoints (--time-limit is a common option).
 void add_count_checkpoint_options(Command* action, FoamOptions& o) {
-  action
-      ->add_option("--checkpoint", o.checkpoints.checkpoint,
-                   "save the count's finished subtrees in folder DIR now and then, and when it "
-                   "stops (Ctrl-C, --time-limit)")
-      ->type_name("DIR");
-  action
-      ->add_option("--resume", o.checkpoints.resume,
-                   "continue the count saved in DIR (and go on saving there)")
-      ->type_name("DIR");
-  action
-      ->add_option("--checkpoint-every", o.checkpoints.every,
-                   "seconds between two saves at least (0: after every subtree)")
-      ->capture_default_str();
+  add_subtree_checkpoint_options(*action, o.checkpoints);
 }
 
 std::vector<std::string> split_colours(const std::string& list) {
@@ -126,11 +114,6 @@ void check_options(const FoamOptions& o) {
                      fmt::format("{} is not a number of seconds (0: no limit)", o.time_limit));
 }
 
-std::function<bool()> deadline(double seconds) {
-  if (seconds <= 0) return {};
-  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  return [end] { return std::chrono::steady_clock::now() >= end; };
-}
 
 std::vector<puzzles::FoamSet> load_sets(const FoamOptions& o) {
   std::vector<puzzles::FoamSet> sets;
@@ -169,52 +152,13 @@ CheckpointJson count_identity(const FoamOptions& o, const std::vector<puzzles::F
   return identity;
 }
 
-// A count's checkpoints (--checkpoint, --resume): the ledger of finished
-// subtrees (search/subtree_checkpoint.hpp), and what stops the count.
-class CountCheckpoint {
- public:
-  CountCheckpoint(const FoamOptions& o, CheckpointJson identity) : options_(o.checkpoints) {
-    const bool resume = !options_.resume.empty();
-    if (resume && options_.checkpoint.empty()) options_.checkpoint = options_.resume;
-    if (options_.checkpoint.empty()) {
-      stop_ = deadline(o.time_limit);  // a shape's lower bounds
-      return;
-    }
-    ledger_.emplace(options_.checkpoint, std::move(identity), resume, options_.every,
-                    this_cluster(), resume ? "--resume" : "--checkpoint");
-    install_stop_signals();
-    if (resume && this_cluster().process() == 0)
-      fmt::print(stderr, "cubenum: resuming from {}: {} saved part{}\n", options_.checkpoint,
-                 ledger_->parts_read(), ledger_->parts_read() == 1 ? "" : "s");
-    const auto limit = deadline(o.time_limit);
-    stop_ = [limit] { return stop_requested() || (limit && limit()); };
-  }
-
-  // The options of one search of the count, named for the checkpoint.
-  void apply(search::AssemblyOptions& options, const std::string& name) {
-    options.stop = stop_;
-    options.cluster = &this_cluster();
-    options.checkpoint = ledger_ ? &*ledger_ : nullptr;
-    options.checkpoint_name = name;
-  }
-  bool saving() const { return ledger_.has_value(); }
-  bool resumed() const { return !options_.resume.empty(); }
-  // After a search stopped early with a checkpoint: saves, and throws
-  // RunStopped saying how to go on.
-  void stopped() {
-    ledger_->save(/*stopping=*/true);
-    throw_stopped(options_.checkpoint);
-  }
-  // After the whole count: the last save (a --resume of it answers at once).
-  void finished() {
-    if (ledger_) ledger_->save();
-  }
-
- private:
-  CheckpointOptions options_;
-  std::optional<search::SubtreeCheckpoint> ledger_;
-  std::function<bool()> stop_;
-};
+// The options of one search of the count, named for the checkpoint.
+void apply(CountCheckpoint& checkpoint, search::AssemblyOptions& options, const std::string& name) {
+  options.stop = checkpoint.stop();
+  options.cluster = &this_cluster();
+  options.checkpoint = checkpoint.ledger();
+  options.checkpoint_name = name;
+}
 
 // The search's two counters: subtrees (the tree cut where there are many
 // more than threads) with the time left, and the nodes visited within them.
@@ -308,7 +252,7 @@ Json run_count(const FoamOptions& o, const ActionContext& ctx) {
   const auto sets = load_sets(o);
   const bool via_shapes = count_via_shapes(o, challenge, by, sets);
   const auto problems = puzzles::foam_problems(challenge, by, sets, via_shapes);
-  CountCheckpoint checkpoint(o, count_identity(o, sets, via_shapes, nullptr));
+  CountCheckpoint checkpoint(o.checkpoints, o.time_limit, count_identity(o, sets, via_shapes, nullptr));
   Json results = Json::array();
   const std::size_t width = name_width(problems);
   print_header(ctx.out, width, challenge != puzzles::FoamChallenge::Own);
@@ -316,7 +260,7 @@ Json run_count(const FoamOptions& o, const ActionContext& ctx) {
     const FoamProblem& problem = problems[i];
     SearchProgress progress("foam count: " + short_name(problem.name));
     auto options = progress_options(progress);
-    checkpoint.apply(options, fmt::format("{}:{}", i, problem.name));
+    apply(checkpoint, options, fmt::format("{}:{}", i, problem.name));
     Stopwatch clock;
     const auto counts = puzzles::count_foam(problem, options);
     const double seconds = clock.seconds();
@@ -445,11 +389,12 @@ void print_shape_header(std::ostream& out, const ShapeJob& job) {
 
 Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   const ShapeJob job = load_shape_job(o);
-  CountCheckpoint checkpoint(o, count_identity(o, load_sets(o), o.via_shapes, &job.shape));
+  CountCheckpoint checkpoint(o.checkpoints, o.time_limit,
+                             count_identity(o, load_sets(o), o.via_shapes, &job.shape));
   print_shape_header(ctx.out, job);
   SearchProgress progress("foam count: " + job.shape.name);
   auto options = progress_options(progress);
-  checkpoint.apply(options, "shape");
+  apply(checkpoint, options, "shape");
   if (o.time_limit > 0)
     progress.subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
   Stopwatch clock;

@@ -9,8 +9,10 @@
 #include <ostream>
 
 #include "action.hpp"
+#include "checkpoint_options.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/hash.hpp"
 #include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
@@ -28,14 +30,10 @@ struct PolycubeOptions {
   double time_limit = 0;
   std::size_t first = 1;
   std::size_t list = 0;  // count --list: show this many after the count
+  CheckpointOptions checkpoints;  // count: --checkpoint, --resume, --checkpoint-every
   std::string svg;
 };
 
-std::function<bool()> deadline(double seconds) {
-  if (seconds <= 0) return {};
-  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  return [end] { return std::chrono::steady_clock::now() >= end; };
-}
 
 // The problems asked for, each with its number in the file (from 1).
 std::vector<std::pair<int, polycube::Problem>> load_problems(const PolycubeOptions& o) {
@@ -84,10 +82,31 @@ Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
                      const search::VoxelCover& cover, const std::vector<search::CoverAssembly>& assemblies,
                      std::string* svg_of_first);
 
+// What a count's checkpoint must match: each problem's pieces, counts and
+// target (hashed: a file whose comments changed still fits).
+CheckpointJson count_identity(const std::vector<std::pair<int, polycube::Problem>>& problems) {
+  CheckpointJson list = CheckpointJson::array();
+  for (const auto& [number, p] : problems) {
+    std::string text;
+    for (const auto& piece : p.pieces) {
+      text += fmt::format("{} {}-{}:", piece.name, piece.min_count, piece.max_count);
+      for (const Voxel& v : piece.cubes) text += fmt::format("{},{},{};", v[0], v[1], v[2]);
+    }
+    for (const auto* voxels : {&p.fixed, &p.variable}) {
+      text += '|';
+      for (const Voxel& v : *voxels) text += fmt::format("{},{},{};", v[0], v[1], v[2]);
+    }
+    list.push_back({{"problem", number}, {"xxh3", fmt::format("{:016x}", hash_bytes(text.data(), text.size()))}});
+  }
+  return {{"puzzle", "polycube"}, {"action", "count"}, {"problems", list}};
+}
+
 Json count(const PolycubeOptions& o, const ActionContext& ctx) {
   Json results = Json::array();
-  const auto stop = deadline(o.time_limit);
-  for (const auto& [number, problem] : load_problems(o)) {
+  const auto problems = load_problems(o);
+  CountCheckpoint checkpoint(o.checkpoints, o.time_limit, count_identity(problems));
+  const auto& stop = checkpoint.stop();
+  for (const auto& [number, problem] : problems) {
     const search::VoxelCover cover(problem, o.file);
     print_header(ctx.out, problem, cover);
     Progress subtrees("polycube count: " + problem.name, 0, "subtrees");
@@ -99,13 +118,18 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
     };
     options.stop = stop;
     options.cluster = &this_cluster();
+    options.checkpoint = checkpoint.ledger();
+    options.checkpoint_name = fmt::format("problem {}", number);
     Stopwatch clock;
     const search::CoverCounts c = cover.count(options);
+    if (!c.complete && checkpoint.saving()) checkpoint.stopped();
     // BurrTools tells apart congruent pieces listed as two: its count is
-    // then that of another puzzle, counted too.
+    // then that of another puzzle, counted too (not checkpointed).
     const bool merged = cover.piece_names().size() < problem.pieces.size();
+    search::CoverOptions apart = options;
+    apart.checkpoint = nullptr;
     const std::uint64_t burrtools =
-        merged ? search::VoxelCover(problem, o.file, true).count(options).symmetries : c.symmetries;
+        merged ? search::VoxelCover(problem, o.file, true).count(apart).symmetries : c.symmetries;
     const double seconds = clock.seconds();
     ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9}\n", "raw", "rotations", "symmetries", "seconds");
     ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9.3f}\n", c.raw, c.rotations, c.symmetries, seconds);
@@ -135,7 +159,10 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
       results.back()["assemblies"] =
           show_assemblies(ctx.out, problem, cover, cover.first(o.list, stop), nullptr);
   }
-  return {{"file", shown_path(o.file)}, {"results", results}};
+  checkpoint.finished();
+  Json fields = {{"file", shown_path(o.file)}, {"results", results}};
+  if (checkpoint.resumed()) fields["resumed"] = true;
+  return fields;
 }
 
 // The assembly's layers, z from the bottom, each row y from the top: the
@@ -248,7 +275,7 @@ void add_common_options(Command* action, PolycubeOptions& o) {
       ->type_name("N");
   action
       ->add_option("--time-limit", o.time_limit,
-                   "stop after this many seconds and report how far it got (0: no limit)")
+                   "stop after this many seconds: with --checkpoint (count), saved to go on with --resume; else report how far it got (0: no limit)")
       ->type_name("SECONDS");
 }
 
@@ -267,6 +294,7 @@ void register_polycube(Command& app) {
       add_action(*puzzle, "count", "every assembly: raw, up to rotations, up to symmetries",
                  [count_opts](const ActionContext& ctx) { return count(*count_opts, ctx); });
   add_common_options(count_action, *count_opts);
+  add_subtree_checkpoint_options(*count_action, count_opts->checkpoints);
   count_action
       ->add_option("--list", count_opts->list,
                    "after the count, show the first N assemblies, one per class (default 0)")

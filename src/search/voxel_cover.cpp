@@ -9,12 +9,15 @@
 #include <map>
 #include <numeric>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <unordered_map>
 
+#include "cubenum/core/byte_io.hpp"
 #include "cubenum/core/checked.hpp"
 #include "cubenum/core/cube_symmetry.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/search/subtree_checkpoint.hpp"
 
 namespace cubenum::search {
 
@@ -470,6 +473,26 @@ struct Tally {
     raw += o.raw, rotations += o.rotations, symmetries += o.symmetries, nodes += o.nodes;
     return *this;
   }
+
+  // For checkpoints: a magic word, then the four numbers.
+  static constexpr std::uint32_t kMagic = 0x59544350;  // "PCTY"
+  std::vector<std::byte> encode() const {
+    ByteWriter w;
+    w.put(kMagic);
+    for (const std::uint64_t v : {raw, rotations, symmetries, nodes}) w.put(v);
+    return std::move(w.out);
+  }
+  static Tally decode(std::span<const std::byte> bytes, const std::string& source) {
+    ByteReader r(bytes, source, "a polycube tally");
+    if (r.get<std::uint32_t>() != kMagic) throw InputError(source, 0, "not a polycube tally (corrupt)");
+    Tally t;
+    t.raw = r.get<std::uint64_t>();
+    t.rotations = r.get<std::uint64_t>();
+    t.symmetries = r.get<std::uint64_t>();
+    t.nodes = r.get<std::uint64_t>();
+    if (!r.done()) throw InputError(source, 0, "a polycube tally runs on (corrupt)");
+    return t;
+  }
 };
 
 // A subtree: the decisions from the root (a placement, or -1: the lowest
@@ -794,24 +817,55 @@ template <int W>
 CoverCounts count_with(const VoxelCover::Model& m, const CoverOptions& options) {
   const Tables<W> t(m);
   const std::vector<Prefix> prefixes = split<W>(m, t);
+  const auto subtrees = static_cast<std::uint32_t>(prefixes.size());
   std::atomic<std::size_t> finished{0};
   std::atomic<bool> stopped{false};
   SubtreeRun<Tally> run;
   run.cluster = options.cluster;
   run.progress = options.progress;
-  const Tally sum = search_subtrees<Tally, Prefix>(
+  // With a checkpoint: the subtrees earlier sessions left, and this
+  // process's finished ones and their sum, recorded (and saved when due).
+  SubtreeCheckpoint* const checkpoint = options.checkpoint;
+  SubtreeCheckpoint::Earlier earlier;
+  std::mutex mutex;
+  Tally mine;
+  std::vector<std::uint32_t> done;
+  if (checkpoint != nullptr) {
+    earlier = checkpoint->earlier(options.checkpoint_name, subtrees);
+    run.pending = earlier.pending;
+    run.finished = [&](std::uint32_t subtree, const Tally& tally) {
+      std::lock_guard lock(mutex);
+      mine += tally;
+      done.push_back(subtree);
+      if (checkpoint->due()) {
+        checkpoint->record(options.checkpoint_name, subtrees, done, mine.encode());
+        checkpoint->save();
+      }
+    };
+  }
+  const bool nothing_left = checkpoint != nullptr && earlier.pending.empty();
+  const Tally sum = nothing_left ? Tally{} : search_subtrees<Tally, Prefix>(
       std::span<const Prefix>(prefixes),
       [&](const Prefix& prefix, Tally& tally) {
         Searcher<W> s(m, t, options.stop);
         s.apply(prefix);
-        if (s.search(tally)) finished.fetch_add(1, std::memory_order_relaxed);
+        const bool whole = s.search(tally);
+        if (whole) finished.fetch_add(1, std::memory_order_relaxed);
         else stopped = true;
+        return whole;
       },
       run);
+  if (checkpoint != nullptr) checkpoint->record(options.checkpoint_name, subtrees, done, mine.encode());
   // Across processes: each has counted the subtrees it drew.
   std::array<std::uint64_t, 6> total = {sum.raw,   sum.rotations,      sum.symmetries,
                                         sum.nodes, stopped ? 1U : 0U, finished.load()};
   if (options.cluster != nullptr && options.cluster->processes() > 1) options.cluster->sum(total);
+  for (const auto& bytes : earlier.tallies) {  // (the same in every process)
+    const Tally before = Tally::decode(bytes, checkpoint->dir());
+    total[0] += before.raw, total[1] += before.rotations, total[2] += before.symmetries;
+    total[3] += before.nodes;
+  }
+  total[5] += earlier.finished;
   CoverCounts c;
   c.raw = total[0];
   c.rotations = total[1] / m.rotation_order;

@@ -49,10 +49,16 @@ struct PlacedPiece {
 };
 using CoverAssembly = std::vector<PlacedPiece>;
 
+class SubtreeCheckpoint;
+
 struct CoverOptions {
   std::function<void(const SplitProgress&)> progress;
   std::function<bool()> stop;  // polled now and then; true ends the count early
   Cluster* cluster = nullptr;  // deal the subtrees to every process (null: alone)
+  // Where finished subtrees are recorded, and earlier sessions' are read
+  // (search/subtree_checkpoint.hpp), under this search's name.
+  SubtreeCheckpoint* checkpoint = nullptr;
+  std::string checkpoint_name;
 };
 
 class VoxelCover {
