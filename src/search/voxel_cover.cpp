@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <bitset>
 #include <climits>
 #include <map>
 #include <numeric>
@@ -747,8 +748,20 @@ class Searcher {
       if (!closed || region.intersects(t_.variable)) continue;
       const int n = region.count();
       if (n < smallest || (divisor > 1 && n % divisor != 0)) return true;
+      if (t_.piece_size == 0 && !sum_of_pieces_left(n)) return true;
     }
     return false;
+  }
+
+  // Whether the pieces left (as many of each as may still be placed) have
+  // sizes that add up to n. (Pieces of several sizes only: the Bedlam
+  // cube's pockets of 6 to 8 cells, which neither 4 nor 5 fills.)
+  bool sum_of_pieces_left(int n) const {
+    std::bitset<kMaxCoverCells + 1> sums;
+    sums.set(0);
+    for (std::size_t p = 0; p < used_.size(); ++p)
+      for (int k = used_[p]; k < m_.max_count[p] && !sums.test(n); ++k) sums |= sums << m_.size[p];
+    return sums.test(n);
   }
 
   // The cells and their neighbours.
