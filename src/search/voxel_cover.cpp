@@ -723,14 +723,6 @@ class Searcher {
   // pieces left cannot fill: smaller than the smallest, or not a multiple
   // of the sizes' greatest common divisor.
   bool dead_region(const Bits<W>& changed) const {
-    int smallest = t_.piece_size, divisor = t_.piece_size;
-    if (smallest == 0) {  // pieces of several sizes: those left
-      smallest = INT32_MAX;
-      for (std::size_t p = 0; p < used_.size(); ++p)
-        if (used_[p] < m_.max_count[p])
-          smallest = std::min(smallest, m_.size[p]), divisor = std::gcd(divisor, m_.size[p]);
-    }
-    if (smallest <= 1 && divisor <= 1) return false;
     // Only the regions next to the cells just decided: the others were
     // checked before.
     Bits<W> open = ~decided_ & t_.inside;
@@ -747,15 +739,15 @@ class Searcher {
       seeds = seeds & ~region;
       if (!closed || region.intersects(t_.variable)) continue;
       const int n = region.count();
-      if (n < smallest || (divisor > 1 && n % divisor != 0)) return true;
-      if (t_.piece_size == 0 && !sum_of_pieces_left(n)) return true;
+      if (t_.piece_size > 0 ? n % t_.piece_size != 0 : !sum_of_pieces_left(n)) return true;
     }
     return false;
   }
 
   // Whether the pieces left (as many of each as may still be placed) have
-  // sizes that add up to n. (Pieces of several sizes only: the Bedlam
-  // cube's pockets of 6 to 8 cells, which neither 4 nor 5 fills.)
+  // sizes that add up to n (pieces of several sizes: the Bedlam cube's
+  // pockets of 6 to 8 cells, which neither 4 nor 5 fills). Worked out only
+  // for a closed pocket, which few nodes have.
   bool sum_of_pieces_left(int n) const {
     std::bitset<kMaxCoverCells + 1> sums;
     sums.set(0);
