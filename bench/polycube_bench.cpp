@@ -30,13 +30,18 @@ void count(benchmark::State& state, const std::string& file) {
     nodes += c.nodes;
     benchmark::DoNotOptimize(c.raw);
   }
-  state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+  state.counters["nodes/s"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
 }
 
-void BM_PolycubeCount6x10(benchmark::State& state) { count(state, "pentomino-6x10.txt"); }
+void BM_PolycubeCount6x10(benchmark::State& state) {
+  count(state, "pentomino-6x10.txt");
+}
 BENCHMARK(BM_PolycubeCount6x10)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_PolycubeCount2x5x6(benchmark::State& state) { count(state, "pentomino-2x5x6.txt"); }
+void BM_PolycubeCount2x5x6(benchmark::State& state) {
+  count(state, "pentomino-2x5x6.txt");
+}
 BENCHMARK(BM_PolycubeCount2x5x6)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_PolycubeSetUp3x4x5(benchmark::State& state) {

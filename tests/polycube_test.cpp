@@ -3,6 +3,8 @@
 // exact cover written here (no bitmasks, no symmetry breaking, classes by
 // brute-force canonical forms) on small cases, thread-count invariance, and
 // the reader's errors.
+#include "cubenum/puzzles/polycube.hpp"
+
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
@@ -16,7 +18,6 @@
 #include <vector>
 
 #include "cubenum/core/error.hpp"
-#include "cubenum/puzzles/polycube.hpp"
 #include "cubenum/search/voxel_cover.hpp"
 #include "run_cubenum.hpp"
 #include "scratch_files.hpp"
@@ -36,7 +37,9 @@ Problem load(const std::string& name) {
   return cubenum::polycube::read_polycube_text(kData + "/polycubes/" + name).problems.at(0);
 }
 
-CoverCounts count(const Problem& p) { return VoxelCover(p, p.name).count(); }
+CoverCounts count(const Problem& p) {
+  return VoxelCover(p, p.name).count();
+}
 
 // ------------------------------------------------------------ published counts
 
@@ -60,14 +63,12 @@ TEST_P(ClassicCounts, ArePublishedOnes) {
   EXPECT_EQ(counts.raw, c.symmetries * c.group);
 }
 
-INSTANTIATE_TEST_SUITE_P(Polycube, ClassicCounts,
-                         ::testing::Values(Classic{"soma.txt", 240, 48},
-                                           Classic{"pentomino-6x10.txt", 2339, 4},
-                                           Classic{"pentomino-5x12.txt", 1010, 4},
-                                           Classic{"pentomino-4x15.txt", 368, 4},
-                                           Classic{"pentomino-3x20.txt", 2, 4},
-                                           Classic{"pentomino-2x5x6.txt", 264, 8},
-                                           Classic{"pentomino-2x3x10.txt", 12, 8}));
+INSTANTIATE_TEST_SUITE_P(
+    Polycube, ClassicCounts,
+    ::testing::Values(Classic{"soma.txt", 240, 48}, Classic{"pentomino-6x10.txt", 2339, 4},
+                      Classic{"pentomino-5x12.txt", 1010, 4}, Classic{"pentomino-4x15.txt", 368, 4},
+                      Classic{"pentomino-3x20.txt", 2, 4}, Classic{"pentomino-2x5x6.txt", 264, 8},
+                      Classic{"pentomino-2x3x10.txt", 12, 8}));
 
 TEST(Polycube, SomaMirrorPiecesMakeReflectionsTheSameAssembly) {
   const VoxelCover soma(load("soma.txt"), "soma");
@@ -162,7 +163,8 @@ NaiveCounts naive_count(const Problem& p) {
   std::vector<int> used(p.pieces.size(), 0);
   std::vector<std::pair<int, Shape>> placed;
   std::function<void()> fill = [&] {
-    auto open = std::find_if(target.begin(), target.end(), [&](const Voxel& v) { return !owner.count(v); });
+    auto open =
+        std::find_if(target.begin(), target.end(), [&](const Voxel& v) { return !owner.count(v); });
     if (open == target.end()) {
       for (std::size_t t = 0; t < p.pieces.size(); ++t)
         if (used[t] < p.pieces[t].min_count) return;
@@ -184,7 +186,8 @@ NaiveCounts naive_count(const Problem& p) {
           Shape voxels;
           bool fits = true;
           for (const Voxel& c : o) {
-            const Voxel v = {c[0] - anchor[0] + cell[0], c[1] - anchor[1] + cell[1], c[2] - anchor[2] + cell[2]};
+            const Voxel v = {c[0] - anchor[0] + cell[0], c[1] - anchor[1] + cell[1],
+                             c[2] - anchor[2] + cell[2]};
             if (!target.count(v) || owner.count(v)) fits = false;
             voxels.push_back(v);
           }
@@ -229,7 +232,8 @@ NaiveCounts naive_count(const Problem& p) {
           return w;
         };
         bool keeps = true;
-        for (const Voxel& v : target) keeps = keeps && variable.count(map(v)) == variable.count(v) && target.count(map(v));
+        for (const Voxel& v : target)
+          keeps = keeps && variable.count(map(v)) == variable.count(v) && target.count(map(v));
         if (!keeps) continue;
         Assembly b;
         for (const auto& [shape, voxels] : a) {
@@ -278,24 +282,33 @@ const Shape kI2 = {{0, 0, 0}, {1, 0, 0}};
 std::vector<Problem> small_problems() {
   std::vector<Problem> all;
   // Several kinds, one twice (identical pieces, not told apart).
-  all.push_back({"V V L T Z in 3x3x2", {piece("V", kV, 2, 2), piece("L", kL), piece("T", kT), piece("Z", kZ)},
-                 box(3, 3, 2), {}});
+  all.push_back({"V V L T Z in 3x3x2",
+                 {piece("V", kV, 2, 2), piece("L", kL), piece("T", kT), piece("Z", kZ)},
+                 box(3, 3, 2),
+                 {}});
   // The chiral pair: reflections join the group; some assemblies are symmetric.
-  all.push_back({"A B I2 I2 in 3x2x2", {piece("A", kA), piece("B", kB), piece("I2", kI2, 2, 2)},
-                 box(3, 2, 2), {}});
+  all.push_back({"A B I2 I2 in 3x2x2",
+                 {piece("A", kA), piece("B", kB), piece("I2", kI2, 2, 2)},
+                 box(3, 2, 2),
+                 {}});
   // A chiral piece without its mirror image: reflections do not.
   all.push_back({"A A in 2x2x2", {piece("A", kA, 2, 2)}, box(2, 2, 2), {}});
   // Counts in ranges and voxels that may stay empty.
   all.push_back({"ranges, variable voxels",
-                 {piece("V", kV, 0, 2), piece("I2", kI2, 1, 3), piece("L", kL, 0, 1)}, box(3, 3, 1),
+                 {piece("V", kV, 0, 2), piece("I2", kI2, 1, 3), piece("L", kL, 0, 1)},
+                 box(3, 3, 1),
                  {{0, 0, 1}, {1, 0, 1}, {2, 0, 1}}});
   // A target that is not a box, the chiral pair and variable voxels.
-  all.push_back({"A B V V, a cube and a half", {piece("A", kA), piece("B", kB), piece("V", kV, 2, 2)},
-                 box(2, 2, 2), {{0, 0, 2}, {1, 0, 2}, {0, 1, 2}, {1, 1, 2}, {2, 0, 0}, {2, 1, 0}}});
+  all.push_back({"A B V V, a cube and a half",
+                 {piece("A", kA), piece("B", kB), piece("V", kV, 2, 2)},
+                 box(2, 2, 2),
+                 {{0, 0, 2}, {1, 0, 2}, {0, 1, 2}, {1, 1, 2}, {2, 0, 0}, {2, 1, 0}}});
   // A chiral piece without its mirror image, in a range: an assembly
   // without it is the same as its mirror image, one with it is not.
   all.push_back({"A 0-1, V, I2 in 3x2x2",
-                 {piece("A", kA, 0, 1), piece("V", kV, 0, 4), piece("I2", kI2, 0, 6)}, box(3, 2, 2), {}});
+                 {piece("A", kA, 0, 1), piece("V", kV, 0, 4), piece("I2", kI2, 0, 6)},
+                 box(3, 2, 2),
+                 {}});
   // Congruent pieces listed apart (L and its planar mirror image J, turned
   // over in space) are identical pieces.
   const Shape kJ = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {2, 1, 0}};
@@ -419,7 +432,8 @@ TEST(PolycubeText, BadFilesNameTheLineAndTheProblem) {
 TEST(PolycubeCli, CountWritesTheFieldsAndSolveDraws) {
   const fs::path dir = cubenum::testing::scratch("polycube-cli");
   const std::string json = (dir / "soma.json").string(), svg = (dir / "soma.svg").string();
-  auto run = cubenum::testing::run_cubenum("polycube count " + kData + "/polycubes/soma.txt --json " + json);
+  auto run = cubenum::testing::run_cubenum("polycube count " + kData +
+                                           "/polycubes/soma.txt --json " + json);
   ASSERT_EQ(run.status, 0) << run.output;
   std::ifstream in(json);
   const auto j = nlohmann::json::parse(in);
@@ -427,7 +441,8 @@ TEST(PolycubeCli, CountWritesTheFieldsAndSolveDraws) {
   EXPECT_EQ(j["results"][0]["raw"], 11520);
   EXPECT_EQ(j["results"][0]["symmetries"], 240);
   EXPECT_EQ(j["results"][0]["complete"], true);
-  run = cubenum::testing::run_cubenum("polycube solve " + kData + "/polycubes/pentomino-6x10.txt --first 2 --svg " + svg);
+  run = cubenum::testing::run_cubenum("polycube solve " + kData +
+                                      "/polycubes/pentomino-6x10.txt --first 2 --svg " + svg);
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("#2"), std::string::npos) << run.output;
   EXPECT_TRUE(fs::file_size(svg) > 1000);
@@ -438,7 +453,8 @@ TEST(PolycubeCli, CountWritesTheFieldsAndSolveDraws) {
   ASSERT_EQ(run.status, 0) << run.output;
   std::ifstream strip_in(strip);
   EXPECT_EQ(nlohmann::json::parse(strip_in)["results"][0]["assemblies"].size(), 2U);
-  run = cubenum::testing::run_cubenum("polycube count " + kData + "/polycubes/soma.txt --problem 2");
+  run =
+      cubenum::testing::run_cubenum("polycube count " + kData + "/polycubes/soma.txt --problem 2");
   EXPECT_EQ(run.status, 2) << run.output;
   EXPECT_NE(run.output.find("--problem takes 1..1"), std::string::npos) << run.output;
 }
@@ -449,7 +465,8 @@ TEST(PolycubeCli, CountWritesTheFieldsAndSolveDraws) {
 TEST(PolycubeCli, CountInCheckpointedSlicesIsTheWholeCount) {
   const fs::path dir = cubenum::testing::scratch("polycube-slices");
   const std::string count = "polycube count " + kData + "/polycubes/pentomino-2x5x6.txt";
-  const std::string whole_json = (dir / "whole.json").string(), out = (dir / "sliced.json").string();
+  const std::string whole_json = (dir / "whole.json").string(),
+                    out = (dir / "sliced.json").string();
   const std::string ck = (dir / "ck").string();
   auto run = cubenum::testing::run_cubenum(count + " --json " + whole_json);
   ASSERT_EQ(run.status, 0) << run.output;
@@ -459,7 +476,8 @@ TEST(PolycubeCli, CountInCheckpointedSlicesIsTheWholeCount) {
     return std::vector<std::uint64_t>{r["raw"], r["rotations"], r["symmetries"], r["nodes"]};
   };
   double limit = run.seconds / 20;  // a tenth longer each slice
-  run = cubenum::testing::run_cubenum(count + " --checkpoint " + ck + " --checkpoint-every 0.01 --time-limit " +
+  run = cubenum::testing::run_cubenum(count + " --checkpoint " + ck +
+                                      " --checkpoint-every 0.01 --time-limit " +
                                       std::to_string(limit) + " --json " + out);
   ASSERT_EQ(run.status, 4) << run.output;
   int slices = 1;
@@ -467,14 +485,15 @@ TEST(PolycubeCli, CountInCheckpointedSlicesIsTheWholeCount) {
     limit *= 1.1;
     const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
     run = cubenum::testing::run_cubenum(count + threads + " --resume " + ck +
-                                        " --checkpoint-every 0.01 --time-limit " + std::to_string(limit) +
-                                        " --json " + out);
+                                        " --checkpoint-every 0.01 --time-limit " +
+                                        std::to_string(limit) + " --json " + out);
     ++slices;
   }
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_GT(slices, 1);
   EXPECT_EQ(counts(out), counts(whole_json));
-  run = cubenum::testing::run_cubenum("polycube count " + kData + "/polycubes/pentomino-6x10.txt --resume " + ck);
+  run = cubenum::testing::run_cubenum("polycube count " + kData +
+                                      "/polycubes/pentomino-6x10.txt --resume " + ck);
   EXPECT_EQ(run.status, 2) << run.output;
 }
 
@@ -488,11 +507,13 @@ TEST(PolycubeCli, BurrToolsCountsOfTheSamePuzzles) {
   const fs::path dir = cubenum::testing::scratch("polycube-burrtools");
   const std::string screw = "cube 0 0 0\ncube 1 0 0\ncube 0 1 0\ncube 1 0 1\n";
   const std::string kBar = "cube 0 0 0\ncube 1 0 0\n";
-  const std::string ranges = write("ranges.txt", "piece A 0-1\n" + screw +
-                                                     "piece V 0-4\ncube 0 0 0\ncube 1 0 0\ncube 0 1 0\n"
-                                                     "piece I2 0-6\n" + kBar + "target\nbox 3x2x2\n");
-  const std::string apart =
-      write("apart.txt", "piece A\n" + screw + "piece A2\n" + screw + "piece I2 2\n" + kBar + "target\nbox 3x2x2\n");
+  const std::string ranges =
+      write("ranges.txt", "piece A 0-1\n" + screw +
+                              "piece V 0-4\ncube 0 0 0\ncube 1 0 0\ncube 0 1 0\n"
+                              "piece I2 0-6\n" +
+                              kBar + "target\nbox 3x2x2\n");
+  const std::string apart = write("apart.txt", "piece A\n" + screw + "piece A2\n" + screw +
+                                                   "piece I2 2\n" + kBar + "target\nbox 3x2x2\n");
   const auto fields = [&](const std::string& file) {
     const std::string json = (dir / "out.json").string();
     const auto run = cubenum::testing::run_cubenum("polycube count " + file + " --json " + json);

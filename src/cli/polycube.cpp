@@ -1,5 +1,7 @@
 // `cubenum polycube count|solve FILE`: polycube assembly puzzles from the
 // project's text format or BurrTools' .xmpuzzle (search/voxel_cover.hpp).
+#include "cubenum/puzzles/polycube.hpp"
+
 #include <fmt/format.h>
 
 #include <chrono>
@@ -16,7 +18,6 @@
 #include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
-#include "cubenum/puzzles/polycube.hpp"
 #include "cubenum/search/voxel_cover.hpp"
 
 namespace cubenum::cli {
@@ -29,11 +30,10 @@ struct PolycubeOptions {
   int problem = 0;  // 1-based; 0: every problem of the file
   double time_limit = 0;
   std::size_t first = 1;
-  std::size_t list = 0;  // count --list: show this many after the count
+  std::size_t list = 0;           // count --list: show this many after the count
   CheckpointOptions checkpoints;  // count: --checkpoint, --resume, --checkpoint-every
   std::string svg;
 };
-
 
 // The problems asked for, each with its number in the file (from 1).
 std::vector<std::pair<int, polycube::Problem>> load_problems(const PolycubeOptions& o) {
@@ -48,13 +48,15 @@ std::vector<std::pair<int, polycube::Problem>> load_problems(const PolycubeOptio
                                  n, n == 1 ? "" : "s", n));
   std::vector<std::pair<int, polycube::Problem>> chosen;
   for (int i = 0; i < n; ++i)
-    if (o.problem == 0 || o.problem == i + 1) chosen.emplace_back(i + 1, std::move(file.problems[i]));
+    if (o.problem == 0 || o.problem == i + 1)
+      chosen.emplace_back(i + 1, std::move(file.problems[i]));
   return chosen;
 }
 
 long cube_count(const std::vector<polycube::Piece>& pieces, bool at_most) {
   long n = 0;  // (no wrap: pieces of millions of cubes, counts up to 65535)
-  for (const auto& p : pieces) n += static_cast<long>(p.cubes.size()) * (at_most ? p.max_count : p.min_count);
+  for (const auto& p : pieces)
+    n += static_cast<long>(p.cubes.size()) * (at_most ? p.max_count : p.min_count);
   return n;
 }
 
@@ -79,7 +81,8 @@ void print_header(std::ostream& out, const polycube::Problem& p, const search::V
 }
 
 Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
-                     const search::VoxelCover& cover, const std::vector<search::CoverAssembly>& assemblies,
+                     const search::VoxelCover& cover,
+                     const std::vector<search::CoverAssembly>& assemblies,
                      std::string* svg_of_first);
 
 // What a count's checkpoint must match: each problem's pieces, counts and
@@ -96,7 +99,8 @@ CheckpointJson count_identity(const std::vector<std::pair<int, polycube::Problem
       text += '|';
       for (const Voxel& v : *voxels) text += fmt::format("{},{},{};", v[0], v[1], v[2]);
     }
-    list.push_back({{"problem", number}, {"xxh3", fmt::format("{:016x}", hash_bytes(text.data(), text.size()))}});
+    list.push_back({{"problem", number},
+                    {"xxh3", fmt::format("{:016x}", hash_bytes(text.data(), text.size()))}});
   }
   return {{"puzzle", "polycube"}, {"action", "count"}, {"problems", list}};
 }
@@ -110,7 +114,8 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
     const search::VoxelCover cover(problem, o.file);
     print_header(ctx.out, problem, cover);
     Progress subtrees("polycube count: " + problem.name, 0, "subtrees");
-    if (o.time_limit > 0) subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
+    if (o.time_limit > 0)
+      subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
     search::CoverOptions options;
     options.progress = [&](const search::SplitProgress& p) {
       subtrees.set_total(p.total);
@@ -131,17 +136,21 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
     const std::uint64_t burrtools =
         merged ? search::VoxelCover(problem, o.file, true).count(apart).symmetries : c.symmetries;
     const double seconds = clock.seconds();
-    ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9}\n", "raw", "rotations", "symmetries", "seconds");
-    ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9.3f}\n", c.raw, c.rotations, c.symmetries, seconds);
+    ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9}\n", "raw", "rotations", "symmetries",
+                           "seconds");
+    ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
+                           seconds);
     if (merged)
       ctx.out << fmt::format(
           "congruent pieces listed apart are counted as identical; BurrTools tells them apart "
           "and counts {}\n",
           burrtools);
     if (!c.complete)
-      ctx.out << fmt::format("stopped by --time-limit after {}/{} subtrees: the counts are lower bounds\n",
-                             c.subtrees_done, c.subtrees_total);
-    progress::note("{}: {} search nodes, {:.3f} s", problem.name, progress::grouped(c.nodes), seconds);
+      ctx.out << fmt::format(
+          "stopped by --time-limit after {}/{} subtrees: the counts are lower bounds\n",
+          c.subtrees_done, c.subtrees_total);
+    progress::note("{}: {} search nodes, {:.3f} s", problem.name, progress::grouped(c.nodes),
+                   seconds);
     results.push_back({{"name", problem.name},
                        {"problem", number},
                        {"raw", c.raw},
@@ -176,7 +185,8 @@ std::string layers_text(const polycube::Problem& problem, const search::VoxelCov
     for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]), high[a] = std::max(high[a], v[a]);
   std::map<Voxel, std::string> name;
   std::size_t width = 1;
-  for (const auto& placed : assembly) width = std::max(width, cover.piece_names()[placed.piece].size());
+  for (const auto& placed : assembly)
+    width = std::max(width, cover.piece_names()[placed.piece].size());
   for (const auto& placed : assembly)
     for (const Voxel& v : placed.voxels) name[v] = cover.piece_names()[placed.piece];
   std::string text;
@@ -211,9 +221,10 @@ std::string layers_svg(const polycube::Problem& problem, const search::VoxelCove
       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
       width, height);
   for (const Voxel& v : all)
-    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#eee\" stroke=\"#999\"/>\n",
-                       kGap + (v[2] - low[2]) * (cols * kCell + kGap) + (v[0] - low[0]) * kCell,
-                       kGap + (v[1] - low[1]) * kCell, kCell, kCell);
+    svg += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#eee\" stroke=\"#999\"/>\n",
+        kGap + (v[2] - low[2]) * (cols * kCell + kGap) + (v[0] - low[0]) * kCell,
+        kGap + (v[1] - low[1]) * kCell, kCell, kCell);
   for (const auto& placed : assembly) {
     const int hue = (placed.piece * 137) % 360;  // golden-angle steps: neighbours differ
     for (const Voxel& v : placed.voxels) {
@@ -222,19 +233,21 @@ std::string layers_svg(const polycube::Problem& problem, const search::VoxelCove
       svg += fmt::format(
           "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"hsl({},65%,62%)\" "
           "stroke=\"#333\"/><text x=\"{}\" y=\"{}\">{}</text>\n",
-          x, y, kCell, kCell, hue, x + kCell / 2, y + kCell / 2 + 4, cover.piece_names()[placed.piece]);
+          x, y, kCell, kCell, hue, x + kCell / 2, y + kCell / 2 + 4,
+          cover.piece_names()[placed.piece]);
     }
   }
   for (int z = 0; z < layers; ++z)
-    svg += fmt::format("<text x=\"{}\" y=\"{}\">z={}</text>\n", kGap + z * (cols * kCell + kGap) + cols * kCell / 2,
-                       kGap - 6, low[2] + z);
+    svg += fmt::format("<text x=\"{}\" y=\"{}\">z={}</text>\n",
+                       kGap + z * (cols * kCell + kGap) + cols * kCell / 2, kGap - 6, low[2] + z);
   return svg + "</svg>\n";
 }
 
 // Prints the assemblies in layers and returns them as JSON (each a list of
 // its pieces and their voxels); the first one's layers as SVG, if asked.
 Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
-                     const search::VoxelCover& cover, const std::vector<search::CoverAssembly>& assemblies,
+                     const search::VoxelCover& cover,
+                     const std::vector<search::CoverAssembly>& assemblies,
                      std::string* svg_of_first) {
   out << fmt::format("first {} assembl{} (one per class up to symmetry)\n", assemblies.size(),
                      assemblies.size() == 1 ? "y" : "ies");
@@ -258,8 +271,8 @@ Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
   for (const auto& [number, problem] : load_problems(o)) {
     const search::VoxelCover cover(problem, o.file);
     print_header(ctx.out, problem, cover);
-    const Json listed = show_assemblies(ctx.out, problem, cover,
-                                        cover.first(o.first, deadline(o.time_limit)), &svg_of_first);
+    const Json listed = show_assemblies(
+        ctx.out, problem, cover, cover.first(o.first, deadline(o.time_limit)), &svg_of_first);
     results.push_back({{"name", problem.name}, {"problem", number}, {"assemblies", listed}});
   }
   if (!o.svg.empty()) write_output_file(o.svg, "--svg", svg_of_first);
@@ -267,7 +280,8 @@ Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
 }
 
 void add_common_options(Command* action, PolycubeOptions& o) {
-  action->add_option("file", o.file, "puzzle file: the project's text format or BurrTools' .xmpuzzle")
+  action
+      ->add_option("file", o.file, "puzzle file: the project's text format or BurrTools' .xmpuzzle")
       ->required()
       ->type_name("FILE");
   action->add_option("--problem", o.problem, "the problem to solve, from 1 (default: every one)")
@@ -275,7 +289,8 @@ void add_common_options(Command* action, PolycubeOptions& o) {
       ->type_name("N");
   action
       ->add_option("--time-limit", o.time_limit,
-                   "stop after this many seconds: with --checkpoint (count), saved to go on with --resume; else report how far it got (0: no limit)")
+                   "stop after this many seconds: with --checkpoint (count), saved to go on with "
+                   "--resume; else report how far it got (0: no limit)")
       ->type_name("SECONDS");
 }
 
@@ -311,7 +326,8 @@ void register_polycube(Command& app) {
   solve_action->add_option("--first", solve_opts->first, "how many assemblies to show (default 1)")
       ->check(Range(1, 1000000))
       ->type_name("N");
-  solve_action->add_option("--svg", solve_opts->svg, "draw the first one's layers into this SVG file")
+  solve_action
+      ->add_option("--svg", solve_opts->svg, "draw the first one's layers into this SVG file")
       ->type_name("FILE");
   solve_action->footer(kPolycubeFooter);
 }

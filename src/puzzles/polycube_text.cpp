@@ -36,7 +36,8 @@ class TextReader {
     std::string line_text;
     while (std::getline(in, line_text)) {
       ++line_;
-      if (const auto hash = line_text.find('#'); hash != std::string::npos && !in_picture_row(line_text))
+      if (const auto hash = line_text.find('#');
+          hash != std::string::npos && !in_picture_row(line_text))
         line_text.erase(hash);
       read_line(line_text);
     }
@@ -45,13 +46,16 @@ class TextReader {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& problem) const { throw InputError(path_, line_, problem); }
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw InputError(path_, line_, problem);
+  }
 
   // A row of a layer picture may hold '#': it is not a comment there.
   bool in_picture_row(const std::string& text) const {
     if (!in_layer_) return false;
     const auto first = text.find_first_not_of(" \t\r");
-    return first != std::string::npos && text.find_first_not_of("#.+ \t\r", first) == std::string::npos &&
+    return first != std::string::npos &&
+           text.find_first_not_of("#.+ \t\r", first) == std::string::npos &&
            (text[first] == '#' || text[first] == '.' || text[first] == '+');
   }
 
@@ -80,8 +84,9 @@ class TextReader {
     if (keyword == "variable") return cube(args, true);
     if (keyword == "box") return box(args);
     if (keyword == "layer") return layer(args);
-    fail(fmt::format("unknown keyword {} (expected name, piece, target, cube, variable, box or layer)",
-                     excerpt(keyword)));
+    fail(fmt::format(
+        "unknown keyword {} (expected name, piece, target, cube, variable, box or layer)",
+        excerpt(keyword)));
   }
 
   void name(const std::string& text) {
@@ -115,7 +120,8 @@ class TextReader {
   }
 
   void target(const std::vector<std::string>& args) {
-    if (!args.empty()) fail("'target' takes nothing after it (the cubes follow on lines of their own)");
+    if (!args.empty())
+      fail("'target' takes nothing after it (the cubes follow on lines of their own)");
     if (in_target_) fail("a second target");
     close_block();
     in_target_ = true;
@@ -128,9 +134,12 @@ class TextReader {
     if (variable && !in_target_) fail("'variable' voxels belong to the target, not to a piece");
     const auto [it, fresh] = seen_.try_emplace(v, line_);
     if (!fresh)
-      fail(fmt::format("cube ({},{},{}) given twice (first on line {})", v[0], v[1], v[2], it->second));
-    if (!in_target_) problem_.pieces.back().cubes.push_back(v);
-    else (variable ? problem_.variable : problem_.fixed).push_back(v);
+      fail(fmt::format("cube ({},{},{}) given twice (first on line {})", v[0], v[1], v[2],
+                       it->second));
+    if (!in_target_)
+      problem_.pieces.back().cubes.push_back(v);
+    else
+      (variable ? problem_.variable : problem_.fixed).push_back(v);
   }
 
   void cube(const std::vector<std::string>& args, bool variable) {
@@ -148,7 +157,8 @@ class TextReader {
     for (std::string part; std::getline(spec, part, 'x');) parts.push_back(part);
     if (parts.size() != 3) fail("expected 'box AxBxC' (three sides, as in 'box 3x4x5')");
     std::array<int, 3> size{};
-    for (int axis = 0; axis < 3; ++axis) size[axis] = number(parts[axis], 1, kMaxCoordinate, "box side");
+    for (int axis = 0; axis < 3; ++axis)
+      size[axis] = number(parts[axis], 1, kMaxCoordinate, "box side");
     // Sides up to 1000 would be up to 10^9 cubes: memory and time without
     // end for a line of a few bytes.
     if (!product_at_most({size[0], size[1], size[2]}, kMaxBoxCubes))
@@ -173,7 +183,8 @@ class TextReader {
     for (std::string w; rest >> w;) row += w;
     for (std::size_t x = 0; x < row.size(); ++x) {
       if (row[x] == '.') continue;
-      if (row[x] == '+' && !in_target_) fail("'+' (a voxel that may stay empty) belongs to the target");
+      if (row[x] == '+' && !in_target_)
+        fail("'+' (a voxel that may stay empty) belongs to the target");
       add({static_cast<int>(x), layer_row_, layer_z_}, row[x] == '+');
     }
     ++layer_row_;
@@ -189,7 +200,8 @@ class TextReader {
 
   void finish() {
     close_block();
-    if (problem_.pieces.empty()) throw InputError(path_, 0, "no pieces ('piece NAME' and its cubes)");
+    if (problem_.pieces.empty())
+      throw InputError(path_, 0, "no pieces ('piece NAME' and its cubes)");
     if (!in_target_) throw InputError(path_, 0, "no target ('target' and its cubes)");
     if (problem_.fixed.empty() && problem_.variable.empty())
       throw InputError(path_, block_line_, "the target has no cubes");

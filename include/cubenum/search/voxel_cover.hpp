@@ -88,7 +88,7 @@ class VoxelCover {
   // mirror image is an assembly: its pieces' mirror images are pieces,
   // within their counts; BurrTools' rule.)
   bool mirror_pieces() const;
-  std::string fixed_piece() const;  // the piece placed first, one per orbit ("": none)
+  std::string fixed_piece() const;       // the piece placed first, one per orbit ("": none)
   std::size_t first_placements() const;  // its placements searched (orbit representatives)
 
   struct Model;
