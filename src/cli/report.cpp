@@ -109,6 +109,14 @@ std::vector<Section> sections() {
        "twist or flip so that every face shows 1-9 around its centre, all facing one way (a 1 "
        "may face the opposite way); each also checked for reachability by legal turns.",
        {{"sudoku-cube", "count"}}},
+      {"polycube",
+       "Polycube puzzles",
+       "Assemblies of polycube pieces filling a target, each piece as often as the puzzle says: "
+       "raw (the target fixed), up to the target's rotations, up to its symmetries (a mirror "
+       "image the same assembly where it is one of the puzzle), and BurrTools' count.",
+       {{"polycube", "count", data("polycubes/soma.txt")},
+        {"polycube", "count", data("polycubes/pentomino-6x10.txt")},
+        {"polycube", "count", data("polycubes/pentomino-2x5x6.txt")}}},
   };
 }
 
