@@ -98,8 +98,8 @@ TEST(Cli, EveryActionTakesVerboseAndProgress) {
     EXPECT_NE(help.output.find("--verbose"), std::string::npos) << puzzle << " " << action;
     EXPECT_NE(help.output.find("--progress"), std::string::npos) << puzzle << " " << action;
   }
-  EXPECT_EQ(actions, 15);  // pocket-cube 3, rolling-cubes 2, foam 2, one each for the nine-colour and
-                          // sudoku cubes, twisty 3, polycube 2
+  EXPECT_EQ(actions, 15);  // pocket-cube 3, rolling-cubes 2, foam 2, one each for the nine-colour
+                           // and sudoku cubes, twisty 3, polycube 2
   const Outcome verbose = run_cubenum("nine-colour-cube count --verbose --threads 1");
   EXPECT_EQ(verbose.status, 0);
   EXPECT_NE(verbose.output.find("nine-colour-cube count: 1 thread\n"), std::string::npos);

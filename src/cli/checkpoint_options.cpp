@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
@@ -73,6 +74,12 @@ std::function<bool()> deadline(double seconds) {
   if (seconds <= 0) return {};
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   return [end] { return std::chrono::steady_clock::now() >= end; };
+}
+
+void check_time_limit(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0)
+    throw InputError("--time-limit", 0,
+                     fmt::format("{} is not a number of seconds (0: no limit)", seconds));
 }
 
 void add_subtree_checkpoint_options(Command& action, CheckpointOptions& options) {

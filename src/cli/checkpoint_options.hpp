@@ -57,6 +57,8 @@ class CheckpointSession {
 
 // A stop condition true once `seconds` have passed (none for 0).
 std::function<bool()> deadline(double seconds);
+// Throws InputError for a --time-limit that is not 0 or more seconds.
+void check_time_limit(double seconds);
 
 // --checkpoint, --resume and --checkpoint-every of a count split into
 // subtrees (the foam and polycube counts; their --time-limit is their own).

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <memory>
 #include <sstream>
 
@@ -109,11 +108,8 @@ void check_options(const FoamOptions& o) {
                      "--via-shapes or --shape");
   if (given("--colours") && split_colours(o.colours).empty())
     throw InputError("--colours", 0, "no colour given");
-  if (!std::isfinite(o.time_limit) || o.time_limit < 0)
-    throw InputError("--time-limit", 0,
-                     fmt::format("{} is not a number of seconds (0: no limit)", o.time_limit));
+  check_time_limit(o.time_limit);
 }
-
 
 std::vector<puzzles::FoamSet> load_sets(const FoamOptions& o) {
   std::vector<puzzles::FoamSet> sets;
@@ -252,7 +248,8 @@ Json run_count(const FoamOptions& o, const ActionContext& ctx) {
   const auto sets = load_sets(o);
   const bool via_shapes = count_via_shapes(o, challenge, by, sets);
   const auto problems = puzzles::foam_problems(challenge, by, sets, via_shapes);
-  CountCheckpoint checkpoint(o.checkpoints, o.time_limit, count_identity(o, sets, via_shapes, nullptr));
+  CountCheckpoint checkpoint(o.checkpoints, o.time_limit,
+                             count_identity(o, sets, via_shapes, nullptr));
   Json results = Json::array();
   const std::size_t width = name_width(problems);
   print_header(ctx.out, width, challenge != puzzles::FoamChallenge::Own);

@@ -4,8 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
-#include <cmath>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -37,9 +35,7 @@ struct PolycubeOptions {
 
 // The problems asked for, each with its number in the file (from 1).
 std::vector<std::pair<int, polycube::Problem>> load_problems(const PolycubeOptions& o) {
-  if (!std::isfinite(o.time_limit) || o.time_limit < 0)
-    throw InputError("--time-limit", 0,
-                     fmt::format("{} is not a number of seconds (0: no limit)", o.time_limit));
+  check_time_limit(o.time_limit);
   polycube::PuzzleFile file = polycube::read_polycube_file(o.file);
   const int n = static_cast<int>(file.problems.size());
   if (o.problem < 0 || o.problem > n)
@@ -174,15 +170,26 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
   return fields;
 }
 
+// The target's voxels, fixed and variable, and the corners of their box.
+struct TargetBox {
+  std::vector<Voxel> voxels;
+  Voxel low, high;
+};
+TargetBox target_box(const polycube::Problem& problem) {
+  TargetBox box{problem.fixed, {}, {}};
+  box.voxels.insert(box.voxels.end(), problem.variable.begin(), problem.variable.end());
+  box.low = box.high = box.voxels.front();
+  for (const Voxel& v : box.voxels)
+    for (int a = 0; a < 3; ++a)
+      box.low[a] = std::min(box.low[a], v[a]), box.high[a] = std::max(box.high[a], v[a]);
+  return box;
+}
+
 // The assembly's layers, z from the bottom, each row y from the top: the
 // piece's name in each voxel ('.' where the target has none or it stays empty).
 std::string layers_text(const polycube::Problem& problem, const search::VoxelCover& cover,
                         const search::CoverAssembly& assembly) {
-  std::vector<Voxel> all = problem.fixed;
-  all.insert(all.end(), problem.variable.begin(), problem.variable.end());
-  Voxel low = all.front(), high = all.front();
-  for (const Voxel& v : all)
-    for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]), high[a] = std::max(high[a], v[a]);
+  const auto [all, low, high] = target_box(problem);
   std::map<Voxel, std::string> name;
   std::size_t width = 1;
   for (const auto& placed : assembly)
@@ -208,11 +215,7 @@ std::string layers_text(const polycube::Problem& problem, const search::VoxelCov
 std::string layers_svg(const polycube::Problem& problem, const search::VoxelCover& cover,
                        const search::CoverAssembly& assembly) {
   constexpr int kCell = 28, kGap = 20;
-  std::vector<Voxel> all = problem.fixed;
-  all.insert(all.end(), problem.variable.begin(), problem.variable.end());
-  Voxel low = all.front(), high = all.front();
-  for (const Voxel& v : all)
-    for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]), high[a] = std::max(high[a], v[a]);
+  const auto [all, low, high] = target_box(problem);
   const int cols = high[0] - low[0] + 1, rows = high[1] - low[1] + 1, layers = high[2] - low[2] + 1;
   const int width = layers * (cols * kCell + kGap) + kGap, height = rows * kCell + 2 * kGap;
   std::string svg = fmt::format(

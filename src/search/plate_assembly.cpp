@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <mutex>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -629,28 +628,10 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   SubtreeRun<AssemblyTally> run;
   run.progress = options.progress;
   run.cluster = options.cluster;
-  SubtreeCheckpoint::Earlier earlier;
-  // This process's finished subtrees and their sum, for the checkpoint.
-  std::mutex mutex;
-  AssemblyTally mine;
-  std::vector<std::uint32_t> finished;
-  SubtreeCheckpoint* const checkpoint = options.checkpoint;
-  const std::string& name = options.checkpoint_name;
-  if (checkpoint != nullptr) {
-    earlier = checkpoint->earlier(name, subtrees);
-    run.pending = earlier.pending;
-    mine.list_limit = options.list_limit;
-    run.finished = [&](std::uint32_t subtree, const AssemblyTally& tally) {
-      std::lock_guard lock(mutex);
-      mine += tally;
-      finished.push_back(subtree);
-      if (checkpoint->due()) {
-        checkpoint->record(name, subtrees, finished, mine.encode());
-        checkpoint->save();
-      }
-    };
-  }
-  const bool nothing_left = checkpoint != nullptr && earlier.pending.empty();
+  AssemblyTally none;
+  none.list_limit = options.list_limit;
+  SubtreeLedger<AssemblyTally> ledger(options.checkpoint, options.checkpoint_name, subtrees, run,
+                                      none);
   const auto search_one = [&](const Prefix& prefix, AssemblyTally& tally) {
     tally.list_limit = options.list_limit;
     if (options.stop && options.stop()) {
@@ -670,15 +651,15 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     ++tally.subtrees_done;
     return true;
   };
-  AssemblyTally total = nothing_left
+  AssemblyTally total = ledger.nothing_left()
                             ? AssemblyTally{}
                             : search_subtrees<AssemblyTally, Prefix>(prefixes, search_one, run);
-  if (checkpoint != nullptr) checkpoint->record(name, subtrees, finished, mine.encode());
+  ledger.record();
   total.list_limit = options.list_limit;
   if (options.cluster != nullptr && options.cluster->processes() > 1)
     total = sum_over(*options.cluster, total);
-  for (const auto& bytes : earlier.tallies)
-    total += AssemblyTally::decode(bytes, checkpoint->dir());
+  for (const auto& bytes : ledger.earlier_tallies())
+    total += AssemblyTally::decode(bytes, options.checkpoint->dir());
   total.subtrees_total = prefixes.size();
   total.keep_smallest();
   total.piece_choices = piece_choices(total, options.label_copies);

@@ -7,7 +7,6 @@
 #include <atomic>
 #include <bit>
 #include <bitset>
-#include <mutex>
 #include <numeric>
 
 #include "cubenum/core/byte_io.hpp"
@@ -146,7 +145,6 @@ template <int W>
 struct Tables {
   struct Entry {
     Bits<W> mask;
-    int piece;
     int placement;
   };
   std::vector<std::vector<Entry>> by_lowest;  // the placements whose lowest cell it is, by piece
@@ -175,7 +173,7 @@ struct Tables {
       if (cell_runs.empty() || cell_runs.back().piece != m.piece[p])
         cell_runs.push_back(
             {m.piece[p], static_cast<int>(entries.size()), static_cast<int>(entries.size())});
-      entries.push_back({masks.back(), m.piece[p], p});
+      entries.push_back({masks.back(), p});
       ++cell_runs.back().end;
     }
     start = Bits<W>::from(m.outside.data(), m.words);
@@ -213,8 +211,8 @@ class Searcher {
     }
   }
 
-  // Replays a prefix from the root; the first decision of a prefix that
-  // places the first piece says how many raw assemblies each found stands for.
+  // Replays a prefix from the root; the pieces it fixed first (Model::
+  // fixing) say how many raw assemblies each one found stands for.
   void apply(const Prefix& prefix) {
     for (const int d : prefix) {
       if (d >= 0)
@@ -363,12 +361,11 @@ class Searcher {
     return true;
   }
 
-  // A region of undecided cells, none of which may stay empty, that the
-  // pieces left cannot fill: smaller than the smallest, or not a multiple
-  // of the sizes' greatest common divisor.
+  // A closed pocket of undecided cells next to those just decided, none of
+  // which may stay empty, that the pieces left cannot fill: not a multiple
+  // of the pieces' one size, or no sum of the sizes left.
   bool dead_region(const Bits<W>& changed) const {
-    // Only the regions next to the cells just decided: the others were
-    // checked before.
+    // (The regions away from them were checked before.)
     Bits<W> open = ~decided_ & t_.inside;
     Bits<W> seeds = grown(changed) & open;
     while (!seeds.none()) {
@@ -422,7 +419,7 @@ class Searcher {
   std::uint64_t orbit_ = 1;
 };
 
-// The roots: one per orbit representative of the first piece (or the
+// The roots: the paths of the tree of fixed pieces (Model::fixing; or the
 // empty prefix), made longer breadth-first until there are plenty.
 template <int W>
 std::vector<Prefix> split(const VoxelCover::Model& m, const Tables<W>& t) {
@@ -473,53 +470,33 @@ CoverCounts count_with(const VoxelCover::Model& m, const CoverOptions& options) 
   SubtreeRun<Tally> run;
   run.cluster = options.cluster;
   run.progress = options.progress;
-  // With a checkpoint: the subtrees earlier sessions left, and this
-  // process's finished ones and their sum, recorded (and saved when due).
-  SubtreeCheckpoint* const checkpoint = options.checkpoint;
-  SubtreeCheckpoint::Earlier earlier;
-  std::mutex mutex;
-  Tally mine;
-  std::vector<std::uint32_t> done;
-  if (checkpoint != nullptr) {
-    earlier = checkpoint->earlier(options.checkpoint_name, subtrees);
-    run.pending = earlier.pending;
-    run.finished = [&](std::uint32_t subtree, const Tally& tally) {
-      std::lock_guard lock(mutex);
-      mine += tally;
-      done.push_back(subtree);
-      if (checkpoint->due()) {
-        checkpoint->record(options.checkpoint_name, subtrees, done, mine.encode());
-        checkpoint->save();
-      }
-    };
-  }
-  const bool nothing_left = checkpoint != nullptr && earlier.pending.empty();
-  const Tally sum = nothing_left ? Tally{}
-                                 : search_subtrees<Tally, Prefix>(
-                                       std::span<const Prefix>(prefixes),
-                                       [&](const Prefix& prefix, Tally& tally) {
-                                         Searcher<W> s(m, t, options.stop);
-                                         s.apply(prefix);
-                                         const bool whole = s.search(tally);
-                                         if (whole)
-                                           finished.fetch_add(1, std::memory_order_relaxed);
-                                         else
-                                           stopped = true;
-                                         return whole;
-                                       },
-                                       run);
-  if (checkpoint != nullptr)
-    checkpoint->record(options.checkpoint_name, subtrees, done, mine.encode());
+  SubtreeLedger<Tally> ledger(options.checkpoint, options.checkpoint_name, subtrees, run);
+  const Tally sum = ledger.nothing_left()
+                        ? Tally{}
+                        : search_subtrees<Tally, Prefix>(
+                              std::span<const Prefix>(prefixes),
+                              [&](const Prefix& prefix, Tally& tally) {
+                                Searcher<W> s(m, t, options.stop);
+                                s.apply(prefix);
+                                const bool whole = s.search(tally);
+                                if (whole)
+                                  finished.fetch_add(1, std::memory_order_relaxed);
+                                else
+                                  stopped = true;
+                                return whole;
+                              },
+                              run);
+  ledger.record();
   // Across processes: each has counted the subtrees it drew.
   std::array<std::uint64_t, 6> total = {sum.raw,   sum.rotations,     sum.symmetries,
                                         sum.nodes, stopped ? 1U : 0U, finished.load()};
   if (options.cluster != nullptr && options.cluster->processes() > 1) options.cluster->sum(total);
-  for (const auto& bytes : earlier.tallies) {  // (the same in every process)
-    const Tally before = Tally::decode(bytes, checkpoint->dir());
+  for (const auto& bytes : ledger.earlier_tallies()) {  // (the same in every process)
+    const Tally before = Tally::decode(bytes, options.checkpoint->dir());
     total[0] += before.raw, total[1] += before.rotations, total[2] += before.symmetries;
     total[3] += before.nodes;
   }
-  total[5] += earlier.finished;
+  total[5] += ledger.earlier_finished();
   CoverCounts c;
   c.raw = total[0];
   c.rotations = total[1] / m.rotation_order;
@@ -595,7 +572,7 @@ std::vector<CoverAssembly> VoxelCover::first(std::size_t n,
     for (const int p : a) {
       PlacedPiece placed{m.piece[p], {}};
       for (int c = 0; c < m.cells; ++c)
-        if (m.mask(p)[c / 64] >> (c % 64) & 1) placed.voxels.push_back(m.voxel_of[c]);
+        if (m.covers(p, c)) placed.voxels.push_back(m.voxel_of[c]);
       assembly.push_back(std::move(placed));
     }
     assemblies.push_back(std::move(assembly));

@@ -127,8 +127,8 @@ void lay_out_box(VoxelCover::Model& m, const Shape& target, const std::string& s
       }
 }
 
-void set_bit(std::vector<std::uint64_t>& w, std::size_t offset, int bit) {
-  w[offset + bit / 64] |= std::uint64_t{1} << (bit % 64);
+void set_bit(std::vector<std::uint64_t>& w, int bit) {
+  w[bit / 64] |= std::uint64_t{1} << (bit % 64);
 }
 
 // Every orientation of every piece at every offset inside the target.
@@ -148,7 +148,7 @@ void make_placements(VoxelCover::Model& m, const Merged& pieces, const std::set<
                 fits = false;
                 break;
               }
-              set_bit(mask, 0, m.index(v));
+              set_bit(mask, m.index(v));
               lowest = std::min(lowest, m.index(v));
             }
             if (!fits || !seen.insert(mask).second) continue;
@@ -236,10 +236,10 @@ void make_group(VoxelCover::Model& m, const std::vector<TargetSymmetry>& symmetr
       }
       std::vector<std::uint64_t> key(m.words, 0);
       for (int c = 0; c < m.cells; ++c)
-        if (m.mask(p)[c / 64] >> (c % 64) & 1) {
+        if (m.covers(p, c)) {
           Voxel w = s.g.apply(m.voxel_of[c]);
           for (int a = 0; a < 3; ++a) w[a] += s.shift[a];
-          set_bit(key, 0, m.index(w));
+          set_bit(key, m.index(w));
         }
       key.push_back(static_cast<std::uint64_t>(image));
       perm[p] = index.at(key);
@@ -248,12 +248,6 @@ void make_group(VoxelCover::Model& m, const std::vector<TargetSymmetry>& symmetr
   }
 }
 
-// The piece to place first: one that occurs exactly once, with the fewest
-// orbits of placements under the elements that keep it; its orbit
-// representatives and their orbits' sizes. (Measured: the piece with the
-// largest orbits on average, which cuts the raw search most, searched 2.7
-// to 9 times the nodes on the pentomino boxes: the piece with the fewest
-// placements, placed first, constrains the search most.)
 // The orbits of piece t's placements under the group elements `group`
 // (indices into perm) that keep it, leaving out those that `avoid`
 // (overlapping placements): a representative of each and its orbit's size.
@@ -342,8 +336,8 @@ void build_model(VoxelCover::Model& m, const polycube::Problem& problem, const s
   m.variable.assign(m.words, 0);
   const std::set<Voxel> in_target(target.begin(), target.end());
   for (int c = 0; c < m.cells; ++c)
-    if (!in_target.count(m.voxel_of[c])) set_bit(m.outside, 0, c);
-  for (const Voxel& v : problem.variable) set_bit(m.variable, 0, m.index(v));
+    if (!in_target.count(m.voxel_of[c])) set_bit(m.outside, c);
+  for (const Voxel& v : problem.variable) set_bit(m.variable, m.index(v));
   make_placements(m, pieces, in_target);
 
   const std::vector<TargetSymmetry> symmetries = target_symmetries(problem.fixed, problem.variable);

@@ -87,6 +87,7 @@ struct VoxelCover::Model {
     return true;
   }
   const std::uint64_t* mask(int p) const { return masks.data() + std::size_t(p) * words; }
+  bool covers(int p, int c) const { return mask(p)[c / 64] >> (c % 64) & 1; }
   int group_order() const { return static_cast<int>(perm.size()); }
   bool reflections() const { return group_order() > rotation_order; }
 };

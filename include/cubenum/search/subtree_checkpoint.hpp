@@ -23,6 +23,7 @@
 #include "cubenum/core/checkpoint.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/stopwatch.hpp"
+#include "cubenum/search/split_search.hpp"
 
 namespace cubenum::search {
 
@@ -85,6 +86,55 @@ class SubtreeCheckpoint {
   std::vector<std::string> order_;            // searches in the order first recorded
   std::unique_ptr<CheckpointWriter> writer_;  // made by the first save
   Stopwatch since_save_;
+};
+
+// One search's share of a checkpoint (none: it does nothing). It puts the
+// subtrees earlier sessions left into `run.pending`, and adds each subtree
+// this process finishes to this session's record, saved when due; record()
+// after the search keeps the last ones. `Tally` has encode(); `mine` is
+// the empty tally to add to.
+template <class Tally>
+class SubtreeLedger {
+ public:
+  SubtreeLedger(SubtreeCheckpoint* checkpoint, std::string name, std::uint32_t subtrees,
+                SubtreeRun<Tally>& run, Tally mine = {})
+      : checkpoint_(checkpoint),
+        name_(std::move(name)),
+        subtrees_(subtrees),
+        mine_(std::move(mine)) {
+    if (checkpoint_ == nullptr) return;
+    earlier_ = checkpoint_->earlier(name_, subtrees_);
+    run.pending = earlier_.pending;
+    run.finished = [this](std::uint32_t subtree, const Tally& tally) {
+      std::lock_guard lock(mutex_);
+      mine_ += tally;
+      done_.push_back(subtree);
+      if (checkpoint_->due()) {
+        checkpoint_->record(name_, subtrees_, done_, mine_.encode());
+        checkpoint_->save();
+      }
+    };
+  }
+  SubtreeLedger(const SubtreeLedger&) = delete;  // (run.finished points here)
+  SubtreeLedger& operator=(const SubtreeLedger&) = delete;
+
+  // Every subtree finished in earlier sessions: nothing to search.
+  bool nothing_left() const { return checkpoint_ != nullptr && earlier_.pending.empty(); }
+  // Earlier sessions' work: their encoded tallies, and how many subtrees.
+  const std::vector<std::vector<std::byte>>& earlier_tallies() const { return earlier_.tallies; }
+  std::uint32_t earlier_finished() const { return earlier_.finished; }
+  void record() {
+    if (checkpoint_ != nullptr) checkpoint_->record(name_, subtrees_, done_, mine_.encode());
+  }
+
+ private:
+  SubtreeCheckpoint* checkpoint_;
+  std::string name_;
+  std::uint32_t subtrees_;
+  SubtreeCheckpoint::Earlier earlier_;
+  std::mutex mutex_;
+  Tally mine_;
+  std::vector<std::uint32_t> done_;
 };
 
 }  // namespace cubenum::search
