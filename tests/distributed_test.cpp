@@ -183,6 +183,61 @@ TEST(Distributed, PocketCubeTablesAndSolutionsAreTheOneProcessOnes) {
   }
 }
 
+// Definition files (twisty): the frontier engine across processes, the row
+// engine alone; the same levels, the same antipodes as move sequences.
+TEST(Distributed, DefinitionFileTablesAndAntipodesAreTheOneProcessOnes) {
+  const fs::path dir = cubenum::testing::scratch("distributed-twisty");
+  const std::string data = CUBENUM_DATA_DIR;
+  const std::vector<std::pair<std::string, int>> runs = {
+      {"twisty bfs " + data + "/twisty/tiles-2x3.tws", 2},
+      {"twisty bfs " + data + "/twisty/tiles-2x3.tws --direction bottom-up", 3},
+      {"twisty bfs " + data + "/twisty/tower-2x3x2.tws --antipodes 8", 3},
+      {"twisty bfs " + data + "/twisty/tower-2x3x2.tws --direction top-down --quarter", 4},
+      {"twisty bfs " + data + "/twisty/pocket-cube.tws --moves U,F,R --antipodes 0", 2}};
+  for (const auto& [command, processes] : runs) {
+    const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
+    ASSERT_EQ(alone.status, 0) << alone.output;
+    const auto shared =
+        run_mpi(processes, command + " --threads 1 --json " + (dir / "shared.json").string());
+    ASSERT_EQ(shared.status, 0) << shared.output;
+    EXPECT_EQ(result_of(dir / "shared.json"), result_of(dir / "alone.json")) << command;
+  }
+  const auto table = run_mpi(2, "twisty bfs " + data + "/twisty/tiles-2x3.tws --table " +
+                                    (dir / "depths.bin").string());
+  EXPECT_EQ(table.status, 2) << table.output;
+  EXPECT_TRUE(contains(table.output, "--table: the depth table is written by one process"))
+      << table.output;
+}
+
+// A definition's BFS across processes in time-limited slices: the one-process result.
+TEST(DistributedCheckpoint, DefinitionFileSlicesGiveTheOneProcessResult) {
+  const fs::path dir = cubenum::testing::scratch("distributed-twisty-slices");
+  const std::string command =
+      "twisty bfs " + std::string(CUBENUM_DATA_DIR) + "/twisty/tower-2x3x2.tws --threads 1";
+  const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  double limit = 0.02;  // longer each slice: a stop drops the level in progress
+  auto run = run_mpi(2, command + " --checkpoint " + ck + " --checkpoint-every 0 --time-limit " +
+                            std::to_string(limit) + " --json " + out);
+  int slices = 1;
+  while (run.status == 4 && ++slices < 30) {
+    limit *= 1.6;
+    run = run_mpi(2, command + " --resume " + ck + " --checkpoint-every 0 --time-limit " +
+                         std::to_string(limit) + " --json " + out);
+  }
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_GT(slices, 2);
+  Json sliced = result_of(out);
+  EXPECT_EQ(sliced["resumed"], true);
+  sliced.erase("resumed");
+  EXPECT_EQ(sliced, result_of(dir / "alone.json"));
+  // A one-process checkpoint (the row engine's) is not for mpirun's.
+  const auto mixed = run_cubenum(command + " --resume " + ck);
+  EXPECT_EQ(mixed.status, 2) << mixed.output;
+  EXPECT_TRUE(contains(mixed.output, "processes is 2 there, missing here")) << mixed.output;
+}
+
 TEST(Distributed, ProcessesWithNoStatesTakePartAlike) {
   // 12 states, one word: two of the three processes own nothing.
   const std::string command = "rolling-cubes bfs --rows 1 --cols 2";

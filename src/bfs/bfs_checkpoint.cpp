@@ -6,6 +6,7 @@
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/core/stopwatch.hpp"
 
 namespace cubenum::bfs {
 
@@ -92,6 +93,26 @@ CheckpointJson load_boundary(const CheckpointReader& reader, BfsBoundary& bounda
       counts[1] != boundary.levels.back().states)
     throw bad("its counts disagree with its bitmaps");
   return state.contains("extra") ? state["extra"] : CheckpointJson();
+}
+
+void add_checkpoints(BfsOptions& options, CheckpointWriter* writer, double every,
+                     const CheckpointReader* resume, std::function<CheckpointJson()> extra,
+                     std::function<void(const CheckpointJson&)> restored) {
+  if (resume != nullptr)
+    options.restore = [resume, restored = std::move(restored)](BfsBoundary& boundary) {
+      const CheckpointJson saved = load_boundary(*resume, boundary);
+      if (restored) restored(saved);
+    };
+  if (writer != nullptr)
+    options.at_boundary = [writer, every, extra = std::move(extra), since = Stopwatch()](
+                              const BfsBoundary& boundary, bool stopping) mutable {
+      // Every process saves, or none.
+      bool due = stopping || since.seconds() >= every;
+      if (boundary.cluster != nullptr) due = any(*boundary.cluster, due);
+      if (!due) return;
+      save_boundary(*writer, boundary, extra ? extra() : CheckpointJson());
+      since.restart();
+    };
 }
 
 }  // namespace cubenum::bfs

@@ -12,6 +12,7 @@
 
 #include "action.hpp"
 #include "checkpoint_options.hpp"
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
@@ -81,17 +82,19 @@ double available_bytes() {
 
 // Refuses a space whose BFS would not fit: in --memory GiB, else in the
 // memory the machine has available.
-void check_memory(const tw::TwistySpace& space, std::optional<double> memory_gib) {
+void check_memory(std::uint64_t need_bytes, const tw::TwistySpace& space,
+                  std::optional<double> memory_gib) {
   if (memory_gib && !(*memory_gib > 0))
     throw InputError("--memory", 0, "expected a positive number of GiB");
-  const double need = double(tw::bfs_bytes(space));
+  const double need = double(need_bytes);
   if (!memory_gib && need < 0x1p26) return;  // 64 MiB: no need to ask the system
   const double have = memory_gib ? *memory_gib * 0x1p30 : available_bytes();
   if (have > 0 && need > have)
     throw InputError(
-        fmt::format("{} ranked states need {} for the BFS (2 bits a state and tables), more than "
+        fmt::format("{} ranked states need {} for the BFS{} (bitmaps and tables), more than "
                     "the {} {}",
-                    space.size(), bytes_text(need), bytes_text(have),
+                    space.size(), bytes_text(need),
+                    this_cluster().processes() > 1 ? " in each process" : "", bytes_text(have),
                     memory_gib ? "that --memory allows" : "this machine has available"));
 }
 
@@ -124,73 +127,154 @@ Json run_info(const SpaceArgs& args, const ActionContext& ctx) {
   return space_json(*space);
 }
 
+// A BFS's outcome as the table shows it, from either engine.
+struct BfsSummary {
+  std::vector<std::uint64_t> distribution;
+  std::vector<std::string> methods;  // per level: how it was built
+  std::vector<double> seconds;
+  std::uint64_t reached = 0;
+  bool stopped = false;
+  std::vector<std::vector<int>> antipodes;
+  std::optional<bfs::RowDepths> depths;  // the row engine's, for --table
+};
+
+// The progress line: states reached of the ranked ones, and the level
+// being built (`units` done of `total`); with --verbose a line per level.
+class LevelProgress {
+ public:
+  LevelProgress(const tw::TwistySpace& space, std::uint64_t total, std::string units)
+      : progress_("twisty bfs", space.size(), "states"), total_(total), units_(std::move(units)) {
+    progress_.set_estimate(false);
+  }
+  void level(unsigned depth, std::uint64_t states, const std::string& method, double seconds) {
+    reached_ += states;
+    progress_.set_done(reached_);
+    level_.reset();
+    level_.emplace(fmt::format("level {}", depth + 1), total_, units_);
+    progress::note("level {:2}  {:>15} positions  {:>11}  {:8.3f} s  (total {}, {:.1f} s)", depth,
+                   progress::grouped(states), method, seconds, progress::grouped(reached_),
+                   clock_.seconds());
+  }
+  void done(std::uint64_t units) {
+    if (level_) level_->set_done(units);
+  }
+  void end() { level_.reset(); }
+
+ private:
+  Progress progress_;
+  std::optional<Progress> level_;
+  std::uint64_t total_, reached_ = 0;
+  std::string units_;
+  Stopwatch clock_;
+};
+
+// One process: the row engine.
+BfsSummary bfs_alone(const tw::TwistySpace& space, const BfsArgs& args,
+                     CheckpointSession& checkpoints) {
+  LevelProgress progress(space, space.rows(), "rows");
+  tw::EnumerateOptions options;
+  options.policy = parse_direction(args.direction);
+  options.antipodes = args.antipodes;
+  options.on_level = [&](const bfs::RowLevel& level) {
+    progress.level(level.depth, level.states, level.work.method(), level.seconds);
+  };
+  options.on_progress = [&](std::uint64_t rows) { progress.done(rows); };
+  options.checkpoint = checkpoints.writer();
+  options.checkpoint_every = checkpoints.every();
+  options.resume = checkpoints.reader();
+  options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
+  tw::Enumeration e = tw::enumerate(space, options);
+  progress.end();
+  BfsSummary summary{e.bfs.distribution(), {}, {}, e.bfs.reached, e.bfs.stopped,
+                     std::move(e.antipodes), std::move(e.bfs.depths)};
+  for (const bfs::RowLevel& level : e.bfs.levels) {
+    summary.methods.push_back(level.work.method());
+    summary.seconds.push_back(level.seconds);
+  }
+  return summary;
+}
+
+std::string direction_text(bfs::Direction direction) {
+  return direction == bfs::Direction::TopDown ? "top-down" : "bottom-up";
+}
+
+// Under mpirun: the frontier engine, each process holding its part.
+BfsSummary bfs_shared(const tw::TwistySpace& space, const BfsArgs& args,
+                      CheckpointSession& checkpoints, Cluster& cluster) {
+  LevelProgress progress(space, space.size(), "scanned");
+  tw::SharedEnumerateOptions options;
+  options.policy = parse_direction(args.direction);
+  options.antipodes = args.antipodes;
+  options.on_level = [&](const bfs::LevelStats& level) {
+    progress.level(level.depth, level.states, direction_text(level.direction), level.seconds);
+    progress::note("level {:2}  sent between {} processes: {} messages, {} neighbours, {} bytes",
+                   level.depth, cluster.processes(), progress::grouped(level.messages),
+                   progress::grouped(level.sent_ranks), progress::grouped(level.sent_bytes));
+  };
+  options.on_progress = [&](std::uint64_t scanned) { progress.done(scanned); };
+  options.checkpoint = checkpoints.writer();
+  options.checkpoint_every = checkpoints.every();
+  options.resume = checkpoints.reader();
+  options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
+  tw::SharedEnumeration e = tw::enumerate_shared(space, options, cluster);
+  progress.end();
+  BfsSummary summary{e.bfs.distribution(), {}, {}, e.bfs.reached, e.bfs.stopped,
+                     std::move(e.antipodes), std::nullopt};
+  for (const bfs::LevelStats& level : e.bfs.levels) {
+    summary.methods.push_back(level.depth == 0 ? "" : direction_text(level.direction));
+    summary.seconds.push_back(level.seconds);
+  }
+  return summary;
+}
+
 Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
+  Cluster& cluster = this_cluster();
+  const bool shared = cluster.processes() > 1;
+  if (args.table && shared)
+    throw InputError("--table", 0,
+                     "the depth table is written by one process (run without mpirun)");
   if (args.table) check_output_path(*args.table, "--table");  // before the work
   const auto space = make_space(args.space);
-  check_memory(*space, args.memory_gib);
+  check_memory(shared ? tw::shared_bfs_bytes(*space, cluster.processes(), args.antipodes > 0)
+                      : tw::bfs_bytes(*space),
+               *space, args.memory_gib);
   // What a checkpoint must match: the space (pieces, moves, layout).
   CheckpointSession checkpoints(
       args.checkpoints,
       {{"puzzle", "twisty"}, {"action", "bfs"}, {"space", tw::space_identity(*space)}});
   print_space(*space, ctx.out);
-  if (const CheckpointReader* saved = checkpoints.reader())
+  if (const CheckpointReader* saved = checkpoints.reader(); saved && cluster.process() == 0)
     fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", args.checkpoints.resume,
                saved->state().value("levels", CheckpointJson::array()).size());
-  // The progress line: states reached of the ranked ones, and the level
-  // being built (rows done); with --verbose a line per level.
-  Progress progress("twisty bfs", space->size(), "states");
-  progress.set_estimate(false);
-  std::optional<Progress> level_task;
-  std::uint64_t reached = 0;
-  const Stopwatch clock;
-  tw::EnumerateOptions options;
-  options.policy = parse_direction(args.direction);
-  options.antipodes = args.antipodes;
-  options.on_level = [&](const bfs::RowLevel& level) {
-    reached += level.states;
-    progress.set_done(reached);
-    level_task.reset();
-    level_task.emplace(fmt::format("level {}", level.depth + 1), space->rows(), "rows");
-    progress::note("level {:2}  {:>15} positions  {:>11}  {:8.3f} s  (total {}, {:.1f} s)",
-                   level.depth, progress::grouped(level.states), level.work.method(), level.seconds,
-                   progress::grouped(reached), clock.seconds());
-  };
-  options.on_progress = [&](std::uint64_t done) {
-    if (level_task) level_task->set_done(done);
-  };
-  options.checkpoint = checkpoints.writer();
-  options.checkpoint_every = checkpoints.every();
-  options.resume = checkpoints.reader();
-  options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
-  const tw::Enumeration e = tw::enumerate(*space, options);
-  level_task.reset();
-  if (e.bfs.stopped) checkpoints.stopped();
-  const std::vector<std::uint64_t> distribution = e.bfs.distribution();
+  const BfsSummary e =
+      shared ? bfs_shared(*space, args, checkpoints, cluster) : bfs_alone(*space, args, checkpoints);
+  if (e.stopped) checkpoints.stopped();
 
   fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>11}\n", "depth", "positions", "method", "level time");
-  for (std::size_t d = 0; d < distribution.size(); ++d)
-    fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>9.3f} s\n", d, distribution[d],
-               e.bfs.levels[d].work.method(), e.bfs.levels[d].seconds);
-  fmt::print(ctx.out, "{:>5} {:>15}\n", "total", e.bfs.reached);
-  if (e.bfs.reached == space->size())
+  for (std::size_t d = 0; d < e.distribution.size(); ++d)
+    fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>9.3f} s\n", d, e.distribution[d], e.methods[d],
+               e.seconds[d]);
+  fmt::print(ctx.out, "{:>5} {:>15}\n", "total", e.reached);
+  if (e.reached == space->size())
     fmt::print(ctx.out, "every ranked state is reachable\n");
   else
-    fmt::print(ctx.out, "the moves reach {} of the {} ranked states (1 in {:.4g})\n", e.bfs.reached,
-               space->size(), double(space->size()) / double(e.bfs.reached));
-  fmt::print(ctx.out, "God's number {}, antipodes {}\n", e.bfs.max_depth(), distribution.back());
+    fmt::print(ctx.out, "the moves reach {} of the {} ranked states (1 in {:.4g})\n", e.reached,
+               space->size(), double(space->size()) / double(e.reached));
+  const std::size_t max_depth = e.distribution.size() - 1;
+  fmt::print(ctx.out, "God's number {}, antipodes {}\n", max_depth, e.distribution.back());
   std::vector<std::string> antipodes;
   for (const auto& sequence : e.antipodes) antipodes.push_back(tw::sequence_text(*space, sequence));
   for (const std::string& a : antipodes) fmt::print(ctx.out, "  antipode: {}\n", a);
   if (args.table) {
-    tw::save_table(*args.table, *space, *e.bfs.depths);
+    tw::save_table(*args.table, *space, *e.depths);
     fmt::print(ctx.out, "wrote the depth table to {} ({})\n", *args.table,
-               bytes_text(double(e.bfs.depths->bytes())));
+               bytes_text(double(e.depths->bytes())));
   }
   Json result = space_json(*space);
-  result["states"] = e.bfs.reached;
-  result["distribution"] = distribution;
-  result["max_depth"] = e.bfs.max_depth();
-  result["antipodes"] = distribution.back();
+  result["states"] = e.reached;
+  result["distribution"] = e.distribution;
+  result["max_depth"] = max_depth;
+  result["antipodes"] = e.distribution.back();
   result["antipode_sequences"] = antipodes;
   if (checkpoints.reader() != nullptr) result["resumed"] = true;
   return result;
@@ -213,7 +297,7 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
     depths = tw::load_table(*args.table, *space);
   } else {
     if (args.table) check_output_path(*args.table, "--table");
-    check_memory(*space, args.memory_gib);
+    check_memory(tw::bfs_bytes(*space), *space, args.memory_gib);
     const std::uint64_t solved = space->solved_rank();
     depths = std::move(*bfs::row_bfs(*space, {&solved, 1}).depths);
     if (args.table) tw::save_table(*args.table, *space, depths);
@@ -264,6 +348,7 @@ void register_twisty(Command& app) {
   bfs->add_option("--table", bfs_args->table, "also write the depth table to FILE (for solve)")
       ->type_name("FILE");
   add_checkpoint_options(*bfs, bfs_args->checkpoints);
+  allow_processes(bfs);
   bfs->footer(
       "The table: positions first reached at each depth, how the level was built and how long\n"
       "it took. A row is a set of positions that every move carries to one row, permuting\n"
@@ -276,7 +361,10 @@ void register_twisty(Command& app) {
       "           cycle of rows at once (docs/DESIGN.md)\n"
       "Every method finds the same positions: the counts never depend on it.\n"
       "Checkpoints are saved between levels: a stop (Ctrl-C, --time-limit) waits for the\n"
-      "level in progress, whose positions are already in the table.");
+      "level in progress, whose positions are already in the table.\n"
+      "Under mpirun the processes share the ranks, each holding the bitmaps of its part;\n"
+      "levels are built top-down (each process moves its positions and sends the ones\n"
+      "others own) or bottom-up (over the whole level gathered), as the counts say.");
 
   auto solve_args = std::make_shared<SolveArgs>();
   Command* solve =

@@ -41,33 +41,6 @@ std::vector<std::uint64_t> RollingBfsResult::distribution() const {
   return d;
 }
 
-namespace {
-
-// The watched state's depth goes into the checkpoint beside the boundary.
-void add_checkpoints(const RollingBfsOptions& options, RollingBfsResult& result,
-                     bfs::BfsOptions& bfs_options) {
-  bfs_options.should_stop = options.should_stop;
-  if (options.resume != nullptr)
-    bfs_options.restore = [&options, &result](bfs::BfsBoundary& boundary) {
-      const CheckpointJson extra = bfs::load_boundary(*options.resume, boundary);
-      if (extra.is_object() && extra.contains("watch_depth") && !extra["watch_depth"].is_null())
-        result.watch_depth = extra["watch_depth"].get<unsigned>();
-    };
-  if (options.checkpoint != nullptr)
-    bfs_options.at_boundary = [&options, &result, since = Stopwatch()](
-                                  const bfs::BfsBoundary& boundary, bool stopping) mutable {
-      // Every process saves, or none (by the clocks of any of them).
-      bool due = stopping || since.seconds() >= options.checkpoint_every;
-      if (boundary.cluster != nullptr) due = any(*boundary.cluster, due);
-      if (!due) return;
-      const CheckpointJson extra = {
-          {"watch_depth", result.watch_depth ? CheckpointJson(*result.watch_depth) : nullptr}};
-      bfs::save_boundary(*options.checkpoint, boundary, extra);
-      since.restart();
-    };
-}
-
-}  // namespace
 
 RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t source,
                              const RollingBfsOptions& options) {
@@ -93,7 +66,19 @@ RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t sourc
     bfs_options.stop_after = [&](const bfs::LevelStats&, const AtomicBitmap&) {
       return result.watch_depth.has_value();
     };
-  add_checkpoints(options, result, bfs_options);
+  // The watched state's depth goes into the checkpoint beside the boundary.
+  bfs_options.should_stop = options.should_stop;
+  bfs::add_checkpoints(
+      bfs_options, options.checkpoint, options.checkpoint_every, options.resume,
+      [&result] {
+        return CheckpointJson{{"watch_depth", result.watch_depth
+                                                  ? CheckpointJson(*result.watch_depth)
+                                                  : nullptr}};
+      },
+      [&result](const CheckpointJson& extra) {
+        if (extra.is_object() && extra.contains("watch_depth") && !extra["watch_depth"].is_null())
+          result.watch_depth = extra["watch_depth"].get<unsigned>();
+      });
   bfs::BfsResult found = bfs::frontier_bfs(space, {&source, 1}, bfs_options);
   result.levels = std::move(found.levels);
   result.reached = found.reached;

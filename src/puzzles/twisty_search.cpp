@@ -4,8 +4,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
+#include <cstring>
 #include <fstream>
 
+#include "cubenum/bfs/bfs_checkpoint.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/hash.hpp"
 #include "cubenum/core/output_file.hpp"
@@ -58,6 +62,150 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
         break;  // one per row: different antipodes
       }
     }
+  return e;
+}
+
+namespace {
+
+// The space as the frontier engine sees it (bfs::RankedSpace), with a
+// cursor that keeps the moves' tables for the row of consecutive ranks.
+class Ranks {
+ public:
+  explicit Ranks(const TwistySpace& space) : space_(space) {}
+  std::uint64_t size() const { return space_.size(); }
+
+  template <class Visit>
+  bool for_each_neighbour(std::uint64_t rank, Visit&& visit) const {
+    for (int m = 0; m < space_.moves(); ++m)
+      if (visit(space_.neighbour(rank, m))) return true;
+    return false;
+  }
+
+  class Cursor {
+   public:
+    explicit Cursor(const TwistySpace& space) : space_(space) {}
+    template <class Visit>
+    bool for_each_neighbour(std::uint64_t rank, Visit&& visit) {
+      const std::uint64_t row = rank / space_.columns();
+      if (row != row_) enter(static_cast<std::uint32_t>(row));
+      const auto column = static_cast<std::uint32_t>(rank - row * space_.columns());
+      for (std::size_t m = 0; m < to_.size(); ++m)
+        if (visit(to_[m] + action_[m][column])) return true;
+      return false;
+    }
+
+   private:
+    void enter(std::uint32_t row) {
+      row_ = row;
+      to_.resize(static_cast<std::size_t>(space_.moves()));
+      action_.resize(to_.size());
+      for (int m = 0; m < space_.moves(); ++m) {
+        to_[static_cast<std::size_t>(m)] = std::uint64_t{space_.row_step(row, m)} * space_.columns();
+        action_[static_cast<std::size_t>(m)] = space_.action(row, m);
+      }
+    }
+    const TwistySpace& space_;
+    std::uint64_t row_ = ~std::uint64_t{0};
+    std::vector<std::uint64_t> to_;  // first rank of each move's row
+    std::vector<const std::uint16_t*> action_;
+  };
+  Cursor cursor(std::uint64_t) const { return Cursor(space_); }
+
+ private:
+  const TwistySpace& space_;
+};
+
+// Up to `wanted` states of `level` (this process's part), the first of each
+// row, rows in order: antipode candidates.
+std::vector<std::uint64_t> first_of_rows(const TwistySpace& space, const AtomicBitmap& level,
+                                         const RankPart& part, std::size_t wanted) {
+  std::vector<std::uint64_t> found;
+  std::uint64_t last_row = ~std::uint64_t{0};
+  for (std::size_t w = 0; w < level.words() && found.size() < wanted; ++w)
+    for (std::uint64_t bits = level.load_word(w); bits != 0 && found.size() < wanted;
+         bits &= bits - 1) {
+      const std::uint64_t rank = part.first + w * 64 + static_cast<unsigned>(std::countr_zero(bits));
+      if (rank / space.columns() == last_row) continue;
+      last_row = rank / space.columns();
+      found.push_back(rank);
+    }
+  return found;
+}
+
+// Every process's candidates, merged: the first state of each of the first
+// `wanted` rows of the whole level.
+std::vector<std::uint64_t> merge_candidates(const TwistySpace& space,
+                                            const std::vector<std::uint64_t>& mine,
+                                            std::size_t wanted, Cluster& cluster) {
+  std::string bytes(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof mine[0]);
+  std::vector<std::uint64_t> all;
+  for (const std::string& part : gather_texts(cluster, bytes)) {
+    const std::size_t at = all.size();
+    all.resize(at + part.size() / sizeof(std::uint64_t));
+    std::memcpy(all.data() + at, part.data(), part.size());
+  }
+  std::sort(all.begin(), all.end());
+  std::vector<std::uint64_t> firsts;
+  for (std::uint64_t rank : all) {
+    if (firsts.size() == wanted) break;
+    if (firsts.empty() || rank / space.columns() != firsts.back() / space.columns())
+      firsts.push_back(rank);
+  }
+  return firsts;
+}
+
+}  // namespace
+
+std::uint64_t shared_bfs_bytes(const TwistySpace& space, int processes, bool depth_table) {
+  const RankPart part = part_of(space.size(), 0, processes);  // the largest part
+  const std::uint64_t own_bits = part.count * (3 + (depth_table ? 2 : 0));
+  const std::uint64_t gathered_bits = processes > 1 ? space.size() : 0;
+  const std::uint64_t actions =
+      std::uint64_t{space.contexts()} * space.moves() * space.columns() * 2;
+  return (own_bits + gathered_bits) / 8 + std::min<std::uint64_t>(actions, 64ULL << 20);
+}
+
+SharedEnumeration enumerate_shared(const TwistySpace& space, const SharedEnumerateOptions& options,
+                                   Cluster& cluster) {
+  if (space.moves() > static_cast<int>(bfs::kMaxNeighbours))
+    throw InputError(space.definition().file, 0,
+                     fmt::format("{} moves: across processes a BFS takes at most {} (choose "
+                                 "fewer with --moves, or run in one process)",
+                                 space.moves(), bfs::kMaxNeighbours));
+  const Ranks ranks(space);
+  const RankPart part = part_of(space.size(), cluster.process(), cluster.processes());
+  bfs::BfsOptions bfs_options;
+  bfs_options.policy = options.policy;
+  bfs_options.cluster = &cluster;
+  bfs_options.depth_table = options.antipodes > 0;
+  bfs_options.on_progress = options.on_progress;
+  std::vector<std::uint64_t> candidates;  // of the last level with states
+  bfs_options.on_level = [&](const bfs::LevelStats& level, const AtomicBitmap& states) {
+    if (options.on_level) options.on_level(level);
+    if (level.states > 0) candidates = first_of_rows(space, states, part, options.antipodes);
+  };
+  bfs_options.should_stop = options.should_stop;
+  bfs::add_checkpoints(bfs_options, options.checkpoint, options.checkpoint_every, options.resume);
+  // A resumed search may find no level after the saved one.
+  if (bfs_options.restore)
+    bfs_options.restore = [&, restore = std::move(bfs_options.restore)](bfs::BfsBoundary& b) {
+      restore(b);
+      candidates = first_of_rows(space, b.frontier, part, options.antipodes);
+    };
+  const std::uint64_t solved = space.solved_rank();
+  SharedEnumeration e{bfs::frontier_bfs(ranks, {&solved, 1}, bfs_options), {}};
+  if (e.bfs.stopped || options.antipodes == 0) return e;
+  for (std::uint64_t rank : merge_candidates(space, candidates, options.antipodes, cluster)) {
+    const std::vector<std::uint64_t> path =
+        bfs::path_to_source(ranks, *e.bfs.depths, {&solved, 1}, rank, part, &cluster);
+    std::vector<int> moves;  // towards solved
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      int m = 0;
+      while (space.neighbour(path[i], m) != path[i + 1]) ++m;
+      moves.push_back(m);
+    }
+    e.antipodes.push_back(inverse_sequence(space, moves));
+  }
   return e;
 }
 

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/bfs/row_bfs.hpp"
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/puzzles/twisty.hpp"
 #include "cubenum/puzzles/twisty_space.hpp"
 
@@ -37,6 +39,34 @@ struct Enumeration {
 };
 
 Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options);
+
+// Across processes (mpirun): the frontier engine (bfs/frontier_bfs.hpp)
+// over the same ranks, each process holding the bitmaps of its part of
+// them and shipping the neighbours others own; the same levels and the
+// same antipodes as enumerate. At most bfs::kMaxNeighbours moves.
+struct SharedEnumerateOptions {
+  bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
+  std::size_t antipodes = 0;  // > 0 keeps a depth table (depth mod 3)
+  std::function<void(const bfs::LevelStats&)> on_level;
+  std::function<void(std::uint64_t scanned)> on_progress;
+  CheckpointWriter* checkpoint = nullptr;
+  double checkpoint_every = 60;
+  const CheckpointReader* resume = nullptr;
+  std::function<bool()> should_stop;
+};
+
+struct SharedEnumeration {
+  bfs::BfsResult bfs;  // levels and reached: every process's
+  std::vector<std::vector<int>> antipodes;
+};
+
+SharedEnumeration enumerate_shared(const TwistySpace& space, const SharedEnumerateOptions& options,
+                                   Cluster& cluster);
+
+// Bytes one of `processes` processes needs for enumerate_shared: its part
+// of three bitmaps and of the depth table, the whole frontier once
+// gathered (bottom-up levels), and the move tables.
+std::uint64_t shared_bfs_bytes(const TwistySpace& space, int processes, bool depth_table);
 
 // The moves that take `rank` to the solved position, shortest, from a
 // depth table of a BFS from solved; empty if it is solved. Throws
