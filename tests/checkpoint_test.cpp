@@ -96,6 +96,67 @@ TEST(Checkpoint, KilledAtAnyMomentResumesToTheSameResult) {
   }
 }
 
+// Two-bit storage (the depth table alone): a stop waits for the level's
+// end, sliced and killed runs give the uninterrupted result, and a
+// checkpoint of the other storage is refused.
+TEST(Checkpoint, TwoBitStorageSlicesAndKillsGiveTheUninterruptedResult) {
+  const fs::path dir = scratch("two-bit");
+  const Json whole = uninterrupted(dir);
+  const std::string command = kRolling33 + " --storage two-bit";
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  auto run = run_cubenum(command + " --checkpoint " + ck +
+                         " --checkpoint-every 0 --time-limit 0.03 --json " + out);
+  ASSERT_EQ(run.status, 4) << run.output;
+  int slices = 1;
+  do {
+    const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
+    run = run_cubenum(command + threads + " --resume " + ck +
+                      " --checkpoint-every 0 --time-limit 0.03 --json " + out);
+    ASSERT_TRUE(run.status == 0 || run.status == 4) << run.output;
+  } while (run.status == 4 && ++slices < 100);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_GT(slices, 2);
+  EXPECT_EQ(result_of(out), whole);
+
+  const auto bitmaps = run_cubenum(kRolling33 + " --storage bitmaps --resume " + ck);
+  EXPECT_EQ(bitmaps.status, 2) << bitmaps.output;
+  EXPECT_NE(bitmaps.output.find("two_bit is true there, false here"), std::string::npos)
+      << bitmaps.output;
+
+  for (const double at : {0.02, 0.06, 0.12}) {
+    const std::string killed = (dir / ("killed" + std::to_string(at))).string();
+    fs::remove(out);
+    run_until("KILL", at, command + " --checkpoint " + killed + " --checkpoint-every 0");
+    const std::string again = fs::exists(fs::path(killed) / "checkpoint.json")
+                                  ? " --resume " + killed
+                                  : " --checkpoint " + killed;
+    run = run_cubenum(command + again + " --json " + out);
+    ASSERT_EQ(run.status, 0) << "killed at " << at << " s: " << run.output;
+    EXPECT_EQ(result_of(out), whole) << "killed at " << at << " s";
+  }
+}
+
+// --memory: bitmaps (9.0 MiB for the 3x3) when they fit, else the depth
+// table alone (3.6 MiB), else a refusal that says what it needs.
+TEST(Checkpoint, StorageFollowsTheMemoryAllowed) {
+  const fs::path dir = scratch("memory");
+  const Json whole = uninterrupted(dir);
+  const std::string out = (dir / "small.json").string();
+  const auto small = run_cubenum(kRolling33 + " --memory 0.005 --json " + out);
+  ASSERT_EQ(small.status, 0) << small.output;
+  EXPECT_NE(small.output.find("two-bit storage (3.6 MiB"), std::string::npos) << small.output;
+  EXPECT_EQ(result_of(out), whole);
+  const auto tiny = run_cubenum(kRolling33 + " --memory 0.002");
+  EXPECT_EQ(tiny.status, 2) << tiny.output;
+  EXPECT_NE(tiny.output.find("15116544 states need 3.6 MiB for the BFS (the depth table"),
+            std::string::npos)
+      << tiny.output;
+  const auto forced = run_cubenum(kRolling33 + " --memory 0.005 --storage bitmaps");
+  EXPECT_EQ(forced.status, 2) << forced.output;
+  EXPECT_NE(forced.output.find("need 9.0 MiB for the BFS (bitmaps"), std::string::npos)
+      << forced.output;
+}
+
 TEST(Checkpoint, CtrlCStopsWithACheckpoint) {
   const fs::path dir = scratch("sigint");
   const Json whole = uninterrupted(dir);

@@ -156,7 +156,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Grid{"--rows 2 --cols 3", 5}, Grid{"--rows 3 --cols 3", 2},
                       Grid{"--rows 3 --cols 3", 3},
                       Grid{"--rows 3 --cols 3 --direction top-down", 4},
-                      Grid{"--rows 2 --cols 3 --direction bottom-up", 3}),
+                      Grid{"--rows 2 --cols 3 --direction bottom-up", 3},
+                      // The depth table alone (two-bit storage), top-down.
+                      Grid{"--rows 3 --cols 3 --storage two-bit", 3},
+                      Grid{"--rows 2 --cols 3 --storage two-bit", 2}),
     [](const auto& param_info) {
       std::string name = param_info.param.args + "_" + std::to_string(param_info.param.processes);
       std::replace_if(
@@ -260,6 +263,11 @@ TEST(Distributed, ErrorsAreSaidOnceAndEndEveryProcess) {
   EXPECT_EQ(alone_only.status, 2) << alone_only.output;
   EXPECT_TRUE(contains(alone_only.output, "nine-colour-cube count runs in one process"))
       << alone_only.output;
+  const auto two_bit_bottom_up =
+      run_mpi(2, "rolling-cubes bfs --storage two-bit --direction bottom-up");
+  EXPECT_EQ(two_bit_bottom_up.status, 2) << two_bit_bottom_up.output;
+  EXPECT_TRUE(contains(two_bit_bottom_up.output, "two-bit storage under mpirun runs top-down"))
+      << two_bit_bottom_up.output;
   const auto symmetry = run_mpi(2, "pocket-cube bfs --symmetry");
   EXPECT_EQ(symmetry.status, 2) << symmetry.output;
   EXPECT_TRUE(contains(symmetry.output, "--symmetry: runs in one process")) << symmetry.output;

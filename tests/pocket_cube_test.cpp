@@ -270,9 +270,9 @@ TEST(PocketCube, ConjugationIsAGroupAction) {
 std::vector<std::uint8_t> depths(Metric metric) {
   std::vector<std::uint8_t> depth(kPositionCount, 0xFF);
   bfs::BfsOptions options;
-  options.on_level = [&](const bfs::LevelStats& level, const AtomicBitmap& states) {
+  options.on_level = [&](const bfs::LevelStats& level, const bfs::LevelStates& states) {
     for (std::uint64_t r = 0; r < kPositionCount; ++r)
-      if (states.test(r)) depth[r] = static_cast<std::uint8_t>(level.depth);
+      if (states.level->test(r)) depth[r] = static_cast<std::uint8_t>(level.depth);
   };
   const std::uint64_t solved = 0;
   bfs::frontier_bfs(PocketCubeSpace(metric), {&solved, 1}, options);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <span>
+#include <vector>
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
@@ -16,13 +18,19 @@ void save_boundary(CheckpointWriter& writer, const BfsBoundary& boundary,
   for (const LevelStats& level : boundary.levels)
     levels.push_back({level.depth, level.states, level.seconds,
                       level.direction == Direction::TopDown ? "top-down" : "bottom-up"});
+  const bool two_bit = boundary.frontier_chunks != nullptr;
   const CheckpointJson state = {{"levels", levels},
                                 {"reached", boundary.reached},
                                 {"depth_table", boundary.depths != nullptr},
+                                {"two_bit", two_bit},
                                 {"extra", extra}};
   // With a depth table, `visited` follows from it (depth mod 3 cannot tell
-  // the frontier from the states three levels back).
-  if (boundary.depths != nullptr)
+  // the frontier from the states three levels back: two-bit mode keeps the
+  // frontier's states by chunk).
+  if (two_bit)
+    writer.save(state, {{"depths", boundary.depths->cells().bytes()},
+                        {"frontier_chunks", std::as_bytes(std::span(*boundary.frontier_chunks))}});
+  else if (boundary.depths != nullptr)
     writer.save(state, {{"depths", boundary.depths->cells().bytes()},
                         {"frontier", boundary.frontier.bytes()}});
   else
@@ -47,6 +55,20 @@ void visited_from_depths(const DepthTable& depths, AtomicBitmap& visited) {
   });
 }
 
+// Two-bit mode: the reached states, and the frontier's (by chunk).
+std::array<std::uint64_t, 2> two_bit_counts(const DepthTable& depths,
+                                            const std::vector<std::uint64_t>& frontier_chunks) {
+  const std::uint64_t reached = parallel_sum<std::uint64_t>(
+      depths.cells().words(), 4096, [&](std::size_t begin, std::size_t end) {
+        std::uint64_t sum = 0;
+        for (std::size_t i = begin; i != end; ++i) sum += depths.seen_in_cells(i);
+        return sum;
+      });
+  std::uint64_t frontier = 0;
+  for (std::uint64_t n : frontier_chunks) frontier += n;
+  return {reached, frontier};
+}
+
 }  // namespace
 
 CheckpointJson load_boundary(const CheckpointReader& reader, BfsBoundary& boundary) {
@@ -59,6 +81,11 @@ CheckpointJson load_boundary(const CheckpointReader& reader, BfsBoundary& bounda
     throw bad("no levels");
   if (state["depth_table"] != (boundary.depths != nullptr))
     throw InputError("--resume", 0, "the checkpoint was made with another depth-table setting");
+  const bool two_bit = boundary.frontier_chunks != nullptr;
+  if (state.value("two_bit", false) != two_bit)
+    throw InputError("--resume", 0,
+                     two_bit ? "the checkpoint was made with bitmaps, not in two-bit mode"
+                             : "the checkpoint was made in two-bit mode, not with bitmaps");
   boundary.levels.clear();
   for (const CheckpointJson& level : state["levels"]) {
     if (!level.is_array() || level.size() != 4) throw bad("a level");
@@ -71,11 +98,15 @@ CheckpointJson load_boundary(const CheckpointReader& reader, BfsBoundary& bounda
   // the first process's error before going on together.
   std::string problem;
   try {
-    reader.read("frontier", boundary.frontier.bytes());
-    if (boundary.depths != nullptr) {
+    if (two_bit) {
+      reader.read("depths", boundary.depths->cells().bytes());
+      reader.read("frontier_chunks", std::as_writable_bytes(std::span(*boundary.frontier_chunks)));
+    } else if (boundary.depths != nullptr) {
+      reader.read("frontier", boundary.frontier.bytes());
       reader.read("depths", boundary.depths->cells().bytes());
       visited_from_depths(*boundary.depths, boundary.visited);
     } else {
+      reader.read("frontier", boundary.frontier.bytes());
       reader.read("visited", boundary.visited.bytes());
     }
   } catch (const InputError& e) {
@@ -88,6 +119,7 @@ CheckpointJson load_boundary(const CheckpointReader& reader, BfsBoundary& bounda
   std::uint64_t sum = 0;
   for (const LevelStats& level : boundary.levels) sum += level.states;
   std::array<std::uint64_t, 2> counts{boundary.visited.count(), boundary.frontier.count()};
+  if (two_bit) counts = two_bit_counts(*boundary.depths, *boundary.frontier_chunks);
   if (boundary.cluster != nullptr) boundary.cluster->sum(counts);
   if (sum != boundary.reached || counts[0] != boundary.reached ||
       counts[1] != boundary.levels.back().states)

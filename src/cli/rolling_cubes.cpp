@@ -11,6 +11,7 @@
 
 #include "action.hpp"
 #include "checkpoint_options.hpp"
+#include "memory.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/progress.hpp"
@@ -25,6 +26,8 @@ struct RollingOptions {
   unsigned rows = 3, cols = 3;
   std::string start, goal;
   std::string direction = "auto";
+  std::string storage = "auto";
+  std::optional<double> memory_gib;
   // Layers of the shortest-path DAG above this are not counted (16 bytes
   // each, plus sorting room).
   std::uint64_t count_limit = 200'000'000;
@@ -42,6 +45,16 @@ void add_grid_options(Command* action, const std::shared_ptr<RollingOptions>& op
   action->add_option("--direction", options->direction, "BFS direction")
       ->check(IsMember({"auto", "top-down", "bottom-up"}))
       ->capture_default_str();
+  action
+      ->add_option("--storage", options->storage,
+                   "per state: bitmaps (5 bits a state: fastest), two-bit (the depth table "
+                   "alone: 2 bits a state), or auto (bitmaps when they fit in --memory)")
+      ->check(IsMember({"auto", "bitmaps", "two-bit"}))
+      ->capture_default_str();
+  action
+      ->add_option("--memory", options->memory_gib,
+                   "GiB a process may take (default: the memory available)")
+      ->type_name("GIB");
   add_checkpoint_options(*action, options->checkpoints);
 }
 
@@ -88,9 +101,41 @@ struct SearchOutcome {
   double seconds;
 };
 
+// Whether to keep the depth table alone (two-bit) instead of the bitmaps:
+// as --storage says, or by what fits in --memory (else the memory
+// available); refused when not even the table fits.
+bool two_bit_storage(const RollingOptions& o, std::uint64_t states, Cluster& cluster) {
+  if (o.storage == "two-bit" && cluster.processes() > 1 && o.direction == "bottom-up")
+    throw InputError("--direction", 0,
+                     "two-bit storage under mpirun runs top-down (bottom-up needs the whole "
+                     "frontier in every process)");
+  const std::uint64_t part = part_of(states, 0, cluster.processes()).count;  // the largest
+  const double two_bit = double(part) / 4;
+  const double bitmaps = double(part) * 5 / 8 + (cluster.processes() > 1 ? double(states) / 8 : 0);
+  const double need = o.storage == "bitmaps" ? bitmaps : two_bit;
+  const double largest = o.storage == "auto" ? bitmaps : need;
+  const double have = o.memory_gib || largest >= 0x1p26 ? memory_allowed(o.memory_gib) : 0;
+  const std::string per = cluster.processes() > 1 ? " in each process" : "";
+  if (have > 0 && need > have)
+    throw InputError(fmt::format(
+        "{} states need {}{} for the BFS ({}), more than the {} {}", states, bytes_text(need), per,
+        o.storage == "bitmaps" ? "bitmaps, 5 bits a state" : "the depth table, 2 bits a state",
+        bytes_text(have), o.memory_gib ? "that --memory allows" : "this machine has available"));
+  if (o.storage != "auto") return o.storage == "two-bit";
+  if (have == 0 || bitmaps <= have || (o.direction == "bottom-up" && cluster.processes() > 1))
+    return false;
+  if (cluster.process() == 0)
+    fmt::print(stderr,
+               "cubenum: bitmaps would need {}{}, more than the {} there are: two-bit storage "
+               "({}, slower; --storage)\n",
+               bytes_text(bitmaps), per, bytes_text(have), bytes_text(two_bit));
+  return true;
+}
+
 SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t goal, bool stop,
                      const std::string& command) {
   Cluster& cluster = this_cluster();
+  const bool two_bit = two_bit_storage(o, p.space.size(), cluster);
   // What a checkpoint must match: the grid, the start and the goal, and
   // whether the search stops at the goal (solve) or goes on (bfs).
   CheckpointSession checkpoints(o.checkpoints, {{"puzzle", "rolling-cubes"},
@@ -98,7 +143,8 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t go
                                                 {"rows", p.space.rows()},
                                                 {"cols", p.space.cols()},
                                                 {"start", format_grid(p.start)},
-                                                {"goal", format_grid(p.goal)}});
+                                                {"goal", format_grid(p.goal)},
+                                                {"two_bit", two_bit}});
   const std::uint64_t states = p.space.size();
   // The time left is not estimated: levels differ too much.
   Progress progress(command, states, "states");
@@ -112,6 +158,7 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t go
                        : o.direction == "bottom-up" ? bfs::DirectionPolicy::BottomUp
                                                     : bfs::DirectionPolicy::Auto;
   bfs_options.cluster = &cluster;
+  bfs_options.two_bit = two_bit;
   bfs_options.watch = goal;
   bfs_options.stop_at_watch = stop;
   bfs_options.on_level = [&](const bfs::LevelStats& level) {

@@ -12,6 +12,7 @@
 
 #include "action.hpp"
 #include "checkpoint_options.hpp"
+#include "memory.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/output_file.hpp"
@@ -63,32 +64,13 @@ bfs::DirectionPolicy parse_direction(const std::string& text) {
       fmt::format("unknown direction '{}' (expected auto, top-down or bottom-up)", text));
 }
 
-std::string bytes_text(double bytes) {
-  if (bytes >= 0x1p30) return fmt::format("{:.2f} GiB", bytes / 0x1p30);
-  if (bytes >= 0x1p20) return fmt::format("{:.1f} MiB", bytes / 0x1p20);
-  return fmt::format("{:.0f} KiB", std::ceil(bytes / 0x1p10));
-}
-
-// Memory this machine has to give (MemAvailable), or 0 if unknown.
-double available_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  double kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  return 0;
-}
-
 // Refuses a space whose BFS would not fit: in --memory GiB, else in the
 // memory the machine has available.
 void check_memory(std::uint64_t need_bytes, const tw::TwistySpace& space,
                   std::optional<double> memory_gib) {
-  if (memory_gib && !(*memory_gib > 0))
-    throw InputError("--memory", 0, "expected a positive number of GiB");
   const double need = double(need_bytes);
   if (!memory_gib && need < 0x1p26) return;  // 64 MiB: no need to ask the system
-  const double have = memory_gib ? *memory_gib * 0x1p30 : available_bytes();
+  const double have = memory_allowed(memory_gib);
   if (have > 0 && need > have)
     throw InputError(
         fmt::format("{} ranked states need {} for the BFS{} (bitmaps and tables), more than "

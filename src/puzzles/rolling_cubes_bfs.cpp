@@ -48,22 +48,24 @@ RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t sourc
   bfs::BfsOptions bfs_options;
   bfs_options.policy = options.policy;
   bfs_options.depth_table = options.depth_table;
+  bfs_options.two_bit = options.two_bit;
   bfs_options.on_progress = options.on_progress;
   bfs_options.cluster = options.cluster;
-  // `states`: this process's part of the level (found.part, known once the
-  // search has started: part_of gives it).
+  // `states`: this process's part (found.part, known once the search has
+  // started: part_of gives it). The first level that reaches the watched
+  // state is its depth.
   Cluster* cluster = options.cluster;
   const RankPart part =
       cluster ? part_of(space.size(), cluster->process(), cluster->processes()) : kAllRanks;
-  bfs_options.on_level = [&](const bfs::LevelStats& level, const AtomicBitmap& states) {
+  bfs_options.on_level = [&](const bfs::LevelStats& level, const bfs::LevelStates& states) {
     if (options.on_level) options.on_level(level);
     if (!options.watch || result.watch_depth) return;
-    bool here = part.owns(*options.watch) && states.test(part.local(*options.watch));
+    bool here = part.owns(*options.watch) && states.reached(part.local(*options.watch));
     if (cluster != nullptr) here = any(*cluster, here);
     if (here) result.watch_depth = level.depth;
   };
   if (options.stop_at_watch)
-    bfs_options.stop_after = [&](const bfs::LevelStats&, const AtomicBitmap&) {
+    bfs_options.stop_after = [&](const bfs::LevelStats&, const bfs::LevelStates&) {
       return result.watch_depth.has_value();
     };
   // The watched state's depth goes into the checkpoint beside the boundary.

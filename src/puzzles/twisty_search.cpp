@@ -180,9 +180,9 @@ SharedEnumeration enumerate_shared(const TwistySpace& space, const SharedEnumera
   bfs_options.depth_table = options.antipodes > 0;
   bfs_options.on_progress = options.on_progress;
   std::vector<std::uint64_t> candidates;  // of the last level with states
-  bfs_options.on_level = [&](const bfs::LevelStats& level, const AtomicBitmap& states) {
+  bfs_options.on_level = [&](const bfs::LevelStats& level, const bfs::LevelStates& states) {
     if (options.on_level) options.on_level(level);
-    if (level.states > 0) candidates = first_of_rows(space, states, part, options.antipodes);
+    if (level.states > 0) candidates = first_of_rows(space, *states.level, part, options.antipodes);
   };
   bfs_options.should_stop = options.should_stop;
   bfs::add_checkpoints(bfs_options, options.checkpoint, options.checkpoint_every, options.resume);

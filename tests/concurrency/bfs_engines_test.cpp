@@ -53,6 +53,56 @@ INSTANTIATE_TEST_SUITE_P(DirectionsAndThreads, FrontierBfs,
                                             ::testing::Values(1, 2, 4)),
                          direction_and_threads);
 
+// Two-bit mode (the depth table alone): the same levels and the same table
+// as with bitmaps, over several chunks of 2^16 states (9! = 362,880).
+class TwoBitBfs : public ::testing::TestWithParam<std::tuple<bfs::DirectionPolicy, int>> {};
+
+TEST_P(TwoBitBfs, SameLevelsAndDepthsAsBitmaps) {
+  const auto [policy, threads] = GetParam();
+  const std::uint64_t source = 5;
+  bfs::BfsOptions options;
+  options.depth_table = true;
+  const auto bitmaps = bfs::frontier_bfs(AdjacentSwapSpace<9>{}, {&source, 1}, options);
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  options.policy = policy;
+  options.two_bit = true;
+  const auto two_bit = bfs::frontier_bfs(AdjacentSwapSpace<9>{}, {&source, 1}, options);
+  EXPECT_EQ(two_bit.distribution(), bitmaps.distribution());
+  EXPECT_EQ(two_bit.distribution(), mahonian(9));  // from 5 as from 0: the graph is a group's
+  EXPECT_EQ(two_bit.visited.bits(), 0U);           // no bitmaps
+  ASSERT_TRUE(two_bit.depths.has_value());
+  std::uint64_t differ = 0;
+  for (std::uint64_t r = 0; r < factorial(9); ++r)
+    differ += two_bit.depths->depth_mod3(r) != bitmaps.depths->depth_mod3(r);
+  EXPECT_EQ(differ, 0U);
+}
+
+INSTANTIATE_TEST_SUITE_P(DirectionsAndThreads, TwoBitBfs,
+                         ::testing::Combine(::testing::Values(bfs::DirectionPolicy::Auto,
+                                                              bfs::DirectionPolicy::TopDown,
+                                                              bfs::DirectionPolicy::BottomUp),
+                                            ::testing::Values(1, 2, 4)),
+                         direction_and_threads);
+
+// The table's word views against its cells one by one.
+TEST(DepthTable, WordViewsAgreeWithTheCells) {
+  bfs::DepthTable table(200);
+  for (std::uint64_t r = 0; r < 200; r += 3) EXPECT_TRUE(table.try_record(r, r % 7));
+  EXPECT_FALSE(table.try_record(3, 0));  // recorded already
+  for (std::size_t w = 0; w < 4; ++w) {
+    std::uint64_t unseen = 0, at[3] = {0, 0, 0};
+    for (unsigned i = 0; i < 64; ++i) {
+      const int d = table.depth_mod3(64 * w + i);
+      (d < 0 ? unseen : at[d]) |= std::uint64_t{1} << i;
+    }
+    EXPECT_EQ(table.unseen_word(w), unseen) << w;
+    for (unsigned d = 0; d < 3; ++d) EXPECT_EQ(table.word_at(w, d + 3), at[d]) << w << " " << d;
+  }
+  unsigned seen = 0;
+  for (std::size_t i = 0; i < table.cells().words(); ++i) seen += table.seen_in_cells(i);
+  EXPECT_EQ(seen, 67U);  // 0, 3, ..., 198
+}
+
 TEST(FrontierBfs, AutoUsesBothDirections) {
   const std::uint64_t source = 0;
   const auto result = bfs::frontier_bfs(AdjacentSwapSpace<8>{}, {&source, 1});
@@ -88,9 +138,9 @@ TEST(FrontierBfs, OnLevelSeesEachLevelOnce) {
   const std::uint64_t source = 0;
   std::vector<std::uint64_t> seen;
   bfs::BfsOptions options;
-  options.on_level = [&](const bfs::LevelStats& level, const AtomicBitmap& states) {
+  options.on_level = [&](const bfs::LevelStats& level, const bfs::LevelStates& states) {
     EXPECT_EQ(level.depth, seen.size());
-    seen.push_back(states.count());
+    seen.push_back(states.level->count());
   };
   bfs::frontier_bfs(AdjacentSwapSpace<6>{}, {&source, 1}, options);
   EXPECT_EQ(seen, mahonian(6));

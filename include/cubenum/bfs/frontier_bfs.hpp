@@ -24,6 +24,15 @@
 // unvisited states against it. Level counts are summed over the processes
 // and the direction is chosen from those sums, so every process takes the
 // same one, and the level sets are those of a single process.
+//
+// Two-bit mode (BfsOptions::two_bit; Korf's two-bit BFS) keeps the depth
+// table, depth mod 3, as the only per-state storage: 2 bits a state instead
+// of 3 (5 with a depth table). A level's states are those of its code in the
+// chunks of 2^16 states that it reached (a count per chunk); states three
+// levels older in those chunks share the code and are expanded again in
+// vain, which costs time, never counts. Bottom-up needs no more: an
+// unreached state cannot touch a state three levels older. Across processes
+// the levels run top-down only (bottom-up would gather the whole frontier).
 #include <array>
 #include <atomic>
 #include <bit>
@@ -79,6 +88,22 @@ struct LevelStats {
   std::uint64_t messages = 0, sent_ranks = 0, sent_bytes = 0;
 };
 
+struct BfsBoundary;
+
+// A level's states as on_level sees them, this process's part (indexed by
+// rank - part.first): the level's bitmap, or in two-bit mode only which
+// states are reached by now (the depth table cannot tell the level's states
+// from those three levels older).
+struct LevelStates {
+  const AtomicBitmap* level = nullptr;    // null in two-bit mode
+  const AtomicBitmap* visited = nullptr;  // null in two-bit mode
+  const DepthTable* depths = nullptr;     // when kept
+  bool reached(std::uint64_t local) const {
+    return visited != nullptr ? visited->test(local)
+                              : depths->depth_mod3(local) != DepthTable::kUnseen;
+  }
+};
+
 struct BfsOptions {
   DirectionPolicy policy = DirectionPolicy::Auto;
   // The processes sharing the search; null or one process: this one alone.
@@ -86,10 +111,11 @@ struct BfsOptions {
   // the callbacks below see their own part only (BfsResult::part).
   Cluster* cluster = nullptr;
   bool depth_table = false;  // keep depth mod 3 of every state
-  // Called after each level with the level's states as a bitmap.
-  std::function<void(const LevelStats&, const AtomicBitmap& level)> on_level;
+  bool two_bit = false;      // the depth table alone (implies depth_table)
+  // Called after each level with the level's states.
+  std::function<void(const LevelStats&, const LevelStates& level)> on_level;
   // Stops the search after the first level for which it returns true.
-  std::function<bool(const LevelStats&, const AtomicBitmap& level)> stop_after;
+  std::function<bool(const LevelStats&, const LevelStates& level)> stop_after;
   // Called now and then during a level, from any thread, with the number of
   // states scanned in the level so far (for progress lines).
   std::function<void(std::uint64_t scanned)> on_progress;
@@ -97,14 +123,15 @@ struct BfsOptions {
   // Checkpoints. Polled between chunks of a level, from any thread: when it
   // returns true the level is abandoned and the search returns `stopped`
   // (the last boundary's state is untouched: a level writes only `next`).
+  // In two-bit mode it is asked after each level, which stops at its end.
   std::function<bool()> should_stop;
   // Called at each level boundary (after on_level and stop_after) with
   // the state to continue from, and once more with `stopping` when the
   // search stops.
-  std::function<void(const struct BfsBoundary&, bool stopping)> at_boundary;
+  std::function<void(const BfsBoundary&, bool stopping)> at_boundary;
   // Called once, instead of starting from the sources, to fill in a saved
   // boundary (levels and reached first, then the bitmaps).
-  std::function<void(struct BfsBoundary&)> restore;
+  std::function<void(BfsBoundary&)> restore;
 };
 
 // The search between two levels: all it needs to go on.
@@ -117,7 +144,13 @@ struct BfsBoundary {
   // Across processes: the cluster; the bitmaps and the table are this
   // process's part, `levels` and `reached` are everyone's.
   Cluster* cluster = nullptr;
+  // Two-bit mode (`visited` and `frontier` empty): the last level's states
+  // in each chunk of kChunkStates.
+  std::vector<std::uint64_t>* frontier_chunks = nullptr;
 };
+
+// Two-bit mode's chunks of states.
+inline constexpr std::uint64_t kChunkStates = std::uint64_t{1} << 16;
 
 struct BfsResult {
   std::vector<LevelStats> levels;  // levels[d]: states at distance d, d = 0..max (all processes)
@@ -125,7 +158,7 @@ struct BfsResult {
   // The ranks this process holds: `visited` and `depths` are indexed by
   // rank - part.first (the whole space when alone).
   RankPart part;
-  AtomicBitmap visited;
+  AtomicBitmap visited;  // empty in two-bit mode
   std::optional<DepthTable> depths;
   bool stopped = false;  // by should_stop, before the end
   bool resumed = false;  // from options.restore
@@ -188,23 +221,79 @@ void for_words(const S& space, const Scan& scan, const BfsOptions& options, Body
   });
 }
 
+// What a top-down level reads and writes (local ranks): the frontier's
+// states by word, whether a state is reached, and reaching one (from any
+// thread). With bitmaps: `frontier` and `next`.
+struct BitmapLevel {
+  const AtomicBitmap& frontier;
+  AtomicBitmap& next;
+  std::uint64_t frontier_word(std::size_t w) const { return frontier.load_word(w); }
+  bool reached(std::uint64_t local) const { return next.test(local); }
+  void reach(std::uint64_t local) { next.try_set(local); }
+};
+
+// In two-bit mode: the depth table, the last level's states by chunk, and
+// the chunks this level reaches.
+struct TwoBitLevel {
+  DepthTable& table;
+  unsigned depth;  // the frontier's
+  const std::vector<std::uint64_t>& frontier_chunks;
+  AtomicBitmap& reached_chunks;
+  std::uint64_t frontier_word(std::size_t w) const {
+    return frontier_chunks[w * 64 / kChunkStates] != 0 ? table.word_at(w, depth) : 0;
+  }
+  bool reached(std::uint64_t local) const {
+    return table.depth_mod3(local) != DepthTable::kUnseen;
+  }
+  void reach(std::uint64_t local) {
+    if (table.try_record(local, depth + 1)) reached_chunks.try_set(local / kChunkStates);
+  }
+};
+
 // Alone: the whole space is this process's.
-template <RankedSpace S>
-void expand_top_down(const S& space, const Scan& scan, const AtomicBitmap& frontier,
-                     AtomicBitmap& next, const BfsOptions& options) {
+template <RankedSpace S, class Level>
+void expand_top_down(const S& space, const Scan& scan, Level& level, const BfsOptions& options) {
   for_words(space, scan, options, [&](auto& cursor, std::size_t w) {
-    // Neighbours not yet in `next` are gathered without a branch, then set:
+    // Neighbours not yet reached are gathered without a branch, then set:
     // whether a neighbour is new is unpredictable, a mispredicted branch.
     std::array<std::uint64_t, 64 * kMaxNeighbours> fresh;
     std::size_t count = 0;
-    for (std::uint64_t bits = frontier.load_word(w); bits != 0; bits &= bits - 1)
+    for (std::uint64_t bits = level.frontier_word(w); bits != 0; bits &= bits - 1)
       cursor.for_each_neighbour(std::uint64_t{w} * 64 + std::countr_zero(bits),
                                 [&](std::uint64_t n) {
                                   fresh[count] = n;
-                                  count += !next.test(n);
+                                  count += !level.reached(n);
                                   return false;
                                 });
-    for (std::size_t i = 0; i < count; ++i) next.try_set(fresh[i]);
+    for (std::size_t i = 0; i < count; ++i) level.reach(fresh[i]);
+  });
+}
+
+// Two-bit mode, bottom-up: an unreached state whose neighbour has the
+// frontier's code is in the next level (never three levels older: it would
+// have been reached before). A thread owns whole words of the table.
+template <RankedSpace S>
+void expand_bottom_up_two_bit(const S& space, const Scan& scan, DepthTable& table, unsigned depth,
+                              const std::vector<std::uint64_t>& seen_chunks,
+                              AtomicBitmap& reached_chunks, const BfsOptions& options) {
+  const std::uint64_t first = scan.part.first;
+  const int code = static_cast<int>(depth % 3);
+  for_words(space, scan, options, [&](auto& cursor, std::size_t w) {
+    const std::size_t chunk = w * 64 / kChunkStates;
+    if (seen_chunks[chunk] == std::min(kChunkStates, scan.part.count - chunk * kChunkStates))
+      return;  // all reached
+    std::uint64_t found = 0;
+    for (std::uint64_t bits = table.unseen_word(w) & valid_bits(scan.part.count, w); bits != 0;
+         bits &= bits - 1) {
+      const int bit = std::countr_zero(bits);
+      if (cursor.for_each_neighbour(first + std::uint64_t{w} * 64 + bit, [&](std::uint64_t n) {
+            return table.depth_mod3(n) == code;
+          }))
+        found |= std::uint64_t{1} << bit;
+    }
+    if (found == 0) return;
+    table.record_word(w, found, depth + 1);
+    reached_chunks.try_set(chunk);
   });
 }
 
@@ -233,7 +322,7 @@ void expand_bottom_up(const S& space, const Scan& scan, const AtomicBitmap& visi
 inline constexpr std::uint64_t kRoundStates = std::uint64_t{1} << 20;
 
 // The frontier's states by chunk of kChunkWords words.
-inline constexpr std::size_t kChunkWords = 1024;
+inline constexpr std::size_t kChunkWords = kChunkStates / 64;
 inline std::vector<std::uint64_t> chunk_counts(const AtomicBitmap& frontier) {
   const std::size_t words = frontier.words();
   std::vector<std::uint64_t> counts((words + kChunkWords - 1) / kChunkWords);
@@ -270,19 +359,21 @@ inline std::vector<std::size_t> balanced_rounds(const std::vector<std::uint64_t>
 // and what the others send is set on arrival. Every process runs the same
 // number of rounds (enough for the largest frontier part). Returns this
 // process's sending (messages, ranks, bytes).
-template <RankedSpace S>
+// `counts`: the frontier's states by chunk.
+template <RankedSpace S, class Level>
 std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& cluster,
-                                                    const Scan& level, const AtomicBitmap& frontier,
-                                                    AtomicBitmap& next, const BfsOptions& options) {
+                                                    const Scan& level, Level& frontier,
+                                                    const std::vector<std::uint64_t>& counts,
+                                                    const BfsOptions& options) {
   const int processes = cluster.processes(), self = cluster.process();
   const RankSplit split(space.size(), processes);
   const RankPart part = level.part;
-  const std::vector<std::uint64_t> counts = chunk_counts(frontier);
+  const std::size_t words = (part.count + 63) / 64;
   std::uint64_t mine = 0;
   for (std::uint64_t c : counts) mine += c;
   std::uint64_t rounds = std::max<std::uint64_t>(1, (mine + kRoundStates - 1) / kRoundStates);
   cluster.max_of({&rounds, 1});
-  const std::vector<std::size_t> bounds = balanced_rounds(counts, frontier.words(), mine, rounds);
+  const std::vector<std::size_t> bounds = balanced_rounds(counts, words, mine, rounds);
   std::array<std::uint64_t, 3> sent{};
   // Kept from round to round: their memory is touched once.
   PerWorker<std::vector<std::vector<std::uint64_t>>> outboxes;
@@ -296,7 +387,7 @@ std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& clu
       // without a branch (which is which is unpredictable), then handled.
       std::array<std::uint64_t, 64 * kMaxNeighbours> here, away;
       std::size_t here_count = 0, away_count = 0;
-      for (std::uint64_t bits = frontier.load_word(w); bits != 0; bits &= bits - 1)
+      for (std::uint64_t bits = frontier.frontier_word(w); bits != 0; bits &= bits - 1)
         cursor.for_each_neighbour(part.first + std::uint64_t{w} * 64 + std::countr_zero(bits),
                                   [&](std::uint64_t n) {
                                     const bool is_mine = part.owns(n);
@@ -306,7 +397,7 @@ std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& clu
                                     away_count += !is_mine;
                                     return false;
                                   });
-      for (std::size_t i = 0; i < here_count; ++i) next.try_set(here[i]);
+      for (std::size_t i = 0; i < here_count; ++i) frontier.reach(here[i]);
       if (away_count == 0) return;
       auto& out = outboxes.local();
       if (out.empty()) out.resize(processes);
@@ -332,7 +423,7 @@ std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& clu
       decode_ranks(received[p], [&](std::span<const std::uint64_t> arrived) {
         for (std::uint64_t n : arrived) {
           if (!part.owns(n)) throw std::runtime_error("frontier_bfs: a rank sent to its non-owner");
-          next.try_set(part.local(n));
+          frontier.reach(part.local(n));
         }
       });
   }
@@ -380,6 +471,33 @@ inline std::uint64_t advance(AtomicBitmap& visited, AtomicBitmap& frontier,
 // results/pocket-cube.md).
 inline constexpr std::uint64_t kBottomUpAlpha = 2;
 
+// Two-bit mode, after a level: the states it reached, by chunk, into
+// `frontier_chunks` (the reached ones into `seen_chunks`, counted again in
+// the chunks it reached); returns their number.
+inline std::uint64_t advance_two_bit(const DepthTable& table, AtomicBitmap& reached_chunks,
+                                     std::vector<std::uint64_t>& seen_chunks,
+                                     std::vector<std::uint64_t>& frontier_chunks) {
+  const std::size_t table_words = table.cells().words();
+  const std::size_t per_chunk = 2 * kChunkWords;  // table words
+  const std::uint64_t fresh = parallel_sum<std::uint64_t>(
+      seen_chunks.size(), 1, [&](std::size_t begin, std::size_t end) {
+        std::uint64_t sum = 0;
+        for (std::size_t c = begin; c != end; ++c) {
+          frontier_chunks[c] = 0;
+          if (!reached_chunks.test(c)) continue;
+          std::uint64_t seen = 0;
+          for (std::size_t i = c * per_chunk; i < std::min(table_words, (c + 1) * per_chunk); ++i)
+            seen += table.seen_in_cells(i);
+          frontier_chunks[c] = seen - seen_chunks[c];
+          seen_chunks[c] = seen;
+          sum += frontier_chunks[c];
+        }
+        return sum;
+      });
+  reached_chunks.clear();
+  return fresh;
+}
+
 inline Direction choose(DirectionPolicy policy, std::uint64_t frontier, std::uint64_t unvisited) {
   if (policy == DirectionPolicy::TopDown) return Direction::TopDown;
   if (policy == DirectionPolicy::BottomUp) return Direction::BottomUp;
@@ -395,77 +513,126 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
   const std::uint64_t states = space.size();
   Cluster* const cluster =
       options.cluster != nullptr && options.cluster->processes() > 1 ? options.cluster : nullptr;
+  const bool two_bit = options.two_bit;
+  if (two_bit && cluster != nullptr && options.policy == DirectionPolicy::BottomUp)
+    throw std::invalid_argument("frontier_bfs: two-bit mode runs top-down across processes");
   BfsResult result;
   result.part =
       cluster ? part_of(states, cluster->process(), cluster->processes()) : RankPart{0, states};
   const RankPart part = result.part;
-  result.visited = AtomicBitmap(part.count);
-  AtomicBitmap frontier(part.count), next(part.count);
+  // With bitmaps: visited, frontier, next (and the table when kept). In
+  // two-bit mode: the table, and per chunk its reached states, the last
+  // level's, and whether this level reached any.
+  const std::uint64_t bitmap_bits = two_bit ? 0 : part.count;
+  result.visited = AtomicBitmap(bitmap_bits);
+  AtomicBitmap frontier(bitmap_bits), next(bitmap_bits);
   AtomicBitmap whole_frontier;  // across processes: gathered for bottom-up levels
-  if (options.depth_table) result.depths.emplace(part.count);
+  if (options.depth_table || two_bit) result.depths.emplace(part.count);
   DepthTable* depths = result.depths ? &*result.depths : nullptr;
+  const std::size_t chunks = two_bit ? (part.count + kChunkStates - 1) / kChunkStates : 0;
+  std::vector<std::uint64_t> seen_chunks(chunks), frontier_chunks(chunks);
+  AtomicBitmap reached_chunks(chunks);
   auto all = [&](std::uint64_t mine) { return cluster ? total(*cluster, mine) : mine; };
+  auto advance = [&](unsigned depth) {
+    return all(two_bit ? detail::advance_two_bit(*depths, reached_chunks, seen_chunks,
+                                                 frontier_chunks)
+                       : detail::advance(result.visited, frontier, next, depths, depth));
+  };
 
-  BfsBoundary boundary{result.levels, result.reached, result.visited, frontier, depths, cluster};
+  BfsBoundary boundary{result.levels, result.reached, result.visited, frontier,
+                       depths,         cluster,        two_bit ? &frontier_chunks : nullptr};
   Stopwatch clock;
   LevelStats level;
   bool restored = false;  // the level is a saved one, already counted
   if (options.restore) {
     options.restore(boundary);
     result.resumed = restored = true;
-    // `next` equals `visited` between levels.
+    // `next` equals `visited` between levels; two-bit: the reached states by chunk.
     parallel_for_chunks(next.words(), detail::kGrainWords, [&](std::size_t b, std::size_t e) {
       for (std::size_t w = b; w != e; ++w) next.store_word(w, result.visited.load_word(w));
     });
+    for (std::size_t c = 0; c < chunks; ++c) reached_chunks.try_set(c);
+    std::vector<std::uint64_t> saved_frontier = frontier_chunks;
+    detail::advance_two_bit(*depths, reached_chunks, seen_chunks, frontier_chunks);
+    frontier_chunks = std::move(saved_frontier);
     level = result.levels.back();
   } else {
     for (std::uint64_t s : sources)
-      if (part.owns(s)) next.try_set(part.local(s));
-    const std::uint64_t fresh = all(detail::advance(result.visited, frontier, next, depths, 0));
-    level = LevelStats{0, fresh, clock.seconds(), Direction::TopDown};
+      if (part.owns(s)) {
+        if (!two_bit)
+          next.try_set(part.local(s));
+        else if (depths->try_record(part.local(s), 0))
+          reached_chunks.try_set(part.local(s) / kChunkStates);
+      }
+    level = LevelStats{0, advance(0), clock.seconds(), Direction::TopDown};
   }
 
+  // A two-bit level writes its states into the table as it goes: it cannot
+  // be dropped half way, so a stop waits for its end (and its boundary).
+  BfsOptions level_options = options;
+  if (two_bit) level_options.should_stop = nullptr;
+  bool stopping = false;
   for (;; restored = false) {
+    const LevelStates level_states{two_bit ? nullptr : &frontier,
+                                   two_bit ? nullptr : &result.visited, depths};
     if (!restored) {
       if (level.states == 0) break;
       result.levels.push_back(level);
       result.reached += level.states;
-      if (options.on_level) options.on_level(level, frontier);
-      if (options.stop_after && options.stop_after(level, frontier)) break;
+      if (options.on_level) options.on_level(level, level_states);
+      if (options.stop_after && options.stop_after(level, level_states)) break;
+    }
+    if (stopping) {
+      result.stopped = true;
+      if (options.at_boundary) options.at_boundary(boundary, true);
+      break;
     }
     if (options.at_boundary) options.at_boundary(boundary, false);
 
     clock.restart();
     std::atomic<std::uint64_t> scanned{0};
-    const detail::Scan scan{part, 0, frontier.words(), &scanned};
+    const detail::Scan scan{part, 0, (part.count + 63) / 64, &scanned};
     LevelStats next_level{level.depth + 1};
     next_level.direction = detail::choose(options.policy, level.states, states - result.reached);
+    if (two_bit && cluster != nullptr) next_level.direction = Direction::TopDown;
+    detail::BitmapLevel bitmaps{frontier, next};
+    detail::TwoBitLevel table{*depths, level.depth, frontier_chunks, reached_chunks};
     if (next_level.direction == Direction::TopDown && cluster != nullptr) {
-      auto sent = detail::expand_top_down_shared(space, *cluster, scan, frontier, next, options);
+      auto sent = two_bit ? detail::expand_top_down_shared(space, *cluster, scan, table,
+                                                           frontier_chunks, level_options)
+                          : detail::expand_top_down_shared(space, *cluster, scan, bitmaps,
+                                                           detail::chunk_counts(frontier), level_options);
       cluster->sum(sent);
       next_level.messages = sent[0];
       next_level.sent_ranks = sent[1];
       next_level.sent_bytes = sent[2];
     } else if (next_level.direction == Direction::TopDown) {
-      detail::expand_top_down(space, scan, frontier, next, options);
+      if (two_bit)
+        detail::expand_top_down(space, scan, table, level_options);
+      else
+        detail::expand_top_down(space, scan, bitmaps, level_options);
+    } else if (two_bit) {
+      detail::expand_bottom_up_two_bit(space, scan, *depths, level.depth, seen_chunks,
+                                       reached_chunks, level_options);
     } else if (cluster != nullptr) {
       if (whole_frontier.bits() == 0) whole_frontier = AtomicBitmap(states);
       detail::gather_frontier(*cluster, states, frontier, whole_frontier);
       next_level.messages = static_cast<std::uint64_t>(cluster->processes());  // a broadcast each
       next_level.sent_bytes = whole_frontier.bytes().size() * (cluster->processes() - 1);
-      detail::expand_bottom_up(space, scan, result.visited, whole_frontier, next, options);
+      detail::expand_bottom_up(space, scan, result.visited, whole_frontier, next, level_options);
     } else {
-      detail::expand_bottom_up(space, scan, result.visited, frontier, next, options);
+      detail::expand_bottom_up(space, scan, result.visited, frontier, next, level_options);
     }
     bool stop = options.should_stop && options.should_stop();
     if (cluster != nullptr) stop = any(*cluster, stop);
-    if (stop) {
+    if (stop && two_bit) {
+      stopping = true;  // at the boundary after this level
+    } else if (stop) {
       result.stopped = true;
       if (options.at_boundary) options.at_boundary(boundary, true);
       break;
     }
-    next_level.states =
-        all(detail::advance(result.visited, frontier, next, depths, next_level.depth));
+    next_level.states = advance(next_level.depth);
     next_level.seconds = clock.seconds();
     level = next_level;
   }

@@ -41,6 +41,10 @@ class AtomicBitmap {
   Word load_word(std::size_t w) const {
     return std::atomic_ref<Word>(data_[w]).load(std::memory_order_relaxed);
   }
+  // ORs `bits` into word w; returns the word before.
+  Word fetch_or_word(std::size_t w, Word bits) {
+    return std::atomic_ref<Word>(data_[w]).fetch_or(bits, std::memory_order_relaxed);
+  }
   // For phases where one thread owns word w.
   void store_word(std::size_t w, Word value) {
     std::atomic_ref<Word>(data_[w]).store(value, std::memory_order_relaxed);

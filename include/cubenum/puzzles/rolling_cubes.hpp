@@ -225,6 +225,7 @@ class PackedRollingCubes {
 struct RollingBfsOptions {
   bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
   bool depth_table = true;
+  bool two_bit = false;  // the depth table as the only per-state storage (bfs::BfsOptions)
   std::optional<std::uint64_t> watch;  // a state whose depth to record
   bool stop_at_watch = false;          // stop after the level that reaches it
   std::function<void(const bfs::LevelStats&)> on_level;
