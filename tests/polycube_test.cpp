@@ -381,6 +381,7 @@ TEST(PolycubeText, LayerPicturesCountsAndVariableVoxels) {
                                                                 "name Two bars\n"
                                                                 "piece bar 1-2   # a range\n"
                                                                 "layer\n"
+                                                                "# a comment in a layer\n"
                                                                 "##\n"
                                                                 "target\n"
                                                                 "layer\n"
@@ -414,6 +415,9 @@ TEST(PolycubeText, BadFilesNameTheLineAndTheProblem) {
       {"shape a\n", ":1: unknown keyword 'shape'"},
       {"piece a\nlayer\n#+\n", ":3: '+' (a voxel that may stay empty) belongs to the target"},
       {"target\nbox 1x1x1\npiece a\n", ":3: a piece after the target"},
+      // "##. # note": the row "##.#", or "##." and a note? Neither guessed.
+      {"piece a\nlayer\n##. # note\n", ":3: a picture row with other text after it"},
+      {"piece a\nlayer\n# #. note\n", ":3: a picture row with other text after it"},
   };
   int n = 0;
   for (const auto& [text, message] : cases) {

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 #include "cubenum/core/checked.hpp"
 #include "cubenum/core/error.hpp"
@@ -50,13 +51,24 @@ class TextReader {
     throw InputError(path_, line_, problem);
   }
 
-  // A row of a layer picture may hold '#': it is not a comment there.
+  // A row of a layer picture may hold '#': it is not a comment there. In a
+  // layer, a line that starts with '#', '.' or '+' is a row when it holds
+  // nothing else, a comment when its first word is '#' alone and its second
+  // is not a row's, and refused otherwise: "##. # note" could be the row
+  // "##.#" or the row "##." with a note, and a wrong guess would be a
+  // silently wrong count.
   bool in_picture_row(const std::string& text) const {
     if (!in_layer_) return false;
     const auto first = text.find_first_not_of(" \t\r");
-    return first != std::string::npos &&
-           text.find_first_not_of("#.+ \t\r", first) == std::string::npos &&
-           (text[first] == '#' || text[first] == '.' || text[first] == '+');
+    if (first == std::string::npos || std::string_view("#.+").find(text[first]) == std::string::npos)
+      return false;
+    if (text.find_first_not_of("#.+ \t\r", first) == std::string::npos) return true;
+    std::istringstream words(text);
+    std::string word, next;
+    words >> word >> next;
+    if (word == "#" && next.find_first_not_of("#.+") != std::string::npos) return false;
+    fail("a picture row with other text after it ('#' is a cube in a picture: put a comment "
+         "on a line of its own, '#' then a space)");
   }
 
   int number(const std::string& word, int low, int high, const char* what) const {
