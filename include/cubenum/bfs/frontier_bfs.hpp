@@ -471,6 +471,22 @@ inline std::uint64_t advance(AtomicBitmap& visited, AtomicBitmap& frontier,
 // results/pocket-cube.md).
 inline constexpr std::uint64_t kBottomUpAlpha = 2;
 
+// Two-bit mode: the states a top-down level expands, by chunk (those with
+// the frontier's code in the chunks it reached, older ones included: what
+// a round's outgoing neighbours grow with).
+inline std::vector<std::uint64_t> expanded_counts(const DepthTable& table, unsigned depth,
+                                                  const std::vector<std::uint64_t>& frontier_chunks,
+                                                  std::size_t words) {
+  std::vector<std::uint64_t> counts(frontier_chunks.size());
+  parallel_for_chunks(counts.size(), 1, [&](std::size_t b, std::size_t e) {
+    for (std::size_t c = b; c != e; ++c)
+      if (frontier_chunks[c] != 0)
+        for (std::size_t w = c * kChunkWords; w < std::min(words, (c + 1) * kChunkWords); ++w)
+          counts[c] += static_cast<std::uint64_t>(std::popcount(table.word_at(w, depth)));
+  });
+  return counts;
+}
+
 // Two-bit mode, after a level: the states it reached, by chunk, into
 // `frontier_chunks` (the reached ones into `seen_chunks`, counted again in
 // the chunks it reached); returns their number.
@@ -598,8 +614,11 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
     detail::BitmapLevel bitmaps{frontier, next};
     detail::TwoBitLevel table{*depths, level.depth, frontier_chunks, reached_chunks};
     if (next_level.direction == Direction::TopDown && cluster != nullptr) {
-      auto sent = two_bit ? detail::expand_top_down_shared(space, *cluster, scan, table,
-                                                           frontier_chunks, level_options)
+      auto sent = two_bit ? detail::expand_top_down_shared(
+                                space, *cluster, scan, table,
+                                detail::expanded_counts(*depths, level.depth, frontier_chunks,
+                                                        scan.end),
+                                level_options)
                           : detail::expand_top_down_shared(space, *cluster, scan, bitmaps,
                                                            detail::chunk_counts(frontier), level_options);
       cluster->sum(sent);
