@@ -14,7 +14,8 @@ class DepthTable {
  public:
   static constexpr int kUnseen = -1;
 
-  explicit DepthTable(std::uint64_t states) : cells_(2 * states) {}
+  // Whole bitmap words of 64 states: the word views read both halves.
+  explicit DepthTable(std::uint64_t states) : cells_(2 * ((states + 63) / 64 * 64)) {}
 
   // Depth mod 3 of `rank`, or kUnseen. Stored as 1 + depth mod 3 so that the
   // zeroed memory of a new table means "unseen".
