@@ -167,6 +167,17 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+// `command` under mpirun at `processes` (1 thread each) writes the JSON of
+// the same command run alone (JSON files in `dir`).
+void expect_the_one_process_result(const fs::path& dir, const std::string& command, int processes) {
+  const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  const auto shared =
+      run_mpi(processes, command + " --threads 1 --json " + (dir / "shared.json").string());
+  ASSERT_EQ(shared.status, 0) << shared.output;
+  EXPECT_EQ(result_of(dir / "shared.json"), result_of(dir / "alone.json")) << command;
+}
+
 // The pocket cube's tables and optimal solutions: on the frontier engine
 // across processes, on the row engine alone; the same JSON.
 TEST(Distributed, PocketCubeTablesAndSolutionsAreTheOneProcessOnes) {
@@ -176,14 +187,8 @@ TEST(Distributed, PocketCubeTablesAndSolutionsAreTheOneProcessOnes) {
       {"pocket-cube bfs --metric htm", 3},
       {"pocket-cube solve --metric htm --scramble \"R U2 F' R2 U F2 R' U'\"", 2},
       {"pocket-cube solve --metric qtm --scramble \"F R' U2 R F'\"", 3}};
-  for (const auto& [command, processes] : runs) {
-    const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
-    ASSERT_EQ(alone.status, 0) << alone.output;
-    const auto shared =
-        run_mpi(processes, command + " --threads 1 --json " + (dir / "shared.json").string());
-    ASSERT_EQ(shared.status, 0) << shared.output;
-    EXPECT_EQ(result_of(dir / "shared.json"), result_of(dir / "alone.json")) << command;
-  }
+  for (const auto& [command, processes] : runs)
+    expect_the_one_process_result(dir, command, processes);
 }
 
 // Definition files (twisty): the frontier engine across processes, the row
@@ -197,16 +202,10 @@ TEST(Distributed, DefinitionFileTablesAndAntipodesAreTheOneProcessOnes) {
       {"twisty bfs " + data + "/twisty/tower-2x3x2.tws --antipodes 8", 3},
       {"twisty bfs " + data + "/twisty/tower-2x3x2.tws --direction top-down --quarter", 4},
       {"twisty bfs " + data + "/twisty/pocket-cube.tws --moves U,F,R --antipodes 0", 2}};
-  for (const auto& [command, processes] : runs) {
-    const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
-    ASSERT_EQ(alone.status, 0) << alone.output;
-    const auto shared =
-        run_mpi(processes, command + " --threads 1 --json " + (dir / "shared.json").string());
-    ASSERT_EQ(shared.status, 0) << shared.output;
-    EXPECT_EQ(result_of(dir / "shared.json"), result_of(dir / "alone.json")) << command;
-  }
-  const auto table = run_mpi(2, "twisty bfs " + data + "/twisty/tiles-2x3.tws --table " +
-                                    (dir / "depths.bin").string());
+  for (const auto& [command, processes] : runs)
+    expect_the_one_process_result(dir, command, processes);
+  const auto table = run_mpi(
+      2, "twisty bfs " + data + "/twisty/tiles-2x3.tws --table " + (dir / "depths.bin").string());
   EXPECT_EQ(table.status, 2) << table.output;
   EXPECT_TRUE(contains(table.output, "--table: the depth table is written by one process"))
       << table.output;

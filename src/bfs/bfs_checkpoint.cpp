@@ -16,8 +16,7 @@ void save_boundary(CheckpointWriter& writer, const BfsBoundary& boundary,
                    const CheckpointJson& extra) {
   CheckpointJson levels = CheckpointJson::array();
   for (const LevelStats& level : boundary.levels)
-    levels.push_back({level.depth, level.states, level.seconds,
-                      level.direction == Direction::TopDown ? "top-down" : "bottom-up"});
+    levels.push_back({level.depth, level.states, level.seconds, direction_text(level.direction)});
   const bool two_bit = boundary.frontier_chunks != nullptr;
   const CheckpointJson state = {{"levels", levels},
                                 {"reached", boundary.reached},

@@ -11,11 +11,11 @@
 
 #include "action.hpp"
 #include "checkpoint_options.hpp"
-#include "memory.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
+#include "memory.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -112,18 +112,15 @@ bool two_bit_storage(const RollingOptions& o, std::uint64_t states, Cluster& clu
   const std::uint64_t part = part_of(states, 0, cluster.processes()).count;  // the largest
   const double two_bit = double(part) / 4;
   const double bitmaps = double(part) * 5 / 8 + (cluster.processes() > 1 ? double(states) / 8 : 0);
-  const double need = o.storage == "bitmaps" ? bitmaps : two_bit;
-  const double largest = o.storage == "auto" ? bitmaps : need;
-  const double have = o.memory_gib || largest >= 0x1p26 ? memory_allowed(o.memory_gib) : 0;
-  const std::string per = cluster.processes() > 1 ? " in each process" : "";
-  if (have > 0 && need > have)
-    throw InputError(fmt::format(
-        "{} states need {}{} for the BFS ({}), more than the {} {}", states, bytes_text(need), per,
-        o.storage == "bitmaps" ? "bitmaps, 5 bits a state" : "the depth table, 2 bits a state",
-        bytes_text(have), o.memory_gib ? "that --memory allows" : "this machine has available"));
+  double have = check_fits(
+      o.storage == "bitmaps" ? bitmaps : two_bit, fmt::format("{} states", states),
+      o.storage == "bitmaps" ? "bitmaps, 5 bits a state" : "the depth table, 2 bits a state",
+      o.memory_gib);
   if (o.storage != "auto") return o.storage == "two-bit";
+  if (have == 0 && bitmaps >= 0x1p26) have = memory_allowed(o.memory_gib);
   if (have == 0 || bitmaps <= have || (o.direction == "bottom-up" && cluster.processes() > 1))
     return false;
+  const std::string per = cluster.processes() > 1 ? " in each process" : "";
   if (cluster.process() == 0)
     fmt::print(stderr,
                "cubenum: bitmaps would need {}{}, more than the {} there are: two-bit storage "

@@ -4,7 +4,6 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
-#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -12,13 +11,13 @@
 
 #include "action.hpp"
 #include "checkpoint_options.hpp"
-#include "memory.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
+#include "memory.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -68,16 +67,9 @@ bfs::DirectionPolicy parse_direction(const std::string& text) {
 // memory the machine has available.
 void check_memory(std::uint64_t need_bytes, const tw::TwistySpace& space,
                   std::optional<double> memory_gib) {
-  const double need = double(need_bytes);
-  if (!memory_gib && need < 0x1p26) return;  // 64 MiB: no need to ask the system
-  const double have = memory_allowed(memory_gib);
-  if (have > 0 && need > have)
-    throw InputError(
-        fmt::format("{} ranked states need {} for the BFS{} (bitmaps and tables), more than "
-                    "the {} {}",
-                    space.size(), bytes_text(need),
-                    this_cluster().processes() > 1 ? " in each process" : "", bytes_text(have),
-                    memory_gib ? "that --memory allows" : "this machine has available"));
+  check_fits(double(need_bytes), fmt::format("{} ranked states", space.size()),
+             this_cluster().processes() > 1 ? "bitmaps and tables" : "2 bits a state and tables",
+             memory_gib);
 }
 
 void print_space(const tw::TwistySpace& space, std::ostream& out) {
@@ -167,17 +159,14 @@ BfsSummary bfs_alone(const tw::TwistySpace& space, const BfsArgs& args,
   options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
   tw::Enumeration e = tw::enumerate(space, options);
   progress.end();
-  BfsSummary summary{e.bfs.distribution(), {}, {}, e.bfs.reached, e.bfs.stopped,
-                     std::move(e.antipodes), std::move(e.bfs.depths)};
+  BfsSummary summary{
+      e.bfs.distribution(),   {}, {}, e.bfs.reached, e.bfs.stopped, std::move(e.antipodes),
+      std::move(e.bfs.depths)};
   for (const bfs::RowLevel& level : e.bfs.levels) {
     summary.methods.push_back(level.work.method());
     summary.seconds.push_back(level.seconds);
   }
   return summary;
-}
-
-std::string direction_text(bfs::Direction direction) {
-  return direction == bfs::Direction::TopDown ? "top-down" : "bottom-up";
 }
 
 // Under mpirun: the frontier engine, each process holding its part.
@@ -188,7 +177,7 @@ BfsSummary bfs_shared(const tw::TwistySpace& space, const BfsArgs& args,
   options.policy = parse_direction(args.direction);
   options.antipodes = args.antipodes;
   options.on_level = [&](const bfs::LevelStats& level) {
-    progress.level(level.depth, level.states, direction_text(level.direction), level.seconds);
+    progress.level(level.depth, level.states, bfs::direction_text(level.direction), level.seconds);
     progress::note("level {:2}  sent between {} processes: {} messages, {} neighbours, {} bytes",
                    level.depth, cluster.processes(), progress::grouped(level.messages),
                    progress::grouped(level.sent_ranks), progress::grouped(level.sent_bytes));
@@ -200,10 +189,10 @@ BfsSummary bfs_shared(const tw::TwistySpace& space, const BfsArgs& args,
   options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
   tw::SharedEnumeration e = tw::enumerate_shared(space, options, cluster);
   progress.end();
-  BfsSummary summary{e.bfs.distribution(), {}, {}, e.bfs.reached, e.bfs.stopped,
+  BfsSummary summary{e.bfs.distribution(),   {},          {}, e.bfs.reached, e.bfs.stopped,
                      std::move(e.antipodes), std::nullopt};
   for (const bfs::LevelStats& level : e.bfs.levels) {
-    summary.methods.push_back(level.depth == 0 ? "" : direction_text(level.direction));
+    summary.methods.push_back(level.depth == 0 ? "" : bfs::direction_text(level.direction));
     summary.seconds.push_back(level.seconds);
   }
   return summary;
@@ -228,8 +217,8 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   if (const CheckpointReader* saved = checkpoints.reader(); saved && cluster.process() == 0)
     fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", args.checkpoints.resume,
                saved->state().value("levels", CheckpointJson::array()).size());
-  const BfsSummary e =
-      shared ? bfs_shared(*space, args, checkpoints, cluster) : bfs_alone(*space, args, checkpoints);
+  const BfsSummary e = shared ? bfs_shared(*space, args, checkpoints, cluster)
+                              : bfs_alone(*space, args, checkpoints);
   if (e.stopped) checkpoints.stopped();
 
   fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>11}\n", "depth", "positions", "method", "level time");

@@ -96,9 +96,7 @@ Enumeration enumerate_shared(Metric metric, bfs::DirectionPolicy policy, Cluster
   e.metric = metric;
   e.distribution = result.distribution();
   for (const bfs::LevelStats& level : result.levels) {
-    e.methods.push_back(level.depth == 0                             ? ""
-                        : level.direction == bfs::Direction::TopDown ? "top-down"
-                                                                     : "bottom-up");
+    e.methods.push_back(level.depth == 0 ? "" : bfs::direction_text(level.direction));
     e.seconds.push_back(level.seconds);
   }
   return e;

@@ -60,15 +60,17 @@ class TextReader {
   bool in_picture_row(const std::string& text) const {
     if (!in_layer_) return false;
     const auto first = text.find_first_not_of(" \t\r");
-    if (first == std::string::npos || std::string_view("#.+").find(text[first]) == std::string::npos)
+    if (first == std::string::npos ||
+        std::string_view("#.+").find(text[first]) == std::string::npos)
       return false;
     if (text.find_first_not_of("#.+ \t\r", first) == std::string::npos) return true;
     std::istringstream words(text);
     std::string word, next;
     words >> word >> next;
     if (word == "#" && next.find_first_not_of("#.+") != std::string::npos) return false;
-    fail("a picture row with other text after it ('#' is a cube in a picture: put a comment "
-         "on a line of its own, '#' then a space)");
+    fail(
+        "a picture row with other text after it ('#' is a cube in a picture: put a comment "
+        "on a line of its own, '#' then a space)");
   }
 
   int number(const std::string& word, int low, int high, const char* what) const {

@@ -11,7 +11,6 @@
 
 #include "cubenum/bfs/bfs_checkpoint.hpp"
 #include "cubenum/core/parallel.hpp"
-#include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/rolling_cubes.hpp"
 
 namespace cubenum::rolling {
@@ -40,7 +39,6 @@ std::vector<std::uint64_t> RollingBfsResult::distribution() const {
   for (const auto& level : levels) d.push_back(level.states);
   return d;
 }
-
 
 RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t source,
                              const RollingBfsOptions& options) {
@@ -73,9 +71,8 @@ RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t sourc
   bfs::add_checkpoints(
       bfs_options, options.checkpoint, options.checkpoint_every, options.resume,
       [&result] {
-        return CheckpointJson{{"watch_depth", result.watch_depth
-                                                  ? CheckpointJson(*result.watch_depth)
-                                                  : nullptr}};
+        return CheckpointJson{
+            {"watch_depth", result.watch_depth ? CheckpointJson(*result.watch_depth) : nullptr}};
       },
       [&result](const CheckpointJson& extra) {
         if (extra.is_object() && extra.contains("watch_depth") && !extra["watch_depth"].is_null())

@@ -16,13 +16,22 @@
 
 namespace cubenum::twisty {
 
+namespace {
+
+// The column permutations, as far as they are kept (twisty_space.hpp).
+std::uint64_t action_bytes(const TwistySpace& space) {
+  const std::uint64_t actions =
+      std::uint64_t{space.contexts()} * space.moves() * space.columns() * 2;
+  return std::min<std::uint64_t>(actions, 64ULL << 20);
+}
+
+}  // namespace
+
 std::uint64_t bfs_bytes(const TwistySpace& space) {
   const std::uint64_t words = (std::uint64_t{space.columns()} + 31) / 32;
   const std::uint64_t table = std::uint64_t{space.rows()} * words * 8;
   const std::uint64_t per_row = std::uint64_t{space.rows()} * (3 * 4 + 4 * space.moves() + 4);
-  const std::uint64_t actions =
-      std::uint64_t{space.contexts()} * space.moves() * space.columns() * 2;
-  return table + per_row + std::min<std::uint64_t>(actions, 64ULL << 20);
+  return table + per_row + action_bytes(space);
 }
 
 Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options) {
@@ -100,7 +109,8 @@ class Ranks {
       to_.resize(static_cast<std::size_t>(space_.moves()));
       action_.resize(to_.size());
       for (int m = 0; m < space_.moves(); ++m) {
-        to_[static_cast<std::size_t>(m)] = std::uint64_t{space_.row_step(row, m)} * space_.columns();
+        to_[static_cast<std::size_t>(m)] =
+            std::uint64_t{space_.row_step(row, m)} * space_.columns();
         action_[static_cast<std::size_t>(m)] = space_.action(row, m);
       }
     }
@@ -124,7 +134,8 @@ std::vector<std::uint64_t> first_of_rows(const TwistySpace& space, const AtomicB
   for (std::size_t w = 0; w < level.words() && found.size() < wanted; ++w)
     for (std::uint64_t bits = level.load_word(w); bits != 0 && found.size() < wanted;
          bits &= bits - 1) {
-      const std::uint64_t rank = part.first + w * 64 + static_cast<unsigned>(std::countr_zero(bits));
+      const std::uint64_t rank =
+          part.first + w * 64 + static_cast<unsigned>(std::countr_zero(bits));
       if (rank / space.columns() == last_row) continue;
       last_row = rank / space.columns();
       found.push_back(rank);
@@ -160,9 +171,7 @@ std::uint64_t shared_bfs_bytes(const TwistySpace& space, int processes, bool dep
   const RankPart part = part_of(space.size(), 0, processes);  // the largest part
   const std::uint64_t own_bits = part.count * (3 + (depth_table ? 2 : 0));
   const std::uint64_t gathered_bits = processes > 1 ? space.size() : 0;
-  const std::uint64_t actions =
-      std::uint64_t{space.contexts()} * space.moves() * space.columns() * 2;
-  return (own_bits + gathered_bits) / 8 + std::min<std::uint64_t>(actions, 64ULL << 20);
+  return (own_bits + gathered_bits) / 8 + action_bytes(space);
 }
 
 SharedEnumeration enumerate_shared(const TwistySpace& space, const SharedEnumerateOptions& options,

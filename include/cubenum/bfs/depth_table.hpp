@@ -74,7 +74,7 @@ class DepthTable {
   }
   static std::uint64_t half_matching(std::uint64_t cells, std::uint64_t code) {
     const std::uint64_t x = cells ^ (code * kLowBits);  // a matching cell: 00
-    std::uint64_t bits = ~(x | x >> 1) & kLowBits;       // its low bit set
+    std::uint64_t bits = ~(x | x >> 1) & kLowBits;      // its low bit set
     // Gather the even bits into the low 32.
     bits = (bits | bits >> 1) & 0x3333333333333333ULL;
     bits = (bits | bits >> 2) & 0x0F0F0F0F0F0F0F0FULL;

@@ -77,6 +77,10 @@ inline constexpr unsigned kMaxNeighbours = 32;
 enum class Direction : std::uint8_t { TopDown, BottomUp };
 enum class DirectionPolicy : std::uint8_t { Auto, TopDown, BottomUp };
 
+inline const char* direction_text(Direction direction) {
+  return direction == Direction::TopDown ? "top-down" : "bottom-up";
+}
+
 struct LevelStats {
   unsigned depth = 0;
   std::uint64_t states = 0;  // states first reached at this depth
@@ -242,9 +246,7 @@ struct TwoBitLevel {
   std::uint64_t frontier_word(std::size_t w) const {
     return frontier_chunks[w * 64 / kChunkStates] != 0 ? table.word_at(w, depth) : 0;
   }
-  bool reached(std::uint64_t local) const {
-    return table.depth_mod3(local) != DepthTable::kUnseen;
-  }
+  bool reached(std::uint64_t local) const { return table.depth_mod3(local) != DepthTable::kUnseen; }
   void reach(std::uint64_t local) {
     if (table.try_record(local, depth + 1)) reached_chunks.try_set(local / kChunkStates);
   }
@@ -286,9 +288,8 @@ void expand_bottom_up_two_bit(const S& space, const Scan& scan, DepthTable& tabl
     for (std::uint64_t bits = table.unseen_word(w) & valid_bits(scan.part.count, w); bits != 0;
          bits &= bits - 1) {
       const int bit = std::countr_zero(bits);
-      if (cursor.for_each_neighbour(first + std::uint64_t{w} * 64 + bit, [&](std::uint64_t n) {
-            return table.depth_mod3(n) == code;
-          }))
+      if (cursor.for_each_neighbour(first + std::uint64_t{w} * 64 + bit,
+                                    [&](std::uint64_t n) { return table.depth_mod3(n) == code; }))
         found |= std::uint64_t{1} << bit;
     }
     if (found == 0) return;
@@ -321,15 +322,16 @@ void expand_bottom_up(const S& space, const Scan& scan, const AtomicBitmap& visi
 // kRoundStates * degree ranks (8 bytes each) whatever the level's size.
 inline constexpr std::uint64_t kRoundStates = std::uint64_t{1} << 20;
 
-// The frontier's states by chunk of kChunkWords words.
+// The states a top-down level expands (Level::frontier_word; in two-bit
+// mode older states of its code too) by chunk of kChunkWords words.
 inline constexpr std::size_t kChunkWords = kChunkStates / 64;
-inline std::vector<std::uint64_t> chunk_counts(const AtomicBitmap& frontier) {
-  const std::size_t words = frontier.words();
+template <class Level>
+std::vector<std::uint64_t> chunk_counts(const Level& level, std::size_t words) {
   std::vector<std::uint64_t> counts((words + kChunkWords - 1) / kChunkWords);
   parallel_for_chunks(counts.size(), 1, [&](std::size_t b, std::size_t e) {
     for (std::size_t c = b; c != e; ++c)
       for (std::size_t w = c * kChunkWords; w < std::min(words, (c + 1) * kChunkWords); ++w)
-        counts[c] += static_cast<std::uint64_t>(std::popcount(frontier.load_word(w)));
+        counts[c] += static_cast<std::uint64_t>(std::popcount(level.frontier_word(w)));
   });
   return counts;
 }
@@ -358,17 +360,17 @@ inline std::vector<std::size_t> balanced_rounds(const std::vector<std::uint64_t>
 // `next` at once, the others are sent to their owners after each round,
 // and what the others send is set on arrival. Every process runs the same
 // number of rounds (enough for the largest frontier part). Returns this
-// process's sending (messages, ranks, bytes).
-// `counts`: the frontier's states by chunk.
+// process's sending (messages, ranks, bytes). Rounds are cut by the states
+// they expand: the neighbours waiting to be sent grow with those.
 template <RankedSpace S, class Level>
 std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& cluster,
                                                     const Scan& level, Level& frontier,
-                                                    const std::vector<std::uint64_t>& counts,
                                                     const BfsOptions& options) {
   const int processes = cluster.processes(), self = cluster.process();
   const RankSplit split(space.size(), processes);
   const RankPart part = level.part;
-  const std::size_t words = (part.count + 63) / 64;
+  const std::size_t words = level.end;
+  const std::vector<std::uint64_t> counts = chunk_counts(frontier, words);
   std::uint64_t mine = 0;
   for (std::uint64_t c : counts) mine += c;
   std::uint64_t rounds = std::max<std::uint64_t>(1, (mine + kRoundStates - 1) / kRoundStates);
@@ -471,20 +473,13 @@ inline std::uint64_t advance(AtomicBitmap& visited, AtomicBitmap& frontier,
 // results/pocket-cube.md).
 inline constexpr std::uint64_t kBottomUpAlpha = 2;
 
-// Two-bit mode: the states a top-down level expands, by chunk (those with
-// the frontier's code in the chunks it reached, older ones included: what
-// a round's outgoing neighbours grow with).
-inline std::vector<std::uint64_t> expanded_counts(const DepthTable& table, unsigned depth,
-                                                  const std::vector<std::uint64_t>& frontier_chunks,
-                                                  std::size_t words) {
-  std::vector<std::uint64_t> counts(frontier_chunks.size());
-  parallel_for_chunks(counts.size(), 1, [&](std::size_t b, std::size_t e) {
-    for (std::size_t c = b; c != e; ++c)
-      if (frontier_chunks[c] != 0)
-        for (std::size_t w = c * kChunkWords; w < std::min(words, (c + 1) * kChunkWords); ++w)
-          counts[c] += static_cast<std::uint64_t>(std::popcount(table.word_at(w, depth)));
-  });
-  return counts;
+// Two-bit mode: the reached states of chunk c.
+inline std::uint64_t seen_in_chunk(const DepthTable& table, std::size_t c) {
+  const std::size_t per_chunk = 2 * kChunkWords;  // table words
+  std::uint64_t seen = 0;
+  for (std::size_t i = c * per_chunk; i < std::min(table.cells().words(), (c + 1) * per_chunk); ++i)
+    seen += table.seen_in_cells(i);
+  return seen;
 }
 
 // Two-bit mode, after a level: the states it reached, by chunk, into
@@ -493,17 +488,13 @@ inline std::vector<std::uint64_t> expanded_counts(const DepthTable& table, unsig
 inline std::uint64_t advance_two_bit(const DepthTable& table, AtomicBitmap& reached_chunks,
                                      std::vector<std::uint64_t>& seen_chunks,
                                      std::vector<std::uint64_t>& frontier_chunks) {
-  const std::size_t table_words = table.cells().words();
-  const std::size_t per_chunk = 2 * kChunkWords;  // table words
-  const std::uint64_t fresh = parallel_sum<std::uint64_t>(
-      seen_chunks.size(), 1, [&](std::size_t begin, std::size_t end) {
+  const std::uint64_t fresh =
+      parallel_sum<std::uint64_t>(seen_chunks.size(), 1, [&](std::size_t begin, std::size_t end) {
         std::uint64_t sum = 0;
         for (std::size_t c = begin; c != end; ++c) {
           frontier_chunks[c] = 0;
           if (!reached_chunks.test(c)) continue;
-          std::uint64_t seen = 0;
-          for (std::size_t i = c * per_chunk; i < std::min(table_words, (c + 1) * per_chunk); ++i)
-            seen += table.seen_in_cells(i);
+          const std::uint64_t seen = seen_in_chunk(table, c);
           frontier_chunks[c] = seen - seen_chunks[c];
           seen_chunks[c] = seen;
           sum += frontier_chunks[c];
@@ -550,13 +541,18 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
   AtomicBitmap reached_chunks(chunks);
   auto all = [&](std::uint64_t mine) { return cluster ? total(*cluster, mine) : mine; };
   auto advance = [&](unsigned depth) {
-    return all(two_bit ? detail::advance_two_bit(*depths, reached_chunks, seen_chunks,
-                                                 frontier_chunks)
-                       : detail::advance(result.visited, frontier, next, depths, depth));
+    return all(two_bit
+                   ? detail::advance_two_bit(*depths, reached_chunks, seen_chunks, frontier_chunks)
+                   : detail::advance(result.visited, frontier, next, depths, depth));
   };
 
-  BfsBoundary boundary{result.levels, result.reached, result.visited, frontier,
-                       depths,         cluster,        two_bit ? &frontier_chunks : nullptr};
+  BfsBoundary boundary{result.levels,
+                       result.reached,
+                       result.visited,
+                       frontier,
+                       depths,
+                       cluster,
+                       two_bit ? &frontier_chunks : nullptr};
   Stopwatch clock;
   LevelStats level;
   bool restored = false;  // the level is a saved one, already counted
@@ -567,10 +563,9 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
     parallel_for_chunks(next.words(), detail::kGrainWords, [&](std::size_t b, std::size_t e) {
       for (std::size_t w = b; w != e; ++w) next.store_word(w, result.visited.load_word(w));
     });
-    for (std::size_t c = 0; c < chunks; ++c) reached_chunks.try_set(c);
-    std::vector<std::uint64_t> saved_frontier = frontier_chunks;
-    detail::advance_two_bit(*depths, reached_chunks, seen_chunks, frontier_chunks);
-    frontier_chunks = std::move(saved_frontier);
+    parallel_for_chunks(chunks, 1, [&](std::size_t b, std::size_t e) {
+      for (std::size_t c = b; c != e; ++c) seen_chunks[c] = detail::seen_in_chunk(*depths, c);
+    });
     level = result.levels.back();
   } else {
     for (std::uint64_t s : sources)
@@ -614,13 +609,9 @@ BfsResult frontier_bfs(const S& space, std::span<const std::uint64_t> sources,
     detail::BitmapLevel bitmaps{frontier, next};
     detail::TwoBitLevel table{*depths, level.depth, frontier_chunks, reached_chunks};
     if (next_level.direction == Direction::TopDown && cluster != nullptr) {
-      auto sent = two_bit ? detail::expand_top_down_shared(
-                                space, *cluster, scan, table,
-                                detail::expanded_counts(*depths, level.depth, frontier_chunks,
-                                                        scan.end),
-                                level_options)
-                          : detail::expand_top_down_shared(space, *cluster, scan, bitmaps,
-                                                           detail::chunk_counts(frontier), level_options);
+      auto sent =
+          two_bit ? detail::expand_top_down_shared(space, *cluster, scan, table, level_options)
+                  : detail::expand_top_down_shared(space, *cluster, scan, bitmaps, level_options);
       cluster->sum(sent);
       next_level.messages = sent[0];
       next_level.sent_ranks = sent[1];
