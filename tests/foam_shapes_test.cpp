@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -313,6 +314,65 @@ TEST(FoamShapeSymmetry, CanonicalCountsAgreeWithBurnside) {
       two, foam_shape_pool({set_of("happy-cube-marble")}, FoamBy::Identity, {"blue", "green"}));
 }
 
+// The counting search makes only the solutions with the least piece of the
+// anchor's orbit (the largest orbit of faces under the rotations) on the
+// anchor, and recovers raw from the classes' sizes: it must give the counts
+// of the search that makes every solution (`every_solution`, counted one by
+// one). The cube (one orbit of six faces), the 2x1x1 (orbits of eight and
+// two: the anchor is not face 0) and an L of three cubes (only two
+// rotations); distinct pieces, congruent ones by shape and by identity over
+// shapes, whose assemblies can be symmetric.
+void expect_anchored_counts(const FoamShape& shape, const FoamProblem& pool) {
+  search::AssemblyOptions whole;
+  whole.every_solution = true;
+  const FoamShapeCount anchored = count_foam_shape(shape, pool);
+  const FoamShapeCount every = count_foam_shape(shape, pool, whole);
+  ASSERT_GT(every.raw, 0U) << shape.name << " " << pool.name;
+  EXPECT_EQ(anchored.raw, every.raw) << shape.name << " " << pool.name;
+  EXPECT_EQ(anchored.rotations, every.rotations) << shape.name << " " << pool.name;
+  EXPECT_EQ(anchored.symmetries, every.symmetries) << shape.name << " " << pool.name;
+  EXPECT_EQ(anchored.piece_choices, every.piece_choices) << shape.name << " " << pool.name;
+}
+
+TEST(FoamShapeSymmetry, AnchoredSearchGivesTheCountsOfTheWholeSearch) {
+  const std::vector<FoamProblem> pools = {
+      foam_shape_pool({set_of("happy-cube-marble")}, FoamBy::Identity, {"blue", "green"}),
+      foam_shape_pool({set_of("happy-cube-little-genius")}, FoamBy::Shape, {"nature", "fruits"}),
+      foam_shape_pool({set_of("happy-cube-micro")}, FoamBy::Identity, {"blue", "green"}, true)};
+  for (const char* cuboid : {"cuboid:1x1x1", "cuboid:2x1x1"})
+    for (const FoamProblem& pool : pools) expect_anchored_counts(load_foam_shape(cuboid), pool);
+  expect_anchored_counts(make_foam_shape("L", {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}),
+                         foam_shape_pool({set_of("happy-cube-little-genius")}, FoamBy::Shape,
+                                         {"nature", "fruits", "animals"}));
+}
+
+// The share of the work done that the progress line's time left comes
+// from: told as the subtrees finish, between 0 and 1, the whole at the end;
+// asking for it changes no count.
+TEST(FoamShapeCount, WorkShareGrowsToTheWholeAndChangesNoCount) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  const FoamProblem pool =
+      foam_shape_pool({set_of("happy-cube-marble")}, FoamBy::Identity, {"blue", "green"});
+  std::mutex mutex;
+  std::vector<double> shares;
+  search::AssemblyOptions watched;
+  watched.work_done = [&](double share) {
+    const std::lock_guard lock(mutex);
+    shares.push_back(share);
+  };
+  const FoamShapeCount with = count_foam_shape(two, pool, watched);
+  const FoamShapeCount without = count_foam_shape(two, pool);
+  EXPECT_EQ(with.raw, without.raw);
+  EXPECT_EQ(with.symmetries, without.symmetries);
+  EXPECT_EQ(with.piece_choices, without.piece_choices);
+  ASSERT_FALSE(shares.empty());
+  for (const double share : shares) {
+    EXPECT_GE(share, 0);
+    EXPECT_LT(share, 1);
+  }
+  EXPECT_GT(*std::max_element(shares.begin(), shares.end()), 0.99);
+}
+
 // ---------------------------------------------------- first solutions
 
 TEST(FoamShapeFirst, FindsEverySolutionWhenAskedForMore) {
@@ -401,6 +461,27 @@ TEST(FoamShapeCli, CountAndSolveWriteTheirJsonFields) {
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_NE(text.str().find("<polygon"), std::string::npos);
+}
+
+// A shape by identity from a pool with congruent pieces is counted over
+// shapes by itself, says so, and gives the counts of the search piece by
+// piece (--direct).
+TEST(FoamShapeCli, CongruentPiecesAreCountedOverShapesUnlessDirect) {
+  const std::string pool = "--shape cuboid:2x1x1 --colours nature,fruits " + kData +
+                           "foam/happy-cube-little-genius.txt --json ";
+  const std::string file = ::testing::TempDir() + "foam_shape_count.json";
+  std::map<std::string, Json> counts;
+  for (const std::string how : {"", "--direct "}) {
+    const auto program = testing::run_cubenum("foam count " + how + pool + file);
+    ASSERT_EQ(program.status, 0) << program.output;
+    EXPECT_EQ(program.output.find("counted over shapes") != std::string::npos, how.empty())
+        << program.output;
+    std::ifstream in(file);
+    counts[how] = Json::parse(in)["results"][0];
+  }
+  for (const char* field : {"raw", "rotations", "symmetries", "piece_choices"})
+    EXPECT_EQ(counts[""][field], counts["--direct "][field]) << field;
+  EXPECT_GT(counts[""]["raw"].get<std::uint64_t>(), 0U);
 }
 
 TEST(FoamShapeCli, SolveWithoutFirstListsCanonicalAssemblies) {

@@ -102,10 +102,11 @@ void check_options(const FoamOptions& o) {
                      "a shape is built from the pool of all pieces given: --challenge pool, "
                      "or leave it out");
   }
-  if (o.direct && (o.via_shapes || !o.shape.empty() || o.challenge != "pool" || o.by != "identity"))
+  if (o.direct &&
+      (o.via_shapes || (o.shape.empty() && o.challenge != "pool") || o.by != "identity"))
     throw InputError("--direct", 0,
-                     "only for a pool counted by identity (--challenge pool), without "
-                     "--via-shapes or --shape");
+                     "only for a pool counted by identity (--challenge pool, or --shape), without "
+                     "--via-shapes");
   if (given("--colours") && split_colours(o.colours).empty())
     throw InputError("--colours", 0, "no colour given");
   check_time_limit(o.time_limit);
@@ -140,10 +141,17 @@ CheckpointJson count_identity(const FoamOptions& o, const std::vector<puzzles::F
                              {"challenge", o.challenge}, {"by", o.by},
                              {"via_shapes", via_shapes}, {"sets", pieces}};
   if (shape != nullptr) {
+    // A shape's method follows from its pieces (congruent ones: over
+    // shapes), so the pieces come first in what a refusal names. Its
+    // subtrees are those of the search anchored on the largest orbit of
+    // faces: a checkpoint of the earlier search over every face is refused.
+    identity.erase("via_shapes");
     std::string cubes;
     for (const Vec3& c : shape->cubes) cubes += fmt::format("{},{},{};", c[0], c[1], c[2]);
     identity["shape"] = {{"cubes", shape->cubes.size()}, {"xxh3", hex_hash(cubes)}};
     identity["colours"] = split_colours(o.colours);
+    identity["search"] = "anchored";
+    identity["via_shapes"] = via_shapes;
   }
   return identity;
 }
@@ -158,10 +166,14 @@ void apply(CountCheckpoint& checkpoint, search::AssemblyOptions& options, const 
 
 // The search's two counters: subtrees (the tree cut where there are many
 // more than threads) with the time left, and the nodes visited within them.
+// The progress line of a count: subtrees done of all (the time left from
+// their estimated sizes), search nodes and assemblies found, with rates.
 struct SearchProgress {
-  Progress subtrees, nodes;
+  Progress subtrees, nodes, assemblies;
   SearchProgress(const std::string& what)
-      : subtrees(what, 0, "subtrees"), nodes("search", 0, "nodes") {}
+      : subtrees(what, 0, "subtrees"),
+        nodes("search", 0, "nodes"),
+        assemblies("found", 0, "assemblies") {}
 };
 
 search::AssemblyOptions progress_options(SearchProgress& progress) {
@@ -170,7 +182,9 @@ search::AssemblyOptions progress_options(SearchProgress& progress) {
     progress.subtrees.set_total(p.total);
     progress.subtrees.set_done(p.done);
   };
+  options.work_done = [&progress](double share) { progress.subtrees.set_fraction(share); };
   options.nodes = &progress.nodes;
+  options.assemblies = &progress.assemblies;
   return options;
 }
 
@@ -231,8 +245,12 @@ bool count_via_shapes(const FoamOptions& o, puzzles::FoamChallenge challenge, pu
   if (o.via_shapes) return true;
   if (o.direct || challenge != puzzles::FoamChallenge::Pool || by != puzzles::FoamBy::Identity)
     return false;
+  // A shape's pool is the pieces of the colours asked for (a cube's, all).
   const FoamProblem by_shape =
-      puzzles::foam_problems(puzzles::FoamChallenge::Pool, puzzles::FoamBy::Shape, sets).front();
+      o.shape.empty()
+          ? puzzles::foam_problems(puzzles::FoamChallenge::Pool, puzzles::FoamBy::Shape, sets)
+                .front()
+          : puzzles::foam_shape_pool(sets, puzzles::FoamBy::Shape, split_colours(o.colours));
   if (by_shape.kinds.size() == by_shape.pieces.size()) return false;
   if (this_cluster().process() == 0)  // under mpirun, once
     fmt::print(stderr,
@@ -336,12 +354,12 @@ struct ShapeJob {
   FoamProblem pool;
 };
 
-ShapeJob load_shape_job(const FoamOptions& o) {
+ShapeJob load_shape_job(const FoamOptions& o, bool via_shapes) {
   if (o.challenge != "own" && o.challenge != "pool")
     throw InputError("--challenge", 0, "a shape is built from the pool of the pieces given");
   auto shape = puzzles::load_foam_shape(o.shape);
   auto pool = puzzles::foam_shape_pool(load_sets(o), puzzles::parse_foam_by(o.by),
-                                       split_colours(o.colours), o.via_shapes);
+                                       split_colours(o.colours), via_shapes);
   return {std::move(shape), std::move(pool)};
 }
 
@@ -385,9 +403,12 @@ void print_shape_header(std::ostream& out, const ShapeJob& job) {
 }
 
 Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
-  const ShapeJob job = load_shape_job(o);
+  const auto sets = load_sets(o);
+  const bool via_shapes =
+      count_via_shapes(o, puzzles::FoamChallenge::Pool, puzzles::parse_foam_by(o.by), sets);
+  const ShapeJob job = load_shape_job(o, via_shapes);
   CountCheckpoint checkpoint(o.checkpoints, o.time_limit,
-                             count_identity(o, load_sets(o), o.via_shapes, &job.shape));
+                             count_identity(o, sets, via_shapes, &job.shape));
   print_shape_header(ctx.out, job);
   SearchProgress progress("foam count: " + job.shape.name);
   auto options = progress_options(progress);
@@ -475,7 +496,7 @@ Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJ
 
 Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
   if (!o.svg.empty()) check_output(o.svg, "--svg");
-  const ShapeJob job = load_shape_job(o);
+  const ShapeJob job = load_shape_job(o, o.via_shapes);
   print_shape_header(ctx.out, job);
   if (o.first == 0) return run_shape_list(o, ctx, job);
   search::FirstOptions options;
@@ -510,8 +531,8 @@ constexpr const char* kFoamFooter =
     "direct search find each assembly once per way of picking the copies. With --via-shapes\n"
     "the search runs over shapes and counts each assembly it finds as that many: the\n"
     "counts are the same, the search much smaller where many pieces are congruent.\n"
-    "foam count does so by itself for a pool with congruent pieces, and says so; --direct\n"
-    "searches piece by piece.";
+    "foam count does so by itself for a pool or a shape with congruent pieces, and says so;\n"
+    "--direct searches piece by piece.";
 
 }  // namespace
 
@@ -531,8 +552,8 @@ void register_foam(Command& app) {
   add_count_checkpoint_options(count, *count_opts);
   allow_processes(count);
   count->add_flag("--direct", count_opts->direct,
-                  "a pool by identity: search piece by piece even where pieces are congruent "
-                  "(slow; by default such a pool is counted over shapes, same counts)");
+                  "a pool or a shape by identity: search piece by piece even where pieces are "
+                  "congruent (slow; by default such a pool is counted over shapes, same counts)");
   count->footer(kFoamFooter);
 
   auto solve_opts = std::make_shared<FoamOptions>();

@@ -272,7 +272,11 @@ std::string Progress::text() const {
   if (done > 0 && elapsed > 0)
     s += fmt::format(", {}/s", rate_text(static_cast<double>(done) / elapsed));
   s += ", " + progress::duration(elapsed);
-  if (estimate_.load(std::memory_order_relaxed) && total > 0 && done > 0 && done < total)
+  const double fraction = fraction_.load(std::memory_order_relaxed);
+  if (fraction > 0 && fraction < 1)
+    s += ", about " + progress::duration(elapsed * (1 - fraction) / fraction) + " left";
+  else if (fraction < 0 && estimate_.load(std::memory_order_relaxed) && total > 0 && done > 0 &&
+           done < total)
     s += ", about " +
          progress::duration(elapsed * static_cast<double>(total - done) /
                             static_cast<double>(done)) +

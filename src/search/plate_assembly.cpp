@@ -66,15 +66,15 @@ std::vector<std::vector<int>> neighbours(const PlateSurface& s) {
   return out;
 }
 
-// Faces in a fixed order: each next face has as many placed neighbours as
-// possible (ties: the lower index), so constraints bite early.
-std::vector<int> fill_order(const PlateSurface& surface) {
+// Faces in a fixed order from `first`: each next face has as many placed
+// neighbours as possible (ties: the lower index), so constraints bite early.
+std::vector<int> fill_order(const PlateSurface& surface, int first) {
   const auto next_to = neighbours(surface);
   const int n = surface.face_count();
-  std::vector<int> order{0}, links(n, 0);
+  std::vector<int> order{first}, links(n, 0);
   std::vector<bool> placed(n, false);
-  placed[0] = true;
-  for (const int g : next_to[0]) ++links[g];
+  placed[first] = true;
+  for (const int g : next_to[first]) ++links[g];
   while (static_cast<int>(order.size()) < n) {
     int best = -1;
     for (int f = 0; f < n; ++f)
@@ -95,6 +95,25 @@ int local_bit(const PlateSurface& s, int f, int cell) {
 
 }  // namespace
 
+// How far a count got, for its progress: the subtrees' estimated sizes, and
+// the nodes searched in all of them and in the finished ones.
+struct PlateAssembly::Work {
+  std::vector<double> estimate;  // per subtree
+  double total = 0;
+  std::atomic<std::uint64_t> nodes{0}, finished_nodes{0};
+  std::atomic<double> finished_estimate{0};
+
+  // Nodes of unfinished subtrees count at the finished ones' ratio of
+  // estimate to nodes (1 before any finishes: the estimate is unbiased).
+  double share() const {
+    const double estimated = finished_estimate.load(std::memory_order_relaxed);
+    const auto searched = static_cast<double>(finished_nodes.load(std::memory_order_relaxed));
+    const auto in_flight = static_cast<double>(nodes.load(std::memory_order_relaxed)) - searched;
+    const double scale = searched > 0 ? estimated / searched : 1;
+    return total > 0 ? std::min(0.999, (estimated + scale * std::max(in_flight, 0.0)) / total) : 0;
+  }
+};
+
 struct PlateAssembly::State {
   std::vector<PlateGrid> covered;  // per face: its cells covered by placed neighbours
   std::vector<int> remaining, group_used;
@@ -102,8 +121,10 @@ struct PlateAssembly::State {
   AssemblyKey key;                       // record()'s buffer
   SelectionKey selection;
   const AssemblyOptions* options = nullptr;
-  bool reduced = false;  // generate only solutions with their least kind on face 0
-  std::uint32_t until_check = 0;
+  bool reduced = false;            // generate only solutions with their least kind on face 0
+  std::uint64_t nodes = 0;         // search nodes of this subtree
+  std::uint64_t raw_reported = 0;  // the tally's raw when last reported
+  Work* work = nullptr;
   bool stopped = false;
 };
 
@@ -274,7 +295,8 @@ void PlateAssembly::build_tables() {
     canonical_after_.push_back(after);
   }
 
-  const std::vector<int> order = fill_order(s);
+  build_symmetries();
+  const std::vector<int> order = fill_order(s, anchor_);
   std::vector<int> depth_of(s.face_count());
   for (int d = 0; d < s.face_count(); ++d) depth_of[order[d]] = d;
 
@@ -289,12 +311,17 @@ void PlateAssembly::build_tables() {
                                            [&](int g) { return g == face || depth_of[g] < d; }))
         decided |= PlateGrid{1} << i;
     }
-    depths_.push_back({face, bucket_table(decided), 0, 0});
+    depths_.push_back({face, bucket_table(decided), 0, 0, in_anchor_orbit_[face]});
   }
   build_links(depth_of);
+}
 
-  // Symmetry s maps face src to face f with a frame transform; the image of
-  // a solution at face f is the source face's plate, transformed.
+// Symmetry s maps face src to face f with a frame transform; the image of a
+// solution at face f is the source face's plate, transformed. The anchor:
+// a face of the largest orbit under the rotations (face 0 when its orbit is
+// one), first in the fill order and in the comparison of solutions.
+void PlateAssembly::build_symmetries() {
+  const PlateSurface& s = *surface_;
   for (const auto& sym : s.symmetries()) {
     std::vector<std::uint32_t> source(s.face_count());
     std::vector<std::uint8_t> frame(s.face_count());
@@ -305,9 +332,23 @@ void PlateAssembly::build_tables() {
     sym_source_.push_back(std::move(source));
     sym_frame_.push_back(std::move(frame));
   }
-  std::vector<bool> reached(s.face_count(), false);
-  for (int r = 0; r < s.rotation_count(); ++r) reached[sym_source_[r][0]] = true;
-  rotations_reach_all_faces_ = std::find(reached.begin(), reached.end(), false) == reached.end();
+  const auto orbit_of = [&](int f) {
+    std::vector<bool> in(s.face_count(), false);
+    for (int r = 0; r < s.rotation_count(); ++r) in[sym_source_[r][f]] = true;
+    return in;
+  };
+  anchor_ = 0;
+  std::size_t largest = 0;
+  for (int f = 0; f < s.face_count(); ++f) {
+    const std::vector<bool> in = orbit_of(f);
+    const auto size = static_cast<std::size_t>(std::count(in.begin(), in.end(), true));
+    if (size > largest) largest = size, anchor_ = f, in_anchor_orbit_ = in;
+  }
+  compare_order_ = {static_cast<std::uint32_t>(anchor_)};
+  for (int f = 0; f < s.face_count(); ++f)
+    if (f != anchor_) compare_order_.push_back(static_cast<std::uint32_t>(f));
+  for (int f = 0; f < s.face_count(); ++f)
+    if (in_anchor_orbit_[f]) anchor_orbit_.push_back(static_cast<std::uint32_t>(f));
 }
 
 void PlateAssembly::add_links(int f, const std::vector<bool>& to, std::vector<Link>& out) const {
@@ -395,7 +436,8 @@ std::uint32_t PlateAssembly::bucket_of(PlateGrid decided, PlateGrid covered) {
 inline bool PlateAssembly::fits(const State& st, int depth, const Candidate& c) const {
   if (c.grid & st.covered[depths_[depth].face]) return false;
   if (st.remaining[c.kind] == 0) return false;
-  if (st.reduced && depth > 0 && c.kind < st.chosen[0]->kind) return false;
+  if (st.reduced && depths_[depth].in_anchor_orbit && depth > 0 && c.kind < st.chosen[0]->kind)
+    return false;
   const int group = kinds_[c.kind].group;
   return group < 0 || st.group_used[group] < group_capacity_[group];
 }
@@ -427,9 +469,8 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
     record(st, tally);
     return;
   }
-  if ((st.options->stop || st.options->nodes != nullptr) && ++st.until_check == 4096) {
-    st.until_check = 0;
-    if (st.options->nodes != nullptr) st.options->nodes->add(4096);
+  if ((++st.nodes & 4095) == 0) {
+    report(st, tally);
     if (st.options->stop && st.options->stop()) st.stopped = true;
   }
   if (st.stopped) return;
@@ -454,6 +495,61 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
   }
 }
 
+// Every 4096 nodes: the nodes and assemblies since the last report.
+void PlateAssembly::report(State& st, const AssemblyTally& tally) const {
+  const AssemblyOptions& o = *st.options;
+  if (o.nodes != nullptr) o.nodes->add(4096);
+  if (o.assemblies != nullptr) o.assemblies->add(tally.raw - st.raw_reported);
+  st.raw_reported = tally.raw;
+  if (st.work != nullptr) {
+    st.work->nodes.fetch_add(4096, std::memory_order_relaxed);
+    if (o.work_done) o.work_done(st.work->share());
+  }
+}
+
+// Knuth's estimate of the nodes below `from` (Mathematics of Computation
+// 29, 1975): a random descent, each level weighing its nodes by the
+// product of the choices above it; the mean of a few descents.
+double PlateAssembly::estimate_nodes(const State& from, int split, std::uint64_t seed) const {
+  constexpr int kDescents = 4;
+  std::mt19937_64 random(seed);
+  const int faces = static_cast<int>(depths_.size());
+  std::vector<const Candidate*> fitting;
+  double sum = 0;
+  for (int descent = 0; descent < kDescents; ++descent) {
+    State st = from;
+    double weight = 1, nodes = 1;
+    for (int depth = split; depth < faces; ++depth) {
+      const DepthTable& d = depths_[depth];
+      const BucketTable& t = tables_[d.table];
+      const std::uint32_t bucket = bucket_of(t.decided, st.covered[d.face]);
+      fitting.clear();
+      for (std::uint32_t i = t.bucket_start[bucket]; i != t.bucket_start[bucket + 1]; ++i)
+        if (fits(st, depth, t.candidates[i])) fitting.push_back(&t.candidates[i]);
+      if (fitting.empty()) break;
+      weight *= static_cast<double>(fitting.size());
+      nodes += weight;
+      if (depth + 1 < faces) place(st, depth, *fitting[random() % fitting.size()]);
+    }
+    sum += nodes;
+  }
+  return sum / kDescents;
+}
+
+std::vector<double> PlateAssembly::estimate_subtrees(const State& start, int split,
+                                                     const std::vector<Prefix>& prefixes) const {
+  std::vector<double> estimate(prefixes.size());
+  parallel_for_chunks(prefixes.size(), 64, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t s = begin; s != end; ++s) {
+      State st = start;
+      for (int d = 0; d < split; ++d)
+        place(st, d, tables_[depths_[d].table].candidates[prefixes[s][d]]);
+      estimate[s] = estimate_nodes(st, split, s + 1);
+    }
+  });
+  return estimate;
+}
+
 AssemblyKey PlateAssembly::image(const AssemblyKey& key, int s) const {
   AssemblyKey out(surface_->face_count());
   for (int f = 0; f < surface_->face_count(); ++f) {
@@ -464,7 +560,7 @@ AssemblyKey PlateAssembly::image(const AssemblyKey& key, int s) const {
 }
 
 int PlateAssembly::image_order(const AssemblyKey& key, int s) const {
-  for (int f = 0; f < surface_->face_count(); ++f) {
+  for (const std::uint32_t f : compare_order_) {
     const FacePlacement p = key[sym_source_[s][f]];
     const FacePlacement q{
         p.kind, canonical_after_[p.kind][sym_frame_[s][f] * kPlateTransforms + p.transform]};
@@ -515,20 +611,20 @@ void PlateAssembly::record(State& st, AssemblyTally& tally) const {
     key[depths_[d].face] = {st.chosen[d]->kind, st.chosen[d]->transform};
 
   // Canonical when no image is smaller; the rotations come first, so a
-  // smaller rotated image rules out both counts at once. Face 0 comes first
-  // in the order, and rotations bring every face to face 0 (on the cube), so
-  // a canonical solution has its smallest kind there, and only symmetries
-  // bringing a face with that kind to face 0 can give an image as small.
+  // smaller rotated image rules out both counts at once. The anchor comes
+  // first in the order, and rotations bring every face of its orbit to it,
+  // so a canonical solution has the orbit's smallest kind there, and only
+  // symmetries bringing a face with that kind to the anchor can give an
+  // image as small.
   const int rotations = surface_->rotation_count();
   const int symmetries = static_cast<int>(sym_source_.size());
-  std::uint16_t least_kind = key[0].kind;
-  for (int f = 1; f < faces; ++f) least_kind = std::min(least_kind, key[f].kind);
-  bool least_rotated = !(rotations_reach_all_faces_ && key[0].kind != least_kind);
+  const std::uint16_t at_anchor = key[anchor_].kind;
+  bool least_rotated = true;
+  for (const std::uint32_t f : anchor_orbit_) least_rotated &= key[f].kind >= at_anchor;
   bool least_overall = least_rotated;
   int fixing_rotations = 1, fixing_all = 1;  // stabiliser orders
   for (int s = 1; s < symmetries && least_overall; ++s) {
-    if (s >= rotations && !least_rotated) break;
-    if (key[sym_source_[s][0]].kind > key[0].kind) continue;  // larger at face 0
+    if (key[sym_source_[s][anchor_]].kind > at_anchor) continue;  // larger at the anchor
     const int order = image_order(key, s);
     if (order < 0) {
       least_overall = false;
@@ -609,7 +705,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     return {};
   State start = start_state(options);
   const bool list_raw = options.list_limit > 0 && options.list_up_to == SymmetryGroup::None;
-  start.reduced = rotations_reach_all_faces_ && !options.every_solution && !list_raw;
+  start.reduced = !options.every_solution && !list_raw;
 
   // Split where there are many more subtrees than threads, but no deeper
   // than half the faces: the prefixes are made on one thread.
@@ -624,6 +720,12 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     if (prefixes.size() >= kWantedSubtrees || split == deepest) break;
   }
   const auto subtrees = static_cast<std::uint32_t>(prefixes.size());
+  Work work;
+  if (options.work_done) {
+    work.estimate = estimate_subtrees(start, split, prefixes);
+    for (const double e : work.estimate) work.total += e;
+    start.work = &work;
+  }
 
   SubtreeRun<AssemblyTally> run;
   run.progress = options.progress;
@@ -632,6 +734,11 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   none.list_limit = options.list_limit;
   SubtreeLedger<AssemblyTally> ledger(options.checkpoint, options.checkpoint_name, subtrees, run,
                                       none);
+  if (start.work != nullptr && !run.pending.empty()) {  // the others finished before
+    double pending = 0;
+    for (const std::uint32_t s : run.pending) pending += work.estimate[s];
+    work.finished_estimate = work.total - pending;
+  }
   const auto search_one = [&](const Prefix& prefix, AssemblyTally& tally) {
     tally.list_limit = options.list_limit;
     if (options.stop && options.stop()) {
@@ -643,10 +750,20 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
       const BucketTable& t = tables_[depths_[d].table];
       place(st, d, t.candidates[prefix[d]]);
     }
+    st.raw_reported = tally.raw;
     search(st, split, tally);
+    if (options.assemblies != nullptr) options.assemblies->add(tally.raw - st.raw_reported);
     if (st.stopped) {
       tally.complete = false;
       return false;
+    }
+    if (st.work != nullptr) {
+      const std::uint64_t unreported = st.nodes & 4095;
+      st.work->nodes.fetch_add(unreported, std::memory_order_relaxed);
+      st.work->finished_nodes.fetch_add(st.nodes, std::memory_order_relaxed);
+      st.work->finished_estimate.fetch_add(work.estimate[&prefix - prefixes.data()],
+                                           std::memory_order_relaxed);
+      options.work_done(st.work->share());
     }
     ++tally.subtrees_done;
     return true;

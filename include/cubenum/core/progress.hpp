@@ -74,6 +74,9 @@ class Progress {
   // estimated only when `estimate` (the work left is like the work done).
   void set_detail(std::string detail);
   void set_estimate(bool estimate) { estimate_.store(estimate, std::memory_order_relaxed); }
+  // The share of the work done, when it is not done / total (subtrees of
+  // unequal sizes): the time left is then estimated from it.
+  void set_fraction(double fraction) { fraction_.store(fraction, std::memory_order_relaxed); }
   std::uint64_t done() const { return done_.load(std::memory_order_relaxed); }
   double seconds() const;
 
@@ -84,6 +87,7 @@ class Progress {
   std::string what_, unit_, detail_;  // detail_ under the drawer's lock
   std::atomic<std::uint64_t> done_{0}, total_{0};
   std::atomic<bool> estimate_{true};
+  std::atomic<double> fraction_{-1};  // < 0: done / total
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -69,10 +69,11 @@ struct AssemblyOptions {
   bool count_selections = true;  // distinct piece selections
   std::size_t list_limit = 0;    // keep the first N canonical solutions
   SymmetryGroup list_up_to = SymmetryGroup::Symmetries;
-  // Make every raw solution. Otherwise, when every face can be rotated to
-  // face 0 (the cube), only solutions with their least kind on face 0 are
-  // made (every canonical form is among them) and raw is the sum of the
-  // rotation classes' sizes, 24 / |stabiliser| each.
+  // Make every raw solution. Otherwise only solutions with the least kind
+  // of the anchor's orbit (the largest orbit of faces under the rotations:
+  // every face on the cube) on the anchor are made (every canonical form is
+  // among them), and raw is the sum of the rotation classes' sizes,
+  // |rotations| / |stabiliser| each.
   bool every_solution = false;
   // Count the copies of a kind as distinct pieces (by identity) while the
   // search treats them as one shape: each solution stands for the ways to
@@ -84,6 +85,13 @@ struct AssemblyOptions {
   std::function<bool()> stop;
   // If given, the search nodes visited are added to it (4096 at a time).
   Progress* nodes = nullptr;
+  // If given, the raw assemblies found so far are added to it (as often).
+  Progress* assemblies = nullptr;
+  // If given, told the estimated share of the work done, as the search goes:
+  // each subtree's size is estimated before the search (Knuth's random
+  // descents), and the share is that of the subtrees finished plus the
+  // nodes searched in the others.
+  std::function<void(double)> work_done;
   // Share the search with every process of this cluster (null: this
   // process alone): each calls count alike, and each gets the whole tally.
   Cluster* cluster = nullptr;
@@ -183,11 +191,14 @@ class PlateAssembly {
     int table = 0;  // index into tables_
     // The links to faces filled later: links_[link_begin, link_end).
     std::uint32_t link_begin = 0, link_end = 0;
+    bool in_anchor_orbit = false;  // the face is in the anchor's orbit
   };
   struct State;
+  struct Work;
   using Prefix = std::vector<std::uint32_t>;
 
   void build_tables();
+  void build_symmetries();
   void build_links(const std::vector<int>& depth_of);
   // The links of face f to the faces in `to` (-1: every face), appended to `out`.
   void add_links(int f, const std::vector<bool>& to, std::vector<Link>& out) const;
@@ -207,6 +218,10 @@ class PlateAssembly {
   bool place(State& state, int depth, const Candidate& c) const;
   void unplace(State& state, int depth, const Candidate& c) const;
   State start_state(const AssemblyOptions& options) const;
+  void report(State& state, const AssemblyTally& tally) const;
+  double estimate_nodes(const State& from, int split, std::uint64_t seed) const;
+  std::vector<double> estimate_subtrees(const State& start, int split,
+                                        const std::vector<Prefix>& prefixes) const;
   struct Restart;
   bool probe(State& state, int depth, Restart& restart) const;
   int most_constrained_face(const State& state, Restart& restart) const;
@@ -231,7 +246,11 @@ class PlateAssembly {
   // symmetry s: source face of face f, and the plate transform it applies.
   std::vector<std::vector<std::uint32_t>> sym_source_;
   std::vector<std::vector<std::uint8_t>> sym_frame_;
-  bool rotations_reach_all_faces_ = false;  // true on the cube
+  // The anchor face (filled first, compared first), the faces of its orbit
+  // under the rotations, and the order in which solutions are compared.
+  int anchor_ = 0;
+  std::vector<bool> in_anchor_orbit_;
+  std::vector<std::uint32_t> anchor_orbit_, compare_order_;
 };
 
 }  // namespace cubenum::search

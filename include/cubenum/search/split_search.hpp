@@ -26,6 +26,9 @@ namespace cubenum::search {
 
 struct SplitProgress {
   std::size_t done = 0, total = 0;
+  // The estimated share of the work done (subtrees differ in size), or < 0
+  // when the search does not estimate it.
+  double work_done = -1;
 };
 
 template <class Local>
