@@ -8,12 +8,15 @@
 // own test below checks a dealt, resumed sum against a plain loop.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -267,6 +270,34 @@ TEST(SearchCheckpoint, DealtSubtreesSkipThoseFinishedBeforeAndReportEachOnce) {
       prefixes, [](std::uint64_t p, std::uint64_t& local) { local += p * p; }, run);
   EXPECT_EQ(sum, expected);
   for (std::uint32_t i = 0; i < prefixes.size(); ++i) EXPECT_EQ(reported[i], i % 3 != 0 ? 1 : 0);
+}
+
+// The flat selection set against std::set: the same answers to every
+// insert, the same size, merges and equality, through several growths.
+TEST(SelectionSet, AgreesWithStdSet) {
+  std::mt19937_64 random(7);
+  cubenum::search::SelectionSet flat, other;
+  std::set<std::vector<std::uint16_t>> plain, plain_other;
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<std::uint16_t> key(5);
+    for (auto& kind : key) kind = static_cast<std::uint16_t>(random() % 6);
+    std::sort(key.begin(), key.end());
+    const bool mine = i % 3 == 0;
+    EXPECT_EQ((mine ? other : flat).insert(key), (mine ? plain_other : plain).insert(key).second);
+  }
+  EXPECT_EQ(flat.size(), plain.size());
+  EXPECT_FALSE(flat == other);
+  flat.merge(other);
+  plain.insert(plain_other.begin(), plain_other.end());
+  EXPECT_EQ(flat.size(), plain.size());
+  std::size_t seen = 0;
+  flat.for_each([&](std::span<const std::uint16_t> key) {
+    seen += plain.count({key.begin(), key.end()});
+  });
+  EXPECT_EQ(seen, plain.size());
+  other.merge(flat);
+  EXPECT_TRUE(flat == other);
+  EXPECT_THROW(flat.insert(std::vector<std::uint16_t>{1, 2}), std::invalid_argument);
 }
 
 // A tally's bytes give the tally back; damaged bytes are refused.

@@ -9,7 +9,6 @@
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "cubenum/core/byte_io.hpp"
 #include "cubenum/core/checked.hpp"
@@ -145,7 +144,7 @@ AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
   raw = plus(raw, other.raw);
   rotations = plus(rotations, other.rotations);
   symmetries = plus(symmetries, other.symmetries);
-  selections.insert(other.selections.begin(), other.selections.end());
+  selections.merge(other.selections);
   list_limit = std::max(list_limit, other.list_limit);
   listed.insert(listed.end(), other.listed.begin(), other.listed.end());
   subtrees_done += other.subtrees_done;
@@ -169,10 +168,10 @@ std::vector<std::byte> AssemblyTally::encode() const {
                                 std::uint64_t{complete}, std::uint64_t{list_limit}})
     w.put(v);
   w.put(std::uint64_t{selections.size()});
-  for (const SelectionKey& key : selections) {
+  selections.for_each([&](std::span<const std::uint16_t> key) {
     w.put(std::uint64_t{key.size()});
     for (const std::uint16_t kind : key) w.put(kind);
-  }
+  });
   w.put(std::uint64_t{listed.size()});
   for (const AssemblyKey& key : listed) {
     w.put(std::uint64_t{key.size()});
@@ -197,7 +196,11 @@ AssemblyTally AssemblyTally::decode(std::span<const std::byte> bytes, const std:
   for (std::uint64_t n = r.length(8); n != 0; --n) {
     SelectionKey key(r.length(sizeof(std::uint16_t)));
     for (std::uint16_t& kind : key) kind = r.get<std::uint16_t>();
-    t.selections.insert(std::move(key));
+    try {
+      t.selections.insert(key);
+    } catch (const std::invalid_argument&) {
+      throw InputError(source, 0, "selections of different lengths in a tally (corrupt)");
+    }
   }
   for (std::uint64_t n = r.length(8); n != 0; --n) {
     AssemblyKey& key = t.listed.emplace_back(r.length(3));
@@ -588,7 +591,7 @@ std::uint64_t PlateAssembly::exact_quotient(std::uint64_t n, int d) {
 std::uint64_t PlateAssembly::piece_choices(const AssemblyTally& tally, bool label_copies) const {
   if (!label_copies) return tally.selections.size();
   std::uint64_t total = 0;
-  for (const SelectionKey& selection : tally.selections) {
+  tally.selections.for_each([&](std::span<const std::uint16_t> selection) {
     // Choose which copies: C(multiplicity, uses) for each kind used.
     std::uint64_t ways = 1;
     for (int f = 0; f < surface_->face_count(); ++f) {
@@ -600,7 +603,7 @@ std::uint64_t PlateAssembly::piece_choices(const AssemblyTally& tally, bool labe
         ways = times(ways, static_cast<std::uint64_t>(m - i)) / static_cast<std::uint64_t>(i + 1);
     }
     total = plus(total, ways);
-  }
+  });
   return total;
 }
 

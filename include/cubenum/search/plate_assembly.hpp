@@ -18,11 +18,10 @@
 #include <functional>
 #include <span>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
-#include "cubenum/core/hash.hpp"
 #include "cubenum/search/plate_surface.hpp"
+#include "cubenum/search/selection_set.hpp"
 #include "cubenum/search/split_search.hpp"
 
 namespace cubenum {
@@ -56,12 +55,6 @@ struct FacePlacement {
 using AssemblyKey = std::vector<FacePlacement>;
 // The kinds of a solution, sorted: the pieces it uses.
 using SelectionKey = std::vector<std::uint16_t>;
-
-struct SelectionHash {
-  std::size_t operator()(const SelectionKey& k) const {
-    return hash_bytes(k.data(), k.size() * sizeof(std::uint16_t));
-  }
-};
 
 enum class SymmetryGroup { None, Rotations, Symmetries };
 
@@ -103,7 +96,7 @@ struct AssemblyOptions {
 
 struct AssemblyTally {
   std::uint64_t raw = 0, rotations = 0, symmetries = 0;
-  std::unordered_set<SelectionKey, SelectionHash> selections;
+  SelectionSet selections;
   std::uint64_t piece_choices = 0;  // set by count(): distinct piece selections
   std::vector<AssemblyKey> listed;  // canonical solutions, smallest first after finish()
   std::size_t list_limit = 0;
