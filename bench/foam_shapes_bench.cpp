@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 #include <tbb/global_control.h>
 
+#include "cubenum/core/progress.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
 
 namespace {
@@ -20,7 +21,14 @@ void BM_FoamShapeCountCuboidOriginalBlueGreen(benchmark::State& state) {
   const auto shape = puzzles::load_foam_shape("cuboid:2x1x1");
   const auto pool = puzzles::foam_shape_pool({set_of("happy-cube-original")},
                                              puzzles::FoamBy::Identity, {"blue", "green"});
-  for (auto _ : state) benchmark::DoNotOptimize(puzzles::count_foam_shape(shape, pool).raw);
+  progress::set_mode(progress::Mode::Never);
+  Progress placements("bench", 0, "placements");
+  search::AssemblyOptions options;
+  options.nodes = &placements;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(puzzles::count_foam_shape(shape, pool, options).raw);
+  state.counters["placements"] =
+      benchmark::Counter(static_cast<double>(placements.done()), benchmark::Counter::kIsRate);
 }
 
 void first_solution(benchmark::State& state, const std::string& shape_file,

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -397,6 +398,77 @@ TEST(FoamShapeFirst, FindsEverySolutionWhenAskedForMore) {
         if (grid >> i & 1) ++cover[two.surface.cell_of(f, {i / 5, i % 5})];
     }
     EXPECT_EQ(std::count(cover.begin(), cover.end(), 1), two.surface.cell_count());
+  }
+}
+
+// Every cell is covered once, so the pieces on a shape fill exactly as
+// many plate corners as the surface has cube vertices, and as many plate
+// edge cells as 3 x its unit edges. Counted here from the cubes alone: for
+// these shapes no choice of one piece a face from the five series' 180
+// can do both (the fewest or the most corners or edge cells the pieces can
+// sum to miss the surface's), and the first-solution search says at once
+// that its search is complete and found nothing (it ran 5 s before).
+TEST(FoamShapeFirst, ShapesThePiecesCannotCoverAreAnsweredAtOnce) {
+  std::vector<FoamSet> sets;
+  for (const char* name : {"happy-cube-little-genius", "happy-cube-marble", "happy-cube-micro",
+                           "happy-cube-original", "happy-cube-profi"})
+    sets.push_back(set_of(name));
+  const FoamProblem pool = foam_shape_pool(sets, FoamBy::Identity);
+  std::vector<int> corners, edge_cells;
+  for (const auto& kind : pool.kinds) {
+    int c = 0, e = 0;
+    for (int r = 0; r < 5; ++r)
+      for (int col = 0; col < 5; ++col) {
+        if (!(kind.grid >> (r * 5 + col) & 1)) continue;
+        const bool row_end = r == 0 || r == 4, col_end = col == 0 || col == 4;
+        c += row_end && col_end;
+        e += row_end != col_end;
+      }
+    for (int m = 0; m < kind.multiplicity; ++m) corners.push_back(c), edge_cells.push_back(e);
+  }
+  std::sort(corners.begin(), corners.end());
+  std::sort(edge_cells.begin(), edge_cells.end());
+  const auto reachable = [](const std::vector<int>& sorted, std::size_t n, int wanted) {
+    if (n > sorted.size()) return false;
+    const int least = std::accumulate(sorted.begin(), sorted.begin() + n, 0);
+    const int most = std::accumulate(sorted.end() - n, sorted.end(), 0);
+    return least <= wanted && wanted <= most;
+  };
+  for (const char* file :
+       {"multipad.shp", "dounut1.shp", "barbur.slv", "core1.slv", "fangus.slv"}) {
+    const FoamShape shape = load_foam_shape(kData + "shapes/" + file + ".cubes.txt");
+    const std::set<Vec3> cubes(shape.cubes.begin(), shape.cubes.end());
+    std::set<Vec3> vertices;
+    std::set<std::pair<Vec3, Vec3>> edges;
+    std::size_t faces = 0;
+    for (const Vec3& c : shape.cubes)
+      for (int axis = 0; axis < 3; ++axis)
+        for (const int side : {0, 1}) {
+          Vec3 next = c;
+          next[axis] += side == 0 ? -1 : 1;
+          if (cubes.count(next)) continue;
+          ++faces;
+          const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+          std::array<Vec3, 4> square;
+          for (int k = 0; k < 4; ++k) {
+            square[k] = c;
+            square[k][axis] += side;
+            square[k][u] += k == 1 || k == 2;
+            square[k][v] += k >= 2;
+          }
+          for (int k = 0; k < 4; ++k) {
+            vertices.insert(square[k]);
+            edges.insert(std::minmax(square[k], square[(k + 1) % 4]));
+          }
+        }
+    ASSERT_EQ(static_cast<int>(faces), shape.surface.face_count()) << file;
+    EXPECT_FALSE(reachable(corners, faces, static_cast<int>(vertices.size())) &&
+                 reachable(edge_cells, faces, 3 * static_cast<int>(edges.size())))
+        << file;
+    search::FirstOptions options;
+    const auto found = first_foam_shape(shape, pool, options);
+    EXPECT_TRUE(found.exhausted) << file;
+    EXPECT_TRUE(found.solutions.empty()) << file;
   }
 }
 

@@ -218,6 +218,10 @@ class PlateAssembly {
   struct Restart;
   bool probe(State& state, int depth, Restart& restart) const;
   int most_constrained_face(const State& state, Restart& restart) const;
+  void build_border_sums();
+  bool border_sums_reachable(const State& state, int placed) const;
+  void take_borders(State& state, int kind, int n) const;
+  bool free_to_place(const State& state, int face, const Candidate& c) const;
   const BucketTable& table_for(PlateGrid decided, Restart& restart) const;
 
   const PlateSurface* surface_;
@@ -239,6 +243,12 @@ class PlateAssembly {
   // symmetry s: source face of face f, and the plate transform it applies.
   std::vector<std::vector<std::uint32_t>> sym_source_;
   std::vector<std::vector<std::uint8_t>> sym_frame_;
+  // Every cell is covered once, so the pieces of a cover fill exactly as
+  // many plate-corner cells as the surface has corner points, and as many
+  // plate-edge cells as it has edge cells. corners_/edges_ of each kind;
+  // the surface's totals.
+  std::vector<std::uint8_t> corners_, edges_;
+  int corner_points_ = 0, edge_cells_ = 0;
   // The anchor face (filled first, compared first), the faces of its orbit
   // under the rotations, and the order in which solutions are compared.
   int anchor_ = 0;
