@@ -94,10 +94,13 @@
     controls.update();
   }
 
+  // On a wide window the drawing moves right, out from under the panel.
   function resize() {
     const w = view.clientWidth || window.innerWidth, h = view.clientHeight || window.innerHeight;
     renderer.setSize(w, h, false);
     camera.aspect = w / h;
+    const shift = w > 720 ? Math.min(panel.offsetWidth * 0.4, w * 0.18) : 0;
+    camera.setViewOffset(w, h, -shift, 0, w, h);
     camera.updateProjectionMatrix();
   }
   window.addEventListener('resize', resize);
@@ -423,6 +426,8 @@
     fail(e.message);
     return;
   }
+
+  resize(); // the panel is full now
 
   function draw(now) {
     if (tick) tick(now);

@@ -142,7 +142,15 @@ async function explode(page, percent) {
 
 test('foam cube: one piece per colour of the Original set, exploded', async () => {
   const r = await open('foam-cube', ['foam', 'solve', '--challenge', 'one-per-colour',
-    'data/foam/happy-cube-original.txt', '--list', '25'], (page) => explode(page, 35));
+    'data/foam/happy-cube-original.txt', '--list', '25'], async (page) => {
+    // Step through the list: on to the second assembly and back.
+    const select = page.locator('select');
+    await page.getByTitle('next').click();
+    assert.equal(await select.inputValue(), '1');
+    await page.getByTitle('previous').click();
+    assert.equal(await select.inputValue(), '0');
+    await explode(page, 35);
+  });
   assert.equal(r.data.assemblies.length, 25);
   assert.match(r.text, /25 up to symmetries/);
   const colours = facingColours(r.data.assemblies[0], r.camera);
