@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 
@@ -17,6 +18,8 @@
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
+#include "cubenum/puzzles/solution_pages.hpp"
+#include "cubenum/report/html_page.hpp"
 #include "cubenum/search/subtree_checkpoint.hpp"
 
 namespace cubenum::cli {
@@ -31,6 +34,7 @@ struct FoamOptions {
   std::size_t list = 3;
   std::string up_to = "symmetries";
   std::string svg;
+  std::string html;
   bool via_shapes = false;
   bool direct = false;  // count: by identity, piece by piece even where pieces are congruent
   // Shapes (issue 7).
@@ -314,11 +318,20 @@ Json solution_json(const FoamProblem& problem, const search::AssemblyKey& key) {
   return faces;
 }
 
+// The page's title: the challenge and the sets' names.
+std::string page_title(const FoamOptions& o) {
+  std::string sets;
+  for (const std::string& file : o.files)
+    sets += (sets.empty() ? "" : ", ") + std::filesystem::path(file).stem().string();
+  return fmt::format("cubenum foam solve --challenge {}: {}", o.challenge, sets);
+}
+
 Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
   const auto challenge = puzzles::parse_foam_challenge(o.challenge);
   const auto by = puzzles::parse_foam_by(o.by);
   const auto up_to = parse_up_to(o.up_to);
   if (!o.svg.empty()) check_output(o.svg, "--svg");
+  if (!o.html.empty()) check_output(o.html, "--html");
   const auto problems = puzzles::foam_problems(challenge, by, load_sets(o), o.via_shapes);
   Json results = Json::array();
   std::vector<puzzles::FoamNet> nets;
@@ -344,6 +357,9 @@ Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
     results.push_back(r);
   }
   if (!o.svg.empty()) write_output_file(o.svg, "--svg", puzzles::foam_nets_svg(nets));
+  if (!o.html.empty())
+    write_output_file(o.html, "--html",
+                      report::solution_page(puzzles::foam_page_data(nets, page_title(o))));
   return {{"challenge", o.challenge}, {"by", o.by}, {"up_to", o.up_to}, {"results", results}};
 }
 
@@ -466,6 +482,11 @@ Json show_shape_solutions(const FoamOptions& o, const ActionContext& ctx, const 
     listed.push_back(shape_solution_json(job, keys[i]));
   }
   write_shape_svg(o, job, keys);
+  if (!o.html.empty())
+    write_output_file(o.html, "--html",
+                      report::solution_page(puzzles::foam_shape_page_data(
+                          job.shape, job.pool, keys,
+                          fmt::format("cubenum foam solve --shape {}", job.shape.name))));
   return listed;
 }
 
@@ -496,6 +517,7 @@ Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJ
 
 Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
   if (!o.svg.empty()) check_output(o.svg, "--svg");
+  if (!o.html.empty()) check_output(o.html, "--html");
   const ShapeJob job = load_shape_job(o, o.via_shapes);
   print_shape_header(ctx.out, job);
   if (o.first == 0) return run_shape_list(o, ctx, job);
@@ -575,6 +597,11 @@ void register_foam(Command& app) {
   solve
       ->add_option("--svg", solve_opts->svg,
                    "write the nets as SVG to FILE (with --shape: the first assembly, isometric)")
+      ->type_name("FILE");
+  solve
+      ->add_option("--html", solve_opts->html,
+                   "write the assemblies listed as a 3D page to FILE: one HTML file that opens "
+                   "from disk (drag to turn, scroll to zoom, explode, step through)")
       ->type_name("FILE");
   solve
       ->add_option("--first", solve_opts->first,

@@ -11,7 +11,10 @@
 #include "action.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
+#include "cubenum/puzzles/solution_pages.hpp"
+#include "cubenum/report/html_page.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -80,12 +83,14 @@ struct SolveArgs {
   std::string metric = "qtm";
   std::optional<std::string> scramble;
   std::optional<std::string> stickers;
+  std::string html;
 };
 
 Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
   const pc::Metric metric = pc::parse_metric(args.metric);
   if (!args.scramble && !args.stickers)
     throw InputError("pocket-cube solve", 0, "give the position: --scramble S or --stickers S");
+  if (!args.html.empty()) check_output(args.html, "--html");
   pc::Corners start;
   if (args.stickers) {
     start = pc::parse_stickers(*args.stickers);
@@ -103,6 +108,13 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
     fmt::print(ctx.out, "already solved (0 moves, {})\n", pc::metric_name(metric));
   else
     fmt::print(ctx.out, "{} ({}, optimal)\n", moves, length);
+  if (!args.html.empty() && this_cluster().process() == 0) {  // under mpirun, once
+    const std::string title =
+        args.stickers ? fmt::format("cubenum pocket-cube solve --stickers {}", *args.stickers)
+                      : fmt::format("cubenum pocket-cube solve --scramble \"{}\"", *args.scramble);
+    write_output_file(args.html, "--html",
+                      report::solution_page(pc::page_data(start, turns, metric, title)));
+  }
   return {{"metric", pc::metric_name(metric)}, {"length", turns.size()}, {"moves", moves}};
 }
 
@@ -159,6 +171,11 @@ void register_pocket_cube(Command& app) {
                                      "24 colours in the net layout of docs/PUZZLES.md "
                                      "(letters w y g b r o or digits 0-5)");
   scramble->excludes(stickers);
+  solve
+      ->add_option("--html", solve_args->html,
+                   "write the start and the solution as a 3D page to FILE, played move by move "
+                   "(one HTML file that opens from disk)")
+      ->type_name("FILE");
 
   auto dir = std::make_shared<std::string>();
   Command* exporter =

@@ -16,6 +16,8 @@
 #include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
+#include "cubenum/puzzles/solution_pages.hpp"
+#include "cubenum/report/html_page.hpp"
 #include "cubenum/search/voxel_cover.hpp"
 
 namespace cubenum::cli {
@@ -31,6 +33,7 @@ struct PolycubeOptions {
   std::size_t list = 0;           // count --list: show this many after the count
   CheckpointOptions checkpoints;  // count: --checkpoint, --resume, --checkpoint-every
   std::string svg;
+  std::string html;
 };
 
 // The problems asked for, each with its number in the file (from 1).
@@ -79,7 +82,7 @@ void print_header(std::ostream& out, const polycube::Problem& p, const search::V
 Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
                      const search::VoxelCover& cover,
                      const std::vector<search::CoverAssembly>& assemblies,
-                     std::string* svg_of_first);
+                     std::string* svg_of_first, Json* page_assemblies = nullptr);
 
 // What a count's checkpoint must match: each problem's pieces, counts and
 // target (hashed: a file whose comments changed still fits).
@@ -251,7 +254,7 @@ std::string layers_svg(const polycube::Problem& problem, const search::VoxelCove
 Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
                      const search::VoxelCover& cover,
                      const std::vector<search::CoverAssembly>& assemblies,
-                     std::string* svg_of_first) {
+                     std::string* svg_of_first, Json* page_assemblies) {
   out << fmt::format("first {} assembl{} (one per class up to symmetry)\n", assemblies.size(),
                      assemblies.size() == 1 ? "y" : "ies");
   Json listed = Json::array();
@@ -261,6 +264,9 @@ Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
     for (const auto& placed : assemblies[i])
       pieces.push_back({{"piece", cover.piece_names()[placed.piece]}, {"voxels", placed.voxels}});
     listed.push_back(pieces);
+    if (page_assemblies != nullptr)
+      page_assemblies->push_back(puzzles::polycube_assembly_json(
+          cover, assemblies[i], fmt::format("{} #{}", problem.name, i + 1)));
     if (svg_of_first != nullptr && svg_of_first->empty())
       *svg_of_first = layers_svg(problem, cover, assemblies[i]);
   }
@@ -269,16 +275,24 @@ Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
 
 Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
   if (!o.svg.empty()) check_output(o.svg, "--svg");
+  if (!o.html.empty()) check_output(o.html, "--html");
   Json results = Json::array();
   std::string svg_of_first;
+  Json page_assemblies = Json::array();
   for (const auto& [number, problem] : load_problems(o)) {
     const search::VoxelCover cover(problem, o.file);
     print_header(ctx.out, problem, cover);
-    const Json listed = show_assemblies(
-        ctx.out, problem, cover, cover.first(o.first, deadline(o.time_limit)), &svg_of_first);
+    const Json listed =
+        show_assemblies(ctx.out, problem, cover, cover.first(o.first, deadline(o.time_limit)),
+                        &svg_of_first, &page_assemblies);
     results.push_back({{"name", problem.name}, {"problem", number}, {"assemblies", listed}});
   }
   if (!o.svg.empty()) write_output_file(o.svg, "--svg", svg_of_first);
+  if (!o.html.empty())
+    write_output_file(
+        o.html, "--html",
+        report::solution_page(puzzles::polycube_page_data(
+            page_assemblies, fmt::format("cubenum polycube solve {}", shown_path(o.file)))));
   return {{"file", shown_path(o.file)}, {"results", results}};
 }
 
@@ -331,6 +345,11 @@ void register_polycube(Command& app) {
       ->type_name("N");
   solve_action
       ->add_option("--svg", solve_opts->svg, "draw the first one's layers into this SVG file")
+      ->type_name("FILE");
+  solve_action
+      ->add_option("--html", solve_opts->html,
+                   "write the assemblies as a 3D page to FILE, each piece's unit cubes in its "
+                   "colour (one HTML file that opens from disk)")
       ->type_name("FILE");
   solve_action->footer(kPolycubeFooter);
 }

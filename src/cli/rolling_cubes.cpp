@@ -13,8 +13,11 @@
 #include "checkpoint_options.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
+#include "cubenum/puzzles/solution_pages.hpp"
+#include "cubenum/report/html_page.hpp"
 #include "memory.hpp"
 
 namespace cubenum::cli {
@@ -26,6 +29,7 @@ struct RollingOptions {
   unsigned rows = 3, cols = 3;
   std::string start, goal;
   std::string direction = "auto";
+  std::string html;  // solve: the 3D page
   std::string storage = "auto";
   std::optional<double> memory_gib;
   // Layers of the shortest-path DAG above this are not counted (16 bytes
@@ -260,6 +264,7 @@ void print_solution(std::ostream& out, const RollingCubesSpace& space, const Sho
 
 Json run_solve(const ActionContext& ctx, const RollingOptions& o, const Command& action) {
   const Problem p = make_problem(o, action);
+  if (!o.html.empty()) check_output(o.html, "--html");
   const std::uint64_t start = p.space.rank(p.start), goal = p.space.rank(p.goal);
   const SearchOutcome outcome = search(p, o, goal, true, "rolling-cubes solve");
   if (!outcome.bfs.watch_depth)
@@ -271,6 +276,12 @@ Json run_solve(const ActionContext& ctx, const RollingOptions& o, const Command&
                         outcome.bfs.part, &this_cluster());
   print_solution(ctx.out, p.space, s);
   ctx.out << fmt::format("{} moves: {}\n", s.length, letters(s.moves));
+  if (!o.html.empty() && this_cluster().process() == 0)  // under mpirun, once
+    write_output_file(
+        o.html, "--html",
+        report::solution_page(page_data(p.space, s,
+                                        fmt::format("cubenum rolling-cubes solve: {} to {}",
+                                                    format_grid(p.start), format_grid(p.goal)))));
   Json fields{
       {"rows", p.space.rows()},      {"cols", p.space.cols()}, {"start", format_grid(p.start)},
       {"goal", format_grid(p.goal)}, {"length", s.length},     {"moves", letters(s.moves)}};
@@ -309,6 +320,11 @@ void register_rolling_cubes(Command& app) {
   solve_options->action = solve_action;
   allow_processes(solve_action);
   add_grid_options(solve_action, solve_options);
+  solve_action
+      ->add_option("--html", solve_options->html,
+                   "write the grid and the solution as a 3D page to FILE, each cube rolling into "
+                   "the empty cell step by step (one HTML file that opens from disk)")
+      ->type_name("FILE");
 }
 
 }  // namespace cubenum::cli

@@ -1,0 +1,441 @@
+// The viewer of cubenum's solution pages (issue 18; docs/DESIGN.md,
+// "Solution pages"). A plain script: the page inlines three.js before it
+// (web/vendor/three.min.js, which sets the global THREE) and the data
+// cubenum computed (puzzles/solution_pages.hpp) as JSON in the element
+// #cubenum-data. It draws one of three kinds of page:
+//   assembly       pieces made of unit cubes (foam plates on the cube or a
+//                  shape, polycube pieces): turn, zoom, explode, step
+//                  through the assemblies;
+//   pocket-cube    the scrambled 2x2x2 cube and its solution, played move
+//                  by move;
+//   rolling-cubes  the grid, each cube rolling into the empty cell.
+// window.cubenum holds what the browser tests read: `frames` (frames drawn),
+// `data`, and for the sequences `check()`, which plays every move through
+// the page's own geometry and compares each state with cubenum's.
+(function () {
+  'use strict';
+
+  const page = { frames: 0, data: null, check: null, go: null, at: null, steps: 0, camera: null };
+  window.cubenum = page;
+
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (key === 'class') node.className = value;
+      else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value);
+    }
+    for (const child of children)
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    return node;
+  }
+
+  function fail(message) {
+    console.error('cubenum page: ' + message);
+    document.body.append(el('div', { id: 'failure' }, message));
+  }
+
+  let data;
+  try {
+    data = JSON.parse(document.getElementById('cubenum-data').textContent);
+  } catch (e) {
+    fail('the page holds no readable data: ' + e.message);
+    return;
+  }
+  page.data = data;
+  document.title = data.title || document.title;
+
+  // ------------------------------------------------------------ the scene
+
+  const view = el('div', { id: 'view' });
+  const panel = el('div', { id: 'panel' }, el('h1', {}, data.title || 'cubenum'));
+  if (data.subtitle) panel.append(el('div', { class: 'subtitle' }, data.subtitle));
+  document.body.append(view, panel,
+    el('div', { id: 'help' }, 'drag to turn \u00b7 scroll to zoom \u00b7 right-drag to move'));
+
+  let renderer;
+  try {
+    renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+  } catch (e) {
+    fail('this browser cannot draw WebGL: ' + e.message);
+    return;
+  }
+  const background = 0x2a3140;
+  renderer.setClearColor(background);
+  renderer.setPixelRatio(window.devicePixelRatio || 1);
+  view.append(renderer.domElement);
+
+  const scene = new THREE.Scene();
+  const camera = new THREE.PerspectiveCamera(38, 1, 0.05, 2000);
+  scene.add(camera);
+  // Lambert shading gives albedo * (ambient + direct * cos) / pi: the faces
+  // turned to the viewer show about their own colour.
+  scene.add(new THREE.AmbientLight(0xffffff, 0.5 * Math.PI));
+  const light = new THREE.DirectionalLight(0xffffff, 0.6 * Math.PI);
+  light.position.set(0.5, 0.8, 1);
+  camera.add(light); // lights the side the viewer sees, however it is turned
+  const controls = new THREE.OrbitControls(camera, renderer.domElement);
+  controls.enableDamping = true;
+
+  const world = new THREE.Group();
+  scene.add(world);
+
+  function frame(radius, direction) {
+    const d = new THREE.Vector3(...direction).normalize();
+    const distance = (radius / Math.sin((camera.fov * Math.PI) / 360)) * 1.55;
+    page.camera = d.toArray();
+    camera.position.copy(d.multiplyScalar(distance));
+    camera.near = distance / 100;
+    camera.far = distance * 20;
+    camera.updateProjectionMatrix();
+    controls.target.set(0, 0, 0);
+    controls.minDistance = radius * 0.6;
+    controls.maxDistance = distance * 6;
+    controls.update();
+  }
+
+  // On a wide window the drawing moves right, out from under the panel.
+  function resize() {
+    const w = view.clientWidth || window.innerWidth, h = view.clientHeight || window.innerHeight;
+    renderer.setSize(w, h, false);
+    camera.aspect = w / h;
+    const shift = w > 720 ? Math.min(panel.offsetWidth * 0.4, w * 0.18) : 0;
+    camera.setViewOffset(w, h, -shift, 0, w, h);
+    camera.updateProjectionMatrix();
+  }
+  window.addEventListener('resize', resize);
+  resize();
+
+  const materials = new Map();
+  function material(colour) {
+    if (!materials.has(colour)) materials.set(colour, new THREE.MeshLambertMaterial({ color: colour }));
+    return materials.get(colour);
+  }
+
+  // ------------------------------------------------------------ assemblies
+
+  function assemblyPage() {
+    const assemblies = data.assemblies || [];
+    const cube = new THREE.BoxGeometry(1, 1, 1);
+    const gapCube = new THREE.BoxGeometry(0.94, 0.94, 0.94);
+    const holder = new THREE.Group();
+    world.add(holder);
+    let pieces = []; // {object, direction}
+    let spread = 0, reach = 1;
+
+    const select = el('select', { 'aria-label': 'assembly' });
+    assemblies.forEach((a, i) => select.append(el('option', { value: i }, a.name)));
+    const slider = el('input', { type: 'range', min: 0, max: 100, value: 0, 'aria-label': 'explode' });
+    const list = el('div', { class: 'pieces' });
+    const step = (by) => {
+      if (!assemblies.length) return;
+      select.value = String((Number(select.value) + by + assemblies.length) % assemblies.length);
+      show(Number(select.value));
+    };
+    panel.append(
+      el('div', { class: 'row' }, el('button', { onclick: () => step(-1), title: 'previous' }, '\u25c0'),
+        select, el('button', { onclick: () => step(1), title: 'next' }, '\u25b6'),
+        el('span', { class: 'status' }, `${assemblies.length} assembl${assemblies.length === 1 ? 'y' : 'ies'}`)),
+      el('div', { class: 'row' }, el('label', {}, 'explode'), slider),
+      list);
+    slider.addEventListener('input', () => { spread = Number(slider.value) / 100; place(); });
+
+    function place() {
+      for (const p of pieces) p.object.position.copy(p.direction).multiplyScalar(spread * reach);
+    }
+
+    // Pieces of one colour (a set's own cube) get lighter and darker shades
+    // so that they can be told apart.
+    function shades(items) {
+      const seen = new Map();
+      return items.map((p) => {
+        const n = seen.get(p.colour) || 0;
+        seen.set(p.colour, n + 1);
+        const c = new THREE.Color(p.colour);
+        if (n > 0) c.offsetHSL(0, 0, ((n % 2 ? 1 : -1) * Math.ceil(n / 2) * 0.07));
+        return c;
+      });
+    }
+
+    function show(index) {
+      holder.clear();
+      pieces = [];
+      list.textContent = '';
+      const assembly = assemblies[index];
+      if (!assembly) {
+        list.append('no assembly was found');
+        return;
+      }
+      const box = new THREE.Box3();
+      for (const p of assembly.pieces) for (const c of p.cells) box.expandByPoint(new THREE.Vector3(...c));
+      const centre = box.getCenter(new THREE.Vector3());
+      const size = box.getSize(new THREE.Vector3());
+      reach = Math.max(size.x, size.y, size.z) * 0.55 + 1;
+      const colours = shades(assembly.pieces);
+      const matrix = new THREE.Matrix4();
+      assembly.pieces.forEach((p, i) => {
+        const foam = p.face !== undefined;
+        const colour = '#' + colours[i].getHexString();
+        const mesh = new THREE.InstancedMesh(foam ? cube : gapCube, material(colour), p.cells.length);
+        p.cells.forEach((c, k) => {
+          matrix.makeTranslation(c[0] - centre.x, c[1] - centre.y, c[2] - centre.z);
+          mesh.setMatrixAt(k, matrix);
+        });
+        const object = new THREE.Group();
+        object.add(mesh);
+        holder.add(object);
+        const direction = new THREE.Vector3(...p.explode);
+        if (direction.lengthSq() > 0) direction.normalize();
+        pieces.push({ object, direction });
+        const where = foam ? ` on ${p.face}: ${p.placed}` : ` (${p.cells.length} cubes)`;
+        list.append(el('div', {}, el('span', { class: 'swatch', style: `background:${colour}` }), p.label + where));
+      });
+      place();
+      const radius = Math.max(size.addScalar(1).length() / 2, 1);
+      frame(radius, [1, 0.85, 1.35]);
+    }
+    show(0);
+  }
+
+  // ------------------------------------------------------------ sequences
+
+  // Play, pause, step: `count` steps, `animate(k, t)` draws step k at time
+  // t in [0, 1], `settle(k)` shows the state after k steps.
+  function player(names, animate, settle, seconds) {
+    const count = names.length;
+    let at = 0, playing = false, started = 0;
+    const moves = el('div', { class: 'moves' });
+    const spans = names.map((n) => el('span', {}, n));
+    spans.forEach((s) => moves.append(s));
+    const status = el('span', { class: 'status' });
+    const play = el('button', { title: 'play or pause' }, '\u25b6 play');
+    function mark() {
+      spans.forEach((s, i) => { s.className = i < at ? 'done' : i === at && playing ? 'now' : ''; });
+      status.textContent = count === 0 ? 'already solved' : `step ${at} of ${count}`;
+      play.textContent = playing ? '\u275a\u275a pause' : '\u25b6 play';
+    }
+    function go(k) { playing = false; at = Math.max(0, Math.min(count, k)); settle(at); mark(); }
+    play.addEventListener('click', () => {
+      if (!playing && at >= count) go(0);
+      playing = !playing;
+      started = performance.now();
+      mark();
+    });
+    panel.append(
+      el('div', { class: 'row' },
+        el('button', { onclick: () => go(0), title: 'to the start' }, 'start'),
+        el('button', { onclick: () => go(at - 1), title: 'one step back' }, '\u25c0'),
+        play,
+        el('button', { onclick: () => go(at + 1), title: 'one step on' }, '\u25b6'),
+        el('button', { onclick: () => go(count), title: 'to the end' }, 'end'),
+        status),
+      moves);
+    settle(0);
+    mark();
+    page.go = go;
+    page.at = () => at;
+    page.steps = count;
+    return function tick(now) {
+      if (!playing) return;
+      const t = (now - started) / (seconds * 1000);
+      if (t < 1) { animate(at, t); return; }
+      at += 1;
+      settle(at);
+      started = now;
+      if (at >= count) playing = false;
+      mark();
+    };
+  }
+
+  const ease = (t) => t * t * (3 - 2 * t);
+  const same = (a, b) => a.distanceToSquared(b) < 1e-6;
+
+  // The 2x2x2 cube: 8 cubies at the corner slots (+-1 scaled by 1/2), each
+  // with the stickers of its three facelets. A move turns the cubies of
+  // its layer about the face's outward normal (clockwise seen from outside:
+  // a negative angle), then every sticker takes the colour cubenum's next
+  // state gives it.
+  function pocketCubePage() {
+    const facelets = data.facelets.map((f, i) => {
+      const normal = new THREE.Vector3(...f.normal);
+      const slot = new THREE.Vector3(...data.slots[f.slot]).multiplyScalar(0.5);
+      return { index: i, slot: f.slot, normal, point: slot.clone().add(normal.clone().multiplyScalar(0.5)) };
+    });
+    const cubies = data.slots.map((s) => {
+      const cubie = new THREE.Group();
+      cubie.position.set(s[0] * 0.5, s[1] * 0.5, s[2] * 0.5);
+      cubie.add(new THREE.Mesh(new THREE.BoxGeometry(0.98, 0.98, 0.98), material('#15171c')));
+      world.add(cubie);
+      return cubie;
+    });
+    const sticker = new THREE.BoxGeometry(0.84, 0.84, 0.02);
+    const stickers = facelets.map((f) => {
+      const mesh = new THREE.Mesh(sticker, material(data.colours[0]));
+      mesh.position.copy(f.normal).multiplyScalar(0.495);
+      mesh.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), f.normal);
+      cubies[f.slot].add(mesh);
+      return { mesh };
+    });
+    const pivot = new THREE.Group();
+    world.add(pivot);
+    const layer = (normal) => cubies.filter((c) => c.position.dot(normal) > 0);
+
+    function paint(k) {
+      const digits = data.states[k];
+      stickers.forEach((s, i) => { s.mesh.material = material(data.colours[Number(digits[i])]); });
+    }
+    function reset() {
+      pivot.quaternion.identity();
+      for (const c of [...pivot.children]) world.attach(c);
+      cubies.forEach((c, i) => {
+        c.position.set(...data.slots[i]).multiplyScalar(0.5);
+        c.quaternion.identity();
+      });
+    }
+    const angle = (s) => -(Math.PI / 2) * s.quarters;
+    const names = data.steps.map((s) => s.move);
+    const tick = player(names, (k, t) => {
+      const s = data.steps[k];
+      const normal = new THREE.Vector3(...s.normal);
+      if (pivot.children.length === 0) for (const c of layer(normal)) pivot.attach(c);
+      pivot.quaternion.setFromAxisAngle(normal, angle(s) * ease(t));
+    }, (k) => { reset(); paint(k); }, 0.55);
+
+    // Every move through this geometry: a facelet of the turned layer
+    // carries its colour to the facelet its point and normal turn onto.
+    page.check = function () {
+      const problems = [];
+      data.steps.forEach((s, k) => {
+        const normal = new THREE.Vector3(...s.normal);
+        const q = new THREE.Quaternion().setFromAxisAngle(normal, angle(s));
+        const before = data.states[k], after = data.states[k + 1];
+        for (const f of facelets) {
+          let target = f;
+          if (f.point.dot(normal) > 0) {
+            const p = f.point.clone().applyQuaternion(q), n = f.normal.clone().applyQuaternion(q);
+            target = facelets.find((g) => same(g.point, p) && same(g.normal, n));
+          }
+          if (!target || after[target.index] !== before[f.index])
+            problems.push(`step ${k + 1} (${s.move}): facelet ${f.index}`);
+        }
+      });
+      const last = data.states[data.states.length - 1];
+      for (const face of ['U', 'R', 'F', 'D', 'L', 'B']) {
+        const colours = new Set(facelets.filter((f) => data.facelets[f.index].face === face).map((f) => last[f.index]));
+        if (colours.size !== 1) problems.push(`the end: face ${face} has ${colours.size} colours`);
+      }
+      problems.forEach((p) => console.error('cubenum page check: ' + p));
+      return problems;
+    };
+    panel.append(el('div', { class: 'status' },
+      `${data.length} move${data.length === 1 ? '' : 's'}, ${data.metric}: ${data.moves || 'already solved'}`));
+    frame(Math.sqrt(3) * 1.1, [1.3, 1.1, 1.6]);
+    return tick;
+  }
+
+  // The grid of rolling cubes: row 0 is north (-z), column 0 west (-x). A
+  // cube's black face points as its orientation digit says; the face
+  // opposite is coloured, the four others grey. A move rolls the cube over
+  // its bottom edge on the side it travels to, a quarter turn about
+  // up x direction.
+  function rollingCubesPage() {
+    const rows = data.rows, cols = data.cols;
+    const black = '#18181b', coloured = '#e8362e', grey = '#a3a9b1';
+    const points = [[0, 1, 0], [0, -1, 0], [0, 0, -1], [1, 0, 0], [0, 0, 1], [-1, 0, 0]];
+    const rollDirection = { U: [0, 0, -1], D: [0, 0, 1], L: [-1, 0, 0], R: [1, 0, 0] };
+    const boxFace = (v) => (v.x > 0.5 ? 0 : v.x < -0.5 ? 1 : v.y > 0.5 ? 2 : v.y < -0.5 ? 3 : v.z > 0.5 ? 4 : 5);
+    const cellPoint = (cell) => new THREE.Vector3((cell % cols) - (cols - 1) / 2, 0.5, Math.floor(cell / cols) - (rows - 1) / 2);
+    const tile = new THREE.BoxGeometry(0.94, 0.08, 0.94);
+    for (let cell = 0; cell < rows * cols; ++cell) {
+      const t = new THREE.Mesh(tile, material('#d5dae2'));
+      t.position.copy(cellPoint(cell)).setY(-0.06);
+      world.add(t);
+    }
+    const base = new THREE.Mesh(new THREE.BoxGeometry(cols + 0.3, 0.1, rows + 0.3), material('#5d6677'));
+    base.position.y = -0.16;
+    world.add(base);
+    const box = new THREE.BoxGeometry(0.96, 0.96, 0.96);
+    const faces = (o) => {
+      const b = new THREE.Vector3(...points[o]);
+      return [0, 1, 2, 3, 4, 5].map((i) =>
+        i === boxFace(b) ? material(black) : i === boxFace(b.clone().negate()) ? material(coloured) : material(grey));
+    };
+    let cubes = [];
+    function settle(k) {
+      for (const c of cubes) world.remove(c);
+      cubes = [];
+      data.states[k].forEach((o, cell) => {
+        if (o < 0) return;
+        const cube = new THREE.Mesh(box, faces(o));
+        cube.position.copy(cellPoint(cell));
+        cube.userData.cell = cell;
+        world.add(cube);
+        cubes.push(cube);
+      });
+    }
+    const axis = (d) => new THREE.Vector3(0, 1, 0).cross(d).normalize();
+    const tick = player(data.steps.map((s) => s.roll), (k, t) => {
+      const s = data.steps[k];
+      const cube = cubes.find((c) => c.userData.cell === s.from);
+      if (!cube) return;
+      const d = new THREE.Vector3(...rollDirection[s.roll]);
+      const home = cellPoint(s.from);
+      const pivot = home.clone().add(d.clone().multiplyScalar(0.5)).setY(0);
+      const q = new THREE.Quaternion().setFromAxisAngle(axis(d), (Math.PI / 2) * ease(t));
+      cube.position.copy(home.clone().sub(pivot).applyQuaternion(q).add(pivot));
+      cube.quaternion.copy(q);
+    }, settle, 0.5);
+
+    // Every move through this geometry: the rolled cube's black face turns
+    // as the quarter turn turns it, and lands where cubenum's next state has
+    // it; every other cell stays.
+    page.check = function () {
+      const problems = [];
+      data.steps.forEach((s, k) => {
+        const before = data.states[k], after = data.states[k + 1];
+        const d = new THREE.Vector3(...rollDirection[s.roll]);
+        const to = cellPoint(s.from).add(d);
+        if (!same(to, cellPoint(s.to))) problems.push(`step ${k + 1} (${s.roll}): lands on the wrong cell`);
+        const q = new THREE.Quaternion().setFromAxisAngle(axis(d), Math.PI / 2);
+        const b = new THREE.Vector3(...points[before[s.from]]).applyQuaternion(q);
+        const want = points.findIndex((p) => same(new THREE.Vector3(...p), b));
+        if (after[s.to] !== want || after[s.from] !== -1 || before[s.to] !== -1)
+          problems.push(`step ${k + 1} (${s.roll}): cubenum has ${after[s.to]}, the page ${want}`);
+        before.forEach((o, cell) => {
+          if (cell !== s.from && cell !== s.to && after[cell] !== o) problems.push(`step ${k + 1}: cell ${cell} changed`);
+        });
+      });
+      problems.forEach((p) => console.error('cubenum page check: ' + p));
+      return problems;
+    };
+    panel.append(el('div', { class: 'status' },
+      `${data.length} moves: ${data.moves}; black, coloured and grey faces; U is north`));
+    frame(Math.hypot(rows, cols) / 2 + 0.2, [0.35, 1.5, 1.25]);
+    return tick;
+  }
+
+  // ------------------------------------------------------------ drawing
+
+  let tick = null;
+  try {
+    if (data.kind === 'assembly') assemblyPage();
+    else if (data.kind === 'pocket-cube') tick = pocketCubePage();
+    else if (data.kind === 'rolling-cubes') tick = rollingCubesPage();
+    else throw new Error(`unknown kind of page '${data.kind}'`);
+  } catch (e) {
+    fail(e.message);
+    return;
+  }
+
+  resize(); // the panel is full now
+
+  function draw(now) {
+    if (tick) tick(now);
+    controls.update();
+    renderer.render(scene, camera);
+    page.frames += 1;
+    document.body.dataset.frames = String(page.frames);
+    requestAnimationFrame(draw);
+  }
+  requestAnimationFrame(draw);
+})();
