@@ -74,18 +74,23 @@ Local search_subtrees(std::span<const Prefix> prefixes, Search&& search,
     const std::uint64_t k = dealer->fetch_add(1);
     if (k >= count) return;
     const std::uint32_t s = subtree(k);
+    // Whole unless the search says it stopped inside the subtree.
+    const auto search_whole = [&](Local& into) {
+      if constexpr (std::is_same_v<decltype(search(prefixes[s], into)), bool>)
+        return search(prefixes[s], into);
+      search(prefixes[s], into);
+      return true;
+    };
+    bool whole = true;
     if (!run.finished) {  // straight into the worker's accumulator
-      search(prefixes[s], locals.local());
+      whole = search_whole(locals.local());
     } else {  // into one of its own, to report it once the subtree is whole
       Local part{};
-      bool whole = true;
-      if constexpr (std::is_same_v<decltype(search(prefixes[s], part)), bool>)
-        whole = search(prefixes[s], part);
-      else
-        search(prefixes[s], part);
+      whole = search_whole(part);
       if (whole) run.finished(s, part);
       locals.local() += part;
     }
+    if (!whole) return;  // stopped: not done, and the line keeps what was
     const std::size_t d = shared ? earlier + std::min<std::size_t>(k + 1, count)
                                  : done.fetch_add(1, std::memory_order_relaxed) + 1;
     if (run.progress) run.progress({d, total});
