@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -401,6 +403,15 @@ TEST(FoamShapeFirst, FindsEverySolutionWhenAskedForMore) {
   }
 }
 
+// A search that would otherwise run on gives up after 10 s (a failure
+// there, never a hang).
+search::FirstOptions within_ten_seconds() {
+  search::FirstOptions options;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  options.stop = [end] { return std::chrono::steady_clock::now() > end; };
+  return options;
+}
+
 // Every cell is covered once, so the pieces on a shape fill exactly as
 // many plate corners as the surface has cube vertices, and as many plate
 // edge cells as 3 x its unit edges. Counted here from the cubes alone: for
@@ -465,11 +476,47 @@ TEST(FoamShapeFirst, ShapesThePiecesCannotCoverAreAnsweredAtOnce) {
     EXPECT_FALSE(reachable(corners, faces, static_cast<int>(vertices.size())) &&
                  reachable(edge_cells, faces, 3 * static_cast<int>(edges.size())))
         << file;
-    search::FirstOptions options;
-    const auto found = first_foam_shape(shape, pool, options);
+    const auto found = first_foam_shape(shape, pool, within_ten_seconds());
     EXPECT_TRUE(found.exhausted) << file;
     EXPECT_TRUE(found.solutions.empty()) << file;
   }
+}
+
+// massiveStar (150 faces): the corner sum alone and the edge sum alone can
+// be met, but no 150 of the 180 pieces meet both at once. Checked here by a
+// knapsack of the test's own (std::bitset rows of edge sums by pieces and
+// corners chosen); the search says at once that there is nothing to find.
+TEST(FoamShapeFirst, ShapeWhoseCornersAndEdgesCannotBothBeFilledIsAnsweredAtOnce) {
+  std::vector<FoamSet> sets;
+  for (const char* name : {"happy-cube-little-genius", "happy-cube-marble", "happy-cube-micro",
+                           "happy-cube-original", "happy-cube-profi"})
+    sets.push_back(set_of(name));
+  const FoamProblem pool = foam_shape_pool(sets, FoamBy::Identity);
+  const FoamShape shape = load_foam_shape(kData + "shapes/massiveStar.slv.cubes.txt");
+  // Its cube vertices and unit edges, counted from its cubes by a script
+  // walking each cube's open faces (the test above's method): 152 and 300.
+  constexpr int kFaces = 150, kVertices = 152, kEdgeCells = 3 * 300;
+  ASSERT_EQ(shape.surface.face_count(), kFaces);
+  std::vector<std::vector<std::bitset<2048>>> sums(kFaces + 1,
+                                                   std::vector<std::bitset<2048>>(kVertices + 1));
+  sums[0][0].set(0);
+  int taken = 0;
+  for (const auto& kind : pool.kinds) {
+    int c = 0, e = 0;
+    for (int i = 0; i < 25; ++i)
+      if (kind.grid >> i & 1) {
+        const bool row_end = i / 5 == 0 || i / 5 == 4, col_end = i % 5 == 0 || i % 5 == 4;
+        c += row_end && col_end;
+        e += row_end != col_end;
+      }
+    for (int copy = 0; copy < kind.multiplicity; ++copy, ++taken)
+      for (int n = std::min(taken, kFaces - 1); n >= 0; --n)
+        for (int v = kVertices; v >= c; --v) sums[n + 1][v] |= sums[n][v - c] << e;
+  }
+  EXPECT_FALSE(sums[kFaces][kVertices].test(kEdgeCells));
+  const auto found = first_foam_shape(shape, pool, within_ten_seconds());
+  EXPECT_TRUE(found.exhausted);
+  EXPECT_TRUE(found.solutions.empty());
 }
 
 TEST(FoamShapeFirst, SameSeedSameSolutions) {

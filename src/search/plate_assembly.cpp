@@ -593,6 +593,44 @@ void PlateAssembly::build_border_sums() {
   edge_cells_ = static_cast<int>(std::count(sort_of.begin(), sort_of.end(), 2));
 }
 
+// Whether some choice of one piece a face fills exactly the surface's
+// corner points and edge cells, both at once: a knapsack over the piece
+// copies, rows (pieces chosen, corners filled) holding the reachable edge
+// sums as bits. A group's capacity is not counted (true errs towards
+// searching), nor is the table built when it would take long (true).
+bool PlateAssembly::borders_fillable() const {
+  const auto faces = static_cast<std::size_t>(surface_->face_count());
+  const auto corners = static_cast<std::size_t>(corner_points_);
+  const auto words = static_cast<std::size_t>(edge_cells_) / 64 + 1;
+  std::uint64_t copies = 0;
+  for (const PlateKind& k : kinds_) copies += static_cast<std::uint64_t>(k.multiplicity);
+  if (double(copies) * double(faces) * double(corners + 1) * double(words) > 4e8) return true;
+  std::vector<std::uint64_t> table((faces + 1) * (corners + 1) * words, 0);
+  const auto row = [&](std::size_t n, std::size_t c) {
+    return table.data() + (n * (corners + 1) + c) * words;
+  };
+  row(0, 0)[0] = 1;
+  std::size_t taken = 0;
+  for (std::size_t k = 0; k < kinds_.size(); ++k)
+    for (int copy = 0; copy < kinds_[k].multiplicity; ++copy, ++taken) {
+      const std::size_t dc = corners_[k];
+      const unsigned de = edges_[k];
+      for (std::size_t n = std::min(taken, faces - 1) + 1; n-- > 0;)
+        for (std::size_t c = corners + 1; c-- > dc;) {
+          // row(n + 1, c) |= row(n, c - dc) << de
+          const std::uint64_t* from = row(n, c - dc);
+          std::uint64_t* to = row(n + 1, c);
+          for (std::size_t w = words; w-- > 0;) {
+            std::uint64_t shifted = from[w] << de;
+            if (de != 0 && w > 0) shifted |= from[w - 1] >> (64 - de);
+            to[w] |= shifted;
+          }
+        }
+    }
+  const auto wanted = static_cast<std::size_t>(edge_cells_);
+  return (row(faces, corners)[wanted / 64] >> (wanted % 64) & 1) != 0;
+}
+
 void PlateAssembly::take_borders(State& st, int kind, int n) const {
   st.left_by_corners[corners_[kind]] -= n;
   st.left_by_edges[edges_[kind]] -= n;
@@ -784,7 +822,8 @@ PlateAssembly::State PlateAssembly::start_state(const AssemblyOptions& options) 
 AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   // Fewer pieces than faces: no cover, and nothing to search (a 3x3x3
   // cube's 54 faces from 36 pieces would search for a long time).
-  if (usable_pieces(kinds_, group_capacity_) < static_cast<std::uint64_t>(surface_->face_count()))
+  if (usable_pieces(kinds_, group_capacity_) < static_cast<std::uint64_t>(surface_->face_count()) ||
+      !borders_fillable())
     return {};
   State start = start_state(options);
   const bool list_raw = options.list_limit > 0 && options.list_up_to == SymmetryGroup::None;
@@ -959,8 +998,9 @@ bool PlateAssembly::probe(State& st, int depth, Restart& r) const {
 
 FirstResult PlateAssembly::first(const FirstOptions& options) const {
   FirstResult result;
-  // Fewer pieces than faces: nothing to search.
-  if (usable_pieces(kinds_, group_capacity_) < static_cast<std::uint64_t>(surface_->face_count())) {
+  // Fewer pieces than faces, or none that fill the borders: nothing to search.
+  if (usable_pieces(kinds_, group_capacity_) < static_cast<std::uint64_t>(surface_->face_count()) ||
+      !borders_fillable()) {
     result.exhausted = true;
     return result;
   }

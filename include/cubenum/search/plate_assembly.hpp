@@ -221,6 +221,7 @@ class PlateAssembly {
   void build_border_sums();
   bool border_sums_reachable(const State& state, int placed) const;
   void take_borders(State& state, int kind, int n) const;
+  bool borders_fillable() const;
   bool free_to_place(const State& state, int face, const Candidate& c) const;
   const BucketTable& table_for(PlateGrid decided, Restart& restart) const;
 
