@@ -603,6 +603,21 @@ TEST(FoamShapeCli, CongruentPiecesAreCountedOverShapesUnlessDirect) {
   EXPECT_GT(counts[""]["raw"].get<std::uint64_t>(), 0U);
 }
 
+// A count that looks like hours says so once, with the way to stop it,
+// even where no progress line is drawn (the tests' standard error is a
+// pipe). The 2x2x2 from Original's 36 pieces: millions of hours.
+TEST(FoamShapeCli, LongCountSaysSoOnce) {
+  const auto program = testing::run_cubenum("foam count --shape cuboid:2x2x2 --time-limit 4 " +
+                                            kData + "foam/happy-cube-original.txt");
+  EXPECT_EQ(program.status, 0) << program.output;
+  const std::string note = "cubenum: note: a long count: about ";
+  const auto at = program.output.find(note);
+  ASSERT_NE(at, std::string::npos) << program.output;
+  EXPECT_EQ(program.output.find(note, at + 1), std::string::npos) << program.output;
+  EXPECT_NE(program.output.find("--time-limit S stops it"), std::string::npos);
+  EXPECT_NE(program.output.find("the counts are lower bounds"), std::string::npos);
+}
+
 TEST(FoamShapeCli, SolveWithoutFirstListsCanonicalAssemblies) {
   int status = 0;
   const std::string out =

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -168,17 +169,30 @@ void apply(CountCheckpoint& checkpoint, search::AssemblyOptions& options, const 
   options.checkpoint_name = name;
 }
 
-// The search's two counters: subtrees (the tree cut where there are many
-// more than threads) with the time left, and the nodes visited within them.
 // The progress line of a count: subtrees done of all (the time left from
 // their estimated sizes), search nodes and assemblies found, with rates.
 struct SearchProgress {
   Progress subtrees, nodes, assemblies;
+  std::atomic<bool> warned{false};
   SearchProgress(const std::string& what)
       : subtrees(what, 0, "subtrees"),
         nodes("search", 0, "nodes"),
         assemblies("found", 0, "assemblies") {}
 };
+
+// A count that, a few seconds in, looks like more than an hour says so
+// once on standard error, progress line or not (a run whose standard error
+// is not a terminal draws none): never an endless run without a word.
+void warn_if_long(SearchProgress& progress, double share) {
+  const double elapsed = progress.subtrees.seconds();
+  if (elapsed < 3 || share <= 0 || progress.warned.load(std::memory_order_relaxed)) return;
+  const double left = elapsed * (1 - share) / share;
+  if (left < 3600 || progress.warned.exchange(true) || this_cluster().process() != 0) return;
+  progress::note_line(fmt::format(
+      "cubenum: note: a long count: about {} left, from the subtrees' estimated sizes (a rough "
+      "guide); --time-limit S stops it, and with --checkpoint DIR it goes on later",
+      progress::duration(left)));
+}
 
 search::AssemblyOptions progress_options(SearchProgress& progress) {
   search::AssemblyOptions options;
@@ -186,7 +200,10 @@ search::AssemblyOptions progress_options(SearchProgress& progress) {
     progress.subtrees.set_total(p.total);
     progress.subtrees.set_done(p.done);
   };
-  options.work_done = [&progress](double share) { progress.subtrees.set_fraction(share); };
+  options.work_done = [&progress](double share) {
+    progress.subtrees.set_fraction(share);
+    warn_if_long(progress, share);
+  };
   options.nodes = &progress.nodes;
   options.assemblies = &progress.assemblies;
   return options;
