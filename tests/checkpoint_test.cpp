@@ -46,6 +46,25 @@ Json uninterrupted(const fs::path& dir) {
   return result_of(dir / "whole.json");
 }
 
+// Goes on with `command` from the checkpoint `ck` in slices of `limit`
+// seconds, each `growth` times the last, on 1 thread and on 2 by turns (a
+// checkpoint does not depend on them), until a run ends or `most` runs
+// were made; `slices` counts them with the first, which made `ck`.
+void resume_in_slices(const std::string& command, const std::string& ck, const std::string& out,
+                      double limit, double growth, int most, int& slices) {
+  cubenum::testing::ProgramRun run;
+  slices = 1;
+  do {
+    const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
+    limit *= growth;
+    run =
+        run_cubenum(command + threads + " --resume " + ck + " --checkpoint-every 0 --time-limit " +
+                    std::to_string(limit) + " --json " + out);
+    ASSERT_TRUE(run.status == 0 || run.status == 4) << run.output;
+  } while (run.status == 4 && ++slices < most);
+  ASSERT_EQ(run.status, 0) << run.output;
+}
+
 TEST(Checkpoint, TimeLimitedSlicesGiveTheUninterruptedResult) {
   const fs::path dir = scratch("slices");
   const Json whole = uninterrupted(dir);
@@ -55,20 +74,11 @@ TEST(Checkpoint, TimeLimitedSlicesGiveTheUninterruptedResult) {
   ASSERT_EQ(run.status, 4) << run.output;  // stopped, with a checkpoint
   EXPECT_NE(run.output.find("--resume"), std::string::npos) << run.output;
   EXPECT_FALSE(fs::exists(out));  // no result of a stopped run
-  int slices = 1;
   // A stop drops the level in progress: each slice is a tenth longer, so
   // that on a loaded machine a level longer than the first slices is
   // passed in the end.
-  double limit = 0.05;
-  do {  // on 1 thread and on 2 by turns: a checkpoint does not depend on them
-    const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
-    limit *= 1.1;
-    run = run_cubenum(kRolling33 + threads + " --resume " + ck +
-                      " --checkpoint-every 0 --time-limit " + std::to_string(limit) + " --json " +
-                      out);
-    ASSERT_TRUE(run.status == 0 || run.status == 4) << run.output;
-  } while (run.status == 4 && ++slices < 200);
-  ASSERT_EQ(run.status, 0) << run.output;
+  int slices = 0;
+  ASSERT_NO_FATAL_FAILURE(resume_in_slices(kRolling33, ck, out, 0.05, 1.1, 200, slices));
   EXPECT_GT(slices, 1);
   EXPECT_EQ(result_of(out), whole);
   std::ifstream in(out);
@@ -107,14 +117,8 @@ TEST(Checkpoint, TwoBitStorageSlicesAndKillsGiveTheUninterruptedResult) {
   auto run = run_cubenum(command + " --checkpoint " + ck +
                          " --checkpoint-every 0 --time-limit 0.03 --json " + out);
   ASSERT_EQ(run.status, 4) << run.output;
-  int slices = 1;
-  do {
-    const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
-    run = run_cubenum(command + threads + " --resume " + ck +
-                      " --checkpoint-every 0 --time-limit 0.03 --json " + out);
-    ASSERT_TRUE(run.status == 0 || run.status == 4) << run.output;
-  } while (run.status == 4 && ++slices < 100);
-  ASSERT_EQ(run.status, 0) << run.output;
+  int slices = 0;
+  ASSERT_NO_FATAL_FAILURE(resume_in_slices(command, ck, out, 0.03, 1, 100, slices));
   EXPECT_GT(slices, 2);
   EXPECT_EQ(result_of(out), whole);
 
@@ -284,14 +288,8 @@ TEST(Checkpoint, RowEngineSlicesAndKillsGiveTheUninterruptedTable) {
   auto run = run_cubenum(kTiles + " --checkpoint " + ck +
                          " --checkpoint-every 0 --time-limit 0.1 --json " + out);
   ASSERT_EQ(run.status, 4) << run.output;
-  int slices = 1;
-  do {
-    const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
-    run = run_cubenum(kTiles + threads + " --resume " + ck +
-                      " --checkpoint-every 0 --time-limit 0.1 --json " + out);
-    ASSERT_TRUE(run.status == 0 || run.status == 4) << run.output;
-  } while (run.status == 4 && ++slices < 100);
-  ASSERT_EQ(run.status, 0) << run.output;
+  int slices = 0;
+  ASSERT_NO_FATAL_FAILURE(resume_in_slices(kTiles, ck, out, 0.1, 1, 100, slices));
   EXPECT_GT(slices, 1);
   EXPECT_EQ(result_of(out), whole);
 

@@ -125,6 +125,22 @@ struct Grid {
   int processes;
 };
 
+// `command` under mpirun at `processes` (1 thread each) writes the JSON of
+// the same command run alone (JSON files in `dir`); and, if asked, the same
+// output (`same_output`).
+void expect_the_one_process_result(const fs::path& dir, const std::string& command, int processes,
+                                   bool same_output = false) {
+  const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  const auto shared =
+      run_mpi(processes, command + " --threads 1 --json " + (dir / "shared.json").string());
+  ASSERT_EQ(shared.status, 0) << shared.output;
+  EXPECT_EQ(result_of(dir / "shared.json"), result_of(dir / "alone.json")) << command;
+  if (same_output) {
+    EXPECT_EQ(shared.output, alone.output) << command;
+  }
+}
+
 class Distributed : public ::testing::TestWithParam<Grid> {};
 
 TEST_P(Distributed, BfsAndSolveGiveTheOneProcessResult) {
@@ -133,13 +149,8 @@ TEST_P(Distributed, BfsAndSolveGiveTheOneProcessResult) {
                                                  std::to_string(std::hash<std::string>{}(args)));
   for (const std::string action : {"bfs", "solve"}) {
     const std::string command = "rolling-cubes " + action + " " + args;
-    const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
-    ASSERT_EQ(alone.status, 0) << alone.output;
-    const auto shared =
-        run_mpi(processes, command + " --threads 1 --json " + (dir / "shared.json").string());
-    ASSERT_EQ(shared.status, 0) << shared.output;
-    EXPECT_EQ(result_of(dir / "shared.json"), result_of(dir / "alone.json")) << command;
-    EXPECT_EQ(shared.output, alone.output) << command;  // one table, written once
+    // The same output too: one table, written once.
+    ASSERT_NO_FATAL_FAILURE(expect_the_one_process_result(dir, command, processes, true));
     std::ifstream in(dir / "shared.json");
     const Json shared_json = Json::parse(in);
     if (processes > 1)
@@ -166,17 +177,6 @@ INSTANTIATE_TEST_SUITE_P(
           name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
       return name;
     });
-
-// `command` under mpirun at `processes` (1 thread each) writes the JSON of
-// the same command run alone (JSON files in `dir`).
-void expect_the_one_process_result(const fs::path& dir, const std::string& command, int processes) {
-  const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
-  ASSERT_EQ(alone.status, 0) << alone.output;
-  const auto shared =
-      run_mpi(processes, command + " --threads 1 --json " + (dir / "shared.json").string());
-  ASSERT_EQ(shared.status, 0) << shared.output;
-  EXPECT_EQ(result_of(dir / "shared.json"), result_of(dir / "alone.json")) << command;
-}
 
 // The pocket cube's tables and optimal solutions: on the frontier engine
 // across processes, on the row engine alone; the same JSON.

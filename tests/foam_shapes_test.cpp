@@ -412,6 +412,28 @@ search::FirstOptions within_ten_seconds() {
   return options;
 }
 
+// The 180 pieces of the five series, by identity.
+FoamProblem five_series_pool() {
+  std::vector<FoamSet> sets;
+  for (const char* name : {"happy-cube-little-genius", "happy-cube-marble", "happy-cube-micro",
+                           "happy-cube-original", "happy-cube-profi"})
+    sets.push_back(set_of(name));
+  return foam_shape_pool(sets, FoamBy::Identity);
+}
+
+// A plate's filled corner cells and filled edge cells (the border but the
+// corners), counted cell by cell.
+std::pair<int, int> corner_and_edge_cells(std::uint32_t grid) {
+  int corners = 0, edges = 0;
+  for (int i = 0; i < 25; ++i)
+    if (grid >> i & 1) {
+      const bool row_end = i / 5 == 0 || i / 5 == 4, col_end = i % 5 == 0 || i % 5 == 4;
+      corners += row_end && col_end;
+      edges += row_end != col_end;
+    }
+  return {corners, edges};
+}
+
 // Every cell is covered once, so the pieces on a shape fill exactly as
 // many plate corners as the surface has cube vertices, and as many plate
 // edge cells as 3 x its unit edges. Counted here from the cubes alone: for
@@ -420,21 +442,10 @@ search::FirstOptions within_ten_seconds() {
 // sum to miss the surface's), and the first-solution search says at once
 // that its search is complete and found nothing (it ran 5 s before).
 TEST(FoamShapeFirst, ShapesThePiecesCannotCoverAreAnsweredAtOnce) {
-  std::vector<FoamSet> sets;
-  for (const char* name : {"happy-cube-little-genius", "happy-cube-marble", "happy-cube-micro",
-                           "happy-cube-original", "happy-cube-profi"})
-    sets.push_back(set_of(name));
-  const FoamProblem pool = foam_shape_pool(sets, FoamBy::Identity);
+  const FoamProblem pool = five_series_pool();
   std::vector<int> corners, edge_cells;
   for (const auto& kind : pool.kinds) {
-    int c = 0, e = 0;
-    for (int r = 0; r < 5; ++r)
-      for (int col = 0; col < 5; ++col) {
-        if (!(kind.grid >> (r * 5 + col) & 1)) continue;
-        const bool row_end = r == 0 || r == 4, col_end = col == 0 || col == 4;
-        c += row_end && col_end;
-        e += row_end != col_end;
-      }
+    const auto [c, e] = corner_and_edge_cells(kind.grid);
     for (int m = 0; m < kind.multiplicity; ++m) corners.push_back(c), edge_cells.push_back(e);
   }
   std::sort(corners.begin(), corners.end());
@@ -487,11 +498,7 @@ TEST(FoamShapeFirst, ShapesThePiecesCannotCoverAreAnsweredAtOnce) {
 // knapsack of the test's own (std::bitset rows of edge sums by pieces and
 // corners chosen); the search says at once that there is nothing to find.
 TEST(FoamShapeFirst, ShapeWhoseCornersAndEdgesCannotBothBeFilledIsAnsweredAtOnce) {
-  std::vector<FoamSet> sets;
-  for (const char* name : {"happy-cube-little-genius", "happy-cube-marble", "happy-cube-micro",
-                           "happy-cube-original", "happy-cube-profi"})
-    sets.push_back(set_of(name));
-  const FoamProblem pool = foam_shape_pool(sets, FoamBy::Identity);
+  const FoamProblem pool = five_series_pool();
   const FoamShape shape = load_foam_shape(kData + "shapes/massiveStar.slv.cubes.txt");
   // Its cube vertices and unit edges, counted from its cubes by a script
   // walking each cube's open faces (the test above's method): 152 and 300.
@@ -502,13 +509,7 @@ TEST(FoamShapeFirst, ShapeWhoseCornersAndEdgesCannotBothBeFilledIsAnsweredAtOnce
   sums[0][0].set(0);
   int taken = 0;
   for (const auto& kind : pool.kinds) {
-    int c = 0, e = 0;
-    for (int i = 0; i < 25; ++i)
-      if (kind.grid >> i & 1) {
-        const bool row_end = i / 5 == 0 || i / 5 == 4, col_end = i % 5 == 0 || i % 5 == 4;
-        c += row_end && col_end;
-        e += row_end != col_end;
-      }
+    const auto [c, e] = corner_and_edge_cells(kind.grid);
     for (int copy = 0; copy < kind.multiplicity; ++copy, ++taken)
       for (int n = std::min(taken, kFaces - 1); n >= 0; --n)
         for (int v = kVertices; v >= c; --v) sums[n + 1][v] |= sums[n][v - c] << e;

@@ -18,6 +18,7 @@
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/core/thread_placement.hpp"
+#include "cubenum/report/html_page.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -157,6 +158,10 @@ void allow_processes(const Command* action) {
 
 void set_command_words(std::vector<std::string> words) {
   command_words = std::move(words);
+}
+
+void write_html_page(const std::string& file, const Json& data) {
+  if (this_cluster().process() == 0) write_output_file(file, "--html", report::solution_page(data));
 }
 
 void check_output(const std::string& path, const std::string& flag) {

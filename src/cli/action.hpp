@@ -75,6 +75,10 @@ void set_command_words(std::vector<std::string> words);
 // files (`foam count in.txt --json in.txt`).
 void check_output(const std::string& path, const std::string& flag);
 
+// --html FILE (issue 18): writes the solution page that draws `data`
+// (report/html_page.hpp); under mpirun, the first process only.
+void write_html_page(const std::string& file, const Json& data);
+
 // Where report and scale write unless told: build/results, beside the
 // program, so that running them never changes the repository's results/.
 std::string default_output_dir();

@@ -20,7 +20,6 @@
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
-#include "cubenum/report/html_page.hpp"
 #include "cubenum/search/subtree_checkpoint.hpp"
 
 namespace cubenum::cli {
@@ -374,9 +373,7 @@ Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
     results.push_back(r);
   }
   if (!o.svg.empty()) write_output_file(o.svg, "--svg", puzzles::foam_nets_svg(nets));
-  if (!o.html.empty())
-    write_output_file(o.html, "--html",
-                      report::solution_page(puzzles::foam_page_data(nets, page_title(o))));
+  if (!o.html.empty()) write_html_page(o.html, puzzles::foam_page_data(nets, page_title(o)));
   return {{"challenge", o.challenge}, {"by", o.by}, {"up_to", o.up_to}, {"results", results}};
 }
 
@@ -387,12 +384,13 @@ struct ShapeJob {
   FoamProblem pool;
 };
 
-ShapeJob load_shape_job(const FoamOptions& o, bool via_shapes) {
+ShapeJob load_shape_job(const FoamOptions& o, const std::vector<puzzles::FoamSet>& sets,
+                        bool via_shapes) {
   if (o.challenge != "own" && o.challenge != "pool")
     throw InputError("--challenge", 0, "a shape is built from the pool of the pieces given");
   auto shape = puzzles::load_foam_shape(o.shape);
-  auto pool = puzzles::foam_shape_pool(load_sets(o), puzzles::parse_foam_by(o.by),
-                                       split_colours(o.colours), via_shapes);
+  auto pool = puzzles::foam_shape_pool(sets, puzzles::parse_foam_by(o.by), split_colours(o.colours),
+                                       via_shapes);
   return {std::move(shape), std::move(pool)};
 }
 
@@ -439,7 +437,7 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   const auto sets = load_sets(o);
   const bool via_shapes =
       count_via_shapes(o, puzzles::FoamChallenge::Pool, puzzles::parse_foam_by(o.by), sets);
-  const ShapeJob job = load_shape_job(o, via_shapes);
+  const ShapeJob job = load_shape_job(o, sets, via_shapes);
   CountCheckpoint checkpoint(o.checkpoints, o.time_limit,
                              count_identity(o, sets, via_shapes, &job.shape));
   print_shape_header(ctx.out, job);
@@ -500,10 +498,9 @@ Json show_shape_solutions(const FoamOptions& o, const ActionContext& ctx, const 
   }
   write_shape_svg(o, job, keys);
   if (!o.html.empty())
-    write_output_file(o.html, "--html",
-                      report::solution_page(puzzles::foam_shape_page_data(
-                          job.shape, job.pool, keys,
-                          fmt::format("cubenum foam solve --shape {}", job.shape.name))));
+    write_html_page(o.html, puzzles::foam_shape_page_data(
+                                job.shape, job.pool, keys,
+                                fmt::format("cubenum foam solve --shape {}", job.shape.name)));
   return listed;
 }
 
@@ -535,7 +532,7 @@ Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJ
 Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
   if (!o.svg.empty()) check_output(o.svg, "--svg");
   if (!o.html.empty()) check_output(o.html, "--html");
-  const ShapeJob job = load_shape_job(o, o.via_shapes);
+  const ShapeJob job = load_shape_job(o, load_sets(o), o.via_shapes);
   print_shape_header(ctx.out, job);
   if (o.first == 0) return run_shape_list(o, ctx, job);
   search::FirstOptions options;

@@ -11,10 +11,8 @@
 #include "action.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
-#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
-#include "cubenum/report/html_page.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -108,12 +106,11 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
     fmt::print(ctx.out, "already solved (0 moves, {})\n", pc::metric_name(metric));
   else
     fmt::print(ctx.out, "{} ({}, optimal)\n", moves, length);
-  if (!args.html.empty() && this_cluster().process() == 0) {  // under mpirun, once
+  if (!args.html.empty()) {
     const std::string title =
         args.stickers ? fmt::format("cubenum pocket-cube solve --stickers {}", *args.stickers)
                       : fmt::format("cubenum pocket-cube solve --scramble \"{}\"", *args.scramble);
-    write_output_file(args.html, "--html",
-                      report::solution_page(pc::page_data(start, turns, metric, title)));
+    write_html_page(args.html, pc::page_data(start, turns, metric, title));
   }
   return {{"metric", pc::metric_name(metric)}, {"length", turns.size()}, {"moves", moves}};
 }

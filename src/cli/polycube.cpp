@@ -17,7 +17,6 @@
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
-#include "cubenum/report/html_page.hpp"
 #include "cubenum/search/voxel_cover.hpp"
 
 namespace cubenum::cli {
@@ -232,14 +231,14 @@ std::string layers_svg(const polycube::Problem& problem, const search::VoxelCove
         kGap + (v[2] - low[2]) * (cols * kCell + kGap) + (v[0] - low[0]) * kCell,
         kGap + (v[1] - low[1]) * kCell, kCell, kCell);
   for (const auto& placed : assembly) {
-    const int hue = (placed.piece * 137) % 360;  // golden-angle steps: neighbours differ
+    const std::string colour = puzzles::polycube_piece_colour(placed.piece);
     for (const Voxel& v : placed.voxels) {
       const int x = kGap + (v[2] - low[2]) * (cols * kCell + kGap) + (v[0] - low[0]) * kCell;
       const int y = kGap + (v[1] - low[1]) * kCell;
       svg += fmt::format(
-          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"hsl({},65%,62%)\" "
+          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" "
           "stroke=\"#333\"/><text x=\"{}\" y=\"{}\">{}</text>\n",
-          x, y, kCell, kCell, hue, x + kCell / 2, y + kCell / 2 + 4,
+          x, y, kCell, kCell, colour, x + kCell / 2, y + kCell / 2 + 4,
           cover.piece_names()[placed.piece]);
     }
   }
@@ -289,10 +288,9 @@ Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
   }
   if (!o.svg.empty()) write_output_file(o.svg, "--svg", svg_of_first);
   if (!o.html.empty())
-    write_output_file(
-        o.html, "--html",
-        report::solution_page(puzzles::polycube_page_data(
-            page_assemblies, fmt::format("cubenum polycube solve {}", shown_path(o.file)))));
+    write_html_page(
+        o.html, puzzles::polycube_page_data(
+                    page_assemblies, fmt::format("cubenum polycube solve {}", shown_path(o.file))));
   return {{"file", shown_path(o.file)}, {"results", results}};
 }
 

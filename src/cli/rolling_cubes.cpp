@@ -13,11 +13,9 @@
 #include "checkpoint_options.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
-#include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
-#include "cubenum/report/html_page.hpp"
 #include "memory.hpp"
 
 namespace cubenum::cli {
@@ -276,12 +274,10 @@ Json run_solve(const ActionContext& ctx, const RollingOptions& o, const Command&
                         outcome.bfs.part, &this_cluster());
   print_solution(ctx.out, p.space, s);
   ctx.out << fmt::format("{} moves: {}\n", s.length, letters(s.moves));
-  if (!o.html.empty() && this_cluster().process() == 0)  // under mpirun, once
-    write_output_file(
-        o.html, "--html",
-        report::solution_page(page_data(p.space, s,
-                                        fmt::format("cubenum rolling-cubes solve: {} to {}",
-                                                    format_grid(p.start), format_grid(p.goal)))));
+  if (!o.html.empty())
+    write_html_page(o.html, page_data(p.space, s,
+                                      fmt::format("cubenum rolling-cubes solve: {} to {}",
+                                                  format_grid(p.start), format_grid(p.goal))));
   Json fields{
       {"rows", p.space.rows()},      {"cols", p.space.cols()}, {"start", format_grid(p.start)},
       {"goal", format_grid(p.goal)}, {"length", s.length},     {"moves", letters(s.moves)}};

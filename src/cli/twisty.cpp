@@ -142,21 +142,26 @@ class LevelProgress {
   Stopwatch clock_;
 };
 
+void set_search_options(tw::SearchOptions& options, const BfsArgs& args,
+                        CheckpointSession& checkpoints) {
+  options.policy = parse_direction(args.direction);
+  options.antipodes = args.antipodes;
+  options.checkpoint = checkpoints.writer();
+  options.checkpoint_every = checkpoints.every();
+  options.resume = checkpoints.reader();
+  options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
+}
+
 // One process: the row engine.
 BfsSummary bfs_alone(const tw::TwistySpace& space, const BfsArgs& args,
                      CheckpointSession& checkpoints) {
   LevelProgress progress(space, space.rows(), "rows");
   tw::EnumerateOptions options;
-  options.policy = parse_direction(args.direction);
-  options.antipodes = args.antipodes;
+  set_search_options(options, args, checkpoints);
   options.on_level = [&](const bfs::RowLevel& level) {
     progress.level(level.depth, level.states, level.work.method(), level.seconds);
   };
   options.on_progress = [&](std::uint64_t rows) { progress.done(rows); };
-  options.checkpoint = checkpoints.writer();
-  options.checkpoint_every = checkpoints.every();
-  options.resume = checkpoints.reader();
-  options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
   tw::Enumeration e = tw::enumerate(space, options);
   progress.end();
   BfsSummary summary{
@@ -174,8 +179,7 @@ BfsSummary bfs_shared(const tw::TwistySpace& space, const BfsArgs& args,
                       CheckpointSession& checkpoints, Cluster& cluster) {
   LevelProgress progress(space, space.size(), "scanned");
   tw::SharedEnumerateOptions options;
-  options.policy = parse_direction(args.direction);
-  options.antipodes = args.antipodes;
+  set_search_options(options, args, checkpoints);
   options.on_level = [&](const bfs::LevelStats& level) {
     progress.level(level.depth, level.states, bfs::direction_text(level.direction), level.seconds);
     progress::note("level {:2}  sent between {} processes: {} messages, {} neighbours, {} bytes",
@@ -183,10 +187,6 @@ BfsSummary bfs_shared(const tw::TwistySpace& space, const BfsArgs& args,
                    progress::grouped(level.sent_ranks), progress::grouped(level.sent_bytes));
   };
   options.on_progress = [&](std::uint64_t scanned) { progress.done(scanned); };
-  options.checkpoint = checkpoints.writer();
-  options.checkpoint_every = checkpoints.every();
-  options.resume = checkpoints.reader();
-  options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
   tw::SharedEnumeration e = tw::enumerate_shared(space, options, cluster);
   progress.end();
   BfsSummary summary{e.bfs.distribution(),   {},          {}, e.bfs.reached, e.bfs.stopped,

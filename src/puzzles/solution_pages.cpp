@@ -86,7 +86,7 @@ Json foam_shape_page_data(const FoamShape& shape, const FoamProblem& pool,
 }
 
 std::string polycube_piece_colour(int piece) {
-  // layers_svg's hsl(hue, 65%, 62%), hue in golden-angle steps, as RGB.
+  // hsl(hue, 65%, 62%), the hue in golden-angle steps (neighbours differ), as RGB.
   const double h = (piece * 137) % 360, s = 0.65, l = 0.62;
   const double c = (1 - std::abs(2 * l - 1)) * s, x = c * (1 - std::abs(std::fmod(h / 60, 2) - 1)),
                m = l - c / 2;

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "cubenum/report/xml_text.hpp"
+
 namespace cubenum::report {
 namespace web {
 // Generated at build time by cmake/embed_web.cmake from web/.
@@ -17,29 +19,6 @@ namespace {
 
 constexpr std::string_view kDataOpen = "<script type=\"application/json\" id=\"cubenum-data\">";
 constexpr std::string_view kScriptClose = "</script>";
-
-std::string html_text(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -62,7 +41,7 @@ std::string solution_page(const Json& data) {
   page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   page += "<meta name=\"generator\" content=\"cubenum\">\n";
-  page += "<title>" + html_text(title) + "</title>\n<style>\n";
+  page += "<title>" + xml_text(title) + "</title>\n<style>\n";
   page += web::viewer_css;
   page += "</style>\n</head>\n<body>\n";
   page += std::string(kDataOpen) + page_json(data) + std::string(kScriptClose) + "\n";

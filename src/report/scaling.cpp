@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
+
+#include "cubenum/report/xml_text.hpp"
 
 namespace cubenum::report {
 
@@ -41,9 +44,7 @@ std::string speedup_svg(const std::vector<ScalingPoint>& points, const std::stri
   for (std::size_t start = 0; start < title.size();) {
     std::size_t end = title.find(' ', start);
     if (end == std::string::npos) end = title.size();
-    std::string word;  // as XML text
-    for (const char c : title.substr(start, end - start))
-      word.append(c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c));
+    const std::string word = xml_text(std::string_view(title).substr(start, end - start));
     if (!title_lines.back().empty() && title_lines.back().size() + 1 + word.size() > 70)
       title_lines.emplace_back();
     if (!title_lines.back().empty()) title_lines.back().append(" ");

@@ -320,7 +320,9 @@ void PlateAssembly::build_tables() {
                                            [&](int g) { return g == face || depth_of[g] < d; }))
         decided |= PlateGrid{1} << i;
     }
-    depths_.push_back({face, bucket_table(decided), 0, 0, in_anchor_orbit_[face]});
+    // Only the placements above a check of the bound are counted for it.
+    depths_.push_back(
+        {face, bucket_table(decided), 0, 0, in_anchor_orbit_[face], checks_borders_at(d + 1)});
   }
   build_links(depth_of);
 }
@@ -457,7 +459,7 @@ inline bool PlateAssembly::place(State& st, int depth, const Candidate& c) const
   for (const Link* link = links_.data() + d.link_begin; link != links_.data() + d.link_end; ++link)
     st.covered[link->face] |= link->image[extract_bits(c.grid, link->cells)];
   --st.remaining[c.kind];
-  take_borders(st, c.kind, 1);
+  if (d.counts_borders) take_borders(st, c.kind, 1);
   const int group = kinds_[c.kind].group;
   if (group >= 0) ++st.group_used[group];
   st.chosen[depth] = &c;
@@ -470,7 +472,7 @@ inline void PlateAssembly::unplace(State& st, int depth, const Candidate& c) con
   for (const Link* link = links_.data() + d.link_begin; link != links_.data() + d.link_end; ++link)
     st.covered[link->face] &= ~link->image[extract_bits(c.grid, link->cells)];
   ++st.remaining[c.kind];
-  take_borders(st, c.kind, -1);
+  if (d.counts_borders) take_borders(st, c.kind, -1);
   const int group = kinds_[c.kind].group;
   if (group >= 0) --st.group_used[group];
 }
@@ -480,12 +482,9 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
     record(st, tally);
     return;
   }
-  // The bound on the pieces left, in the upper half of the tree only: it
-  // cuts there, while below, where most nodes are, it cost a quarter of a
-  // 2x1x1 count and cut nothing (measured on Marble's 36 pieces).
-  if (2 * depth < static_cast<int>(depths_.size()) && !border_sums_reachable(st, depth)) return;
+  if (checks_borders_at(depth) && !border_sums_reachable(st, depth)) return;
   if ((++st.nodes & 4095) == 0) {
-    report(st, tally);
+    report(st, tally, 4096);
     if (st.options->stop && st.options->stop()) st.stopped = true;
   }
   if (st.stopped) return;
@@ -510,14 +509,15 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
   }
 }
 
-// Every 4096 nodes: the nodes and assemblies since the last report.
-void PlateAssembly::report(State& st, const AssemblyTally& tally) const {
+// Every 4096 nodes, and at a subtree's end: the `nodes` searched and the
+// assemblies found since the last report.
+void PlateAssembly::report(State& st, const AssemblyTally& tally, std::uint64_t nodes) const {
   const AssemblyOptions& o = *st.options;
-  if (o.nodes != nullptr) o.nodes->add(4096);
+  if (o.nodes != nullptr) o.nodes->add(nodes);
   if (o.assemblies != nullptr) o.assemblies->add(tally.raw - st.raw_reported);
   st.raw_reported = tally.raw;
   if (st.work != nullptr) {
-    st.work->nodes.fetch_add(4096, std::memory_order_relaxed);
+    st.work->nodes.fetch_add(nodes, std::memory_order_relaxed);
     if (o.work_done) o.work_done(st.work->share());
   }
 }
@@ -657,6 +657,13 @@ bool sum_reachable(const std::array<int, N>& left, int faces, int wanted) {
 }
 
 }  // namespace
+
+// The count checks the bound on the pieces left in the upper half of the
+// tree only: it cuts there, while below, where most nodes are, it cost a
+// quarter of a 2x1x1 count and cut nothing (measured on Marble's 36 pieces).
+bool PlateAssembly::checks_borders_at(int depth) const {
+  return 2 * depth < surface_->face_count();
+}
 
 // A cheap bound from the pieces left (a group's capacity is not counted:
 // the bound only errs towards going on): the faces left must take pieces
@@ -874,19 +881,15 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     }
     st.raw_reported = tally.raw;
     search(st, split, tally);
-    if (options.nodes != nullptr) options.nodes->add(st.nodes & 4095);
-    if (options.assemblies != nullptr) options.assemblies->add(tally.raw - st.raw_reported);
-    if (st.stopped) {
-      tally.complete = false;
-      return false;
-    }
-    if (st.work != nullptr) {
-      const std::uint64_t unreported = st.nodes & 4095;
-      st.work->nodes.fetch_add(unreported, std::memory_order_relaxed);
+    if (st.work != nullptr && !st.stopped) {
       st.work->finished_nodes.fetch_add(st.nodes, std::memory_order_relaxed);
       st.work->finished_estimate.fetch_add(work.estimate[&prefix - prefixes.data()],
                                            std::memory_order_relaxed);
-      options.work_done(st.work->share());
+    }
+    report(st, tally, st.nodes & 4095);  // the rest
+    if (st.stopped) {
+      tally.complete = false;
+      return false;
     }
     ++tally.subtrees_done;
     return true;

@@ -46,11 +46,13 @@ std::string direction_and_threads(
   return direction_name(policy) + "_" + std::to_string(threads) + "Threads";
 }
 
-INSTANTIATE_TEST_SUITE_P(DirectionsAndThreads, FrontierBfs,
-                         ::testing::Combine(::testing::Values(bfs::DirectionPolicy::Auto,
-                                                              bfs::DirectionPolicy::TopDown,
-                                                              bfs::DirectionPolicy::BottomUp),
-                                            ::testing::Values(1, 2, 4)),
+// Every direction policy at 1, 2 and 4 threads.
+const auto kDirectionsAndThreads =
+    ::testing::Combine(::testing::Values(bfs::DirectionPolicy::Auto, bfs::DirectionPolicy::TopDown,
+                                         bfs::DirectionPolicy::BottomUp),
+                       ::testing::Values(1, 2, 4));
+
+INSTANTIATE_TEST_SUITE_P(DirectionsAndThreads, FrontierBfs, kDirectionsAndThreads,
                          direction_and_threads);
 
 // Two-bit mode (the depth table alone): the same levels and the same table
@@ -77,11 +79,7 @@ TEST_P(TwoBitBfs, SameLevelsAndDepthsAsBitmaps) {
   EXPECT_EQ(differ, 0U);
 }
 
-INSTANTIATE_TEST_SUITE_P(DirectionsAndThreads, TwoBitBfs,
-                         ::testing::Combine(::testing::Values(bfs::DirectionPolicy::Auto,
-                                                              bfs::DirectionPolicy::TopDown,
-                                                              bfs::DirectionPolicy::BottomUp),
-                                            ::testing::Values(1, 2, 4)),
+INSTANTIATE_TEST_SUITE_P(DirectionsAndThreads, TwoBitBfs, kDirectionsAndThreads,
                          direction_and_threads);
 
 // The table's word views against its cells one by one.

@@ -34,7 +34,7 @@ Json foam_shape_page_data(const FoamShape& shape, const FoamProblem& pool,
 // One polycube assembly (polycube solve), for an assembly page's list.
 Json polycube_assembly_json(const search::VoxelCover& cover, const search::CoverAssembly& assembly,
                             const std::string& name);
-// The colour of a polycube piece as layers_svg draws it, as "#rrggbb".
+// The colour of polycube piece `piece` in the layers' SVG and on the page, as "#rrggbb".
 std::string polycube_piece_colour(int piece);
 Json polycube_page_data(Json assemblies, const std::string& title);
 

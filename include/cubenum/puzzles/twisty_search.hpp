@@ -20,16 +20,20 @@ namespace cubenum::twisty {
 // and the move tables.
 std::uint64_t bfs_bytes(const TwistySpace& space);
 
-struct EnumerateOptions {
+// What both searches below take: the direction, the antipodes to show as
+// move sequences, and checkpoints at level boundaries.
+struct SearchOptions {
   bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
-  std::size_t antipodes = 0;  // how many to show as move sequences
-  std::function<void(const bfs::RowLevel&)> on_level;
-  std::function<void(std::uint64_t rows_done)> on_progress;
-  // Checkpoints at level boundaries (bfs::RowBfsOptions).
+  std::size_t antipodes = 0;
   CheckpointWriter* checkpoint = nullptr;
   double checkpoint_every = 60;
   const CheckpointReader* resume = nullptr;
   std::function<bool()> should_stop;
+};
+
+struct EnumerateOptions : SearchOptions {
+  std::function<void(const bfs::RowLevel&)> on_level;
+  std::function<void(std::uint64_t rows_done)> on_progress;
 };
 
 struct Enumeration {
@@ -44,15 +48,10 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
 // over the same ranks, each process holding the bitmaps of its part of
 // them and shipping the neighbours others own; the same levels and the
 // same antipodes as enumerate. At most bfs::kMaxNeighbours moves.
-struct SharedEnumerateOptions {
-  bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
-  std::size_t antipodes = 0;  // > 0 keeps a depth table (depth mod 3)
+// (antipodes > 0 keeps a depth table, depth mod 3.)
+struct SharedEnumerateOptions : SearchOptions {
   std::function<void(const bfs::LevelStats&)> on_level;
   std::function<void(std::uint64_t scanned)> on_progress;
-  CheckpointWriter* checkpoint = nullptr;
-  double checkpoint_every = 60;
-  const CheckpointReader* resume = nullptr;
-  std::function<bool()> should_stop;
 };
 
 struct SharedEnumeration {

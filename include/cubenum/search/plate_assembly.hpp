@@ -185,6 +185,7 @@ class PlateAssembly {
     // The links to faces filled later: links_[link_begin, link_end).
     std::uint32_t link_begin = 0, link_end = 0;
     bool in_anchor_orbit = false;  // the face is in the anchor's orbit
+    bool counts_borders = false;   // a placement here feeds the bound on the pieces left
   };
   struct State;
   struct Work;
@@ -211,7 +212,7 @@ class PlateAssembly {
   bool place(State& state, int depth, const Candidate& c) const;
   void unplace(State& state, int depth, const Candidate& c) const;
   State start_state(const AssemblyOptions& options) const;
-  void report(State& state, const AssemblyTally& tally) const;
+  void report(State& state, const AssemblyTally& tally, std::uint64_t nodes) const;
   double estimate_nodes(const State& from, int split, std::uint64_t seed) const;
   std::vector<double> estimate_subtrees(const State& start, int split,
                                         const std::vector<Prefix>& prefixes) const;
@@ -220,6 +221,7 @@ class PlateAssembly {
   int most_constrained_face(const State& state, Restart& restart) const;
   void build_border_sums();
   bool border_sums_reachable(const State& state, int placed) const;
+  bool checks_borders_at(int depth) const;
   void take_borders(State& state, int kind, int n) const;
   bool borders_fillable() const;
   bool free_to_place(const State& state, int face, const Candidate& c) const;
