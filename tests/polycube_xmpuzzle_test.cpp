@@ -332,7 +332,8 @@ TEST(XmpuzzleFromText, WritesWhatTheReaderReads) {
   // .xmpuzzle that burrTxt runs side by side; what it writes must be this
   // puzzle. Expected values read off the text by hand: each shape moved to
   // start at (0, 0, 0).
-  if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+  // python3 is a dependency (tools/setup installs it): its absence fails.
+  ASSERT_EQ(std::system("python3 --version >/dev/null 2>&1"), 0) << "no python3 (tools/setup)";
   const fs::path dir = scratch("xmpuzzle-from-text");
   write(dir / "p.txt",
         "# a test puzzle\n"
