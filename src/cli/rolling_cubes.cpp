@@ -92,12 +92,6 @@ Problem make_problem(const RollingOptions& o, const Command& action) {
   return Problem{std::move(space), std::move(start), std::move(goal)};
 }
 
-std::string letters(const std::vector<Roll>& moves) {
-  std::string s;
-  for (Roll r : moves) s += kRollLetters[static_cast<unsigned>(r)];
-  return s;
-}
-
 struct SearchOutcome {
   RollingBfsResult bfs;
   double seconds;
@@ -227,12 +221,12 @@ Json run_bfs(const ActionContext& ctx, const RollingOptions& o, const Command& a
       shortest_solution(p.space, *r.depths, start, goal, *r.watch_depth, r.part, cluster);
   const auto count = count_shortest_sequences(p.space, *r.depths, start, goal, s.length,
                                               o.count_limit, r.part, cluster);
-  Json solution = {{"length", s.length}, {"moves", letters(s.moves)}};
+  Json solution = {{"length", s.length}, {"moves", roll_letters(s.moves)}};
   solution["count"] = count ? Json(*count) : Json(nullptr);
   // Small counts as numbers, counts past 2^53 as exact decimal strings.
   if (count && count->size() < 16) solution["count"] = std::stoull(*count);
   fields["shortest_solution"] = solution;
-  ctx.out << fmt::format("shortest solution: {} moves, {}\n", s.length, letters(s.moves));
+  ctx.out << fmt::format("shortest solution: {} moves, {}\n", s.length, roll_letters(s.moves));
   ctx.out << fmt::format("distinct shortest sequences: {}\n",
                          count ? *count : "not counted (a layer passed --count-limit)");
   return fields;
@@ -273,14 +267,14 @@ Json run_solve(const ActionContext& ctx, const RollingOptions& o, const Command&
       shortest_solution(p.space, *outcome.bfs.depths, start, goal, *outcome.bfs.watch_depth,
                         outcome.bfs.part, &this_cluster());
   print_solution(ctx.out, p.space, s);
-  ctx.out << fmt::format("{} moves: {}\n", s.length, letters(s.moves));
+  ctx.out << fmt::format("{} moves: {}\n", s.length, roll_letters(s.moves));
   if (!o.html.empty())
     write_html_page(o.html, page_data(p.space, s,
                                       fmt::format("cubenum rolling-cubes solve: {} to {}",
                                                   format_grid(p.start), format_grid(p.goal))));
   Json fields{
       {"rows", p.space.rows()},      {"cols", p.space.cols()}, {"start", format_grid(p.start)},
-      {"goal", format_grid(p.goal)}, {"length", s.length},     {"moves", letters(s.moves)}};
+      {"goal", format_grid(p.goal)}, {"length", s.length},     {"moves", roll_letters(s.moves)}};
   if (outcome.bfs.resumed) fields["resumed"] = true;
   return fields;
 }

@@ -107,6 +107,12 @@ Grid parse_grid(std::string_view text, const std::string& source, unsigned rows,
   return grid;
 }
 
+std::string roll_letters(const std::vector<Roll>& moves) {
+  std::string letters;
+  for (const Roll r : moves) letters += kRollLetters[static_cast<unsigned>(r)];
+  return letters;
+}
+
 std::string format_grid(const Grid& grid) {
   std::string text;
   for (unsigned i = 0; i < grid.cells.size(); ++i) {

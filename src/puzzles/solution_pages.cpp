@@ -191,11 +191,9 @@ Json page_data(const RollingCubesSpace& space, const ShortestSolution& solution,
   Json states = Json::array();
   for (const std::uint64_t rank : solution.states) states.push_back(space.unrank(rank).cells);
   Json steps = Json::array();
-  std::string moves;
+  const std::string moves = roll_letters(solution.moves);
   for (std::size_t i = 0; i < solution.moves.size(); ++i) {
-    const char letter = kRollLetters[static_cast<unsigned>(solution.moves[i])];
-    moves += letter;
-    steps.push_back({{"roll", std::string(1, letter)},
+    steps.push_back({{"roll", std::string(1, moves[i])},
                      {"from", space.unrank(solution.states[i + 1]).empty()},
                      {"to", space.unrank(solution.states[i]).empty()}});
   }

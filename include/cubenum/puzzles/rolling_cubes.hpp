@@ -34,6 +34,8 @@ inline constexpr std::int8_t kEmptyCell = -1;
 enum class Roll : std::uint8_t { Up, Down, Left, Right };
 inline constexpr std::array<Roll, 4> kRolls = {Roll::Up, Roll::Down, Roll::Left, Roll::Right};
 inline constexpr std::string_view kRollLetters = "UDLR";
+// The rolls as their letters ("UULD").
+std::string roll_letters(const std::vector<Roll>& moves);
 
 // kRollTable[roll][orientation]: the orientation after rolling one cell.
 // Rolling north the top face goes to the north side, so black up (0) becomes
