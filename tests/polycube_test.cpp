@@ -28,6 +28,7 @@ namespace fs = std::filesystem;
 using cubenum::polycube::Piece;
 using cubenum::polycube::Problem;
 using cubenum::polycube::Voxel;
+using cubenum::search::CellChoice;
 using cubenum::search::CoverCounts;
 using cubenum::search::VoxelCover;
 
@@ -37,9 +38,14 @@ Problem load(const std::string& name) {
   return cubenum::polycube::read_polycube_text(kData + "/polycubes/" + name).problems.at(0);
 }
 
-CoverCounts count(const Problem& p) {
-  return VoxelCover(p, p.name).count();
+CoverCounts count(const Problem& p, CellChoice choice = CellChoice::automatic) {
+  VoxelCover cover(p, p.name);
+  cover.set_cell_choice(choice);
+  return cover.count();
 }
+
+// The two rules for the next cell; every count must be the same with each.
+const CellChoice kChoices[] = {CellChoice::lowest, CellChoice::fewest_fits};
 
 // ------------------------------------------------------------ published counts
 
@@ -53,11 +59,11 @@ struct Classic {
 // the pentomino rectangles (Haselgrove; Golomb, Polyominoes) and boxes
 // (Bouwkamp; Golomb). In every one no assembly is symmetric, so the raw
 // count is the published one times the group's order: Soma 11,520 = 240 x 48.
-class ClassicCounts : public ::testing::TestWithParam<Classic> {};
+class ClassicCounts : public ::testing::TestWithParam<std::tuple<Classic, CellChoice>> {};
 
 TEST_P(ClassicCounts, ArePublishedOnes) {
-  const Classic c = GetParam();
-  const CoverCounts counts = count(load(c.file));
+  const auto [c, choice] = GetParam();
+  const CoverCounts counts = count(load(c.file), choice);
   EXPECT_TRUE(counts.complete);
   EXPECT_EQ(counts.symmetries, c.symmetries);
   EXPECT_EQ(counts.raw, c.symmetries * c.group);
@@ -65,10 +71,27 @@ TEST_P(ClassicCounts, ArePublishedOnes) {
 
 INSTANTIATE_TEST_SUITE_P(
     Polycube, ClassicCounts,
-    ::testing::Values(Classic{"soma.txt", 240, 48}, Classic{"pentomino-6x10.txt", 2339, 4},
-                      Classic{"pentomino-5x12.txt", 1010, 4}, Classic{"pentomino-4x15.txt", 368, 4},
-                      Classic{"pentomino-3x20.txt", 2, 4}, Classic{"pentomino-2x5x6.txt", 264, 8},
-                      Classic{"pentomino-2x3x10.txt", 12, 8}));
+    ::testing::Combine(::testing::Values(Classic{"soma.txt", 240, 48},
+                                         Classic{"pentomino-6x10.txt", 2339, 4},
+                                         Classic{"pentomino-5x12.txt", 1010, 4},
+                                         Classic{"pentomino-4x15.txt", 368, 4},
+                                         Classic{"pentomino-3x20.txt", 2, 4},
+                                         Classic{"pentomino-2x5x6.txt", 264, 8},
+                                         Classic{"pentomino-2x3x10.txt", 12, 8}),
+                       ::testing::ValuesIn(kChoices)));
+
+// The automatic rule: the set search for solid targets, the lowest cell for
+// flat boards and where a voxel may stay empty (which the sets do not take).
+TEST(Polycube, CellChoiceFollowsTheTarget) {
+  EXPECT_EQ(VoxelCover(load("soma.txt"), "soma").cell_choice(), CellChoice::fewest_fits);
+  EXPECT_EQ(VoxelCover(load("bedlam.txt"), "bedlam").cell_choice(), CellChoice::fewest_fits);
+  EXPECT_EQ(VoxelCover(load("pentomino-6x10.txt"), "6x10").cell_choice(), CellChoice::lowest);
+  Problem holes = load("soma.txt");
+  holes.variable.push_back({3, 0, 0});
+  VoxelCover with_holes(holes, "holes");
+  with_holes.set_cell_choice(CellChoice::fewest_fits);
+  EXPECT_EQ(with_holes.cell_choice(), CellChoice::lowest);
+}
 
 TEST(Polycube, SomaMirrorPiecesMakeReflectionsTheSameAssembly) {
   const VoxelCover soma(load("soma.txt"), "soma");
@@ -319,10 +342,12 @@ std::vector<Problem> small_problems() {
 TEST(PolycubeNaive, SmallProblemsAgreeWithBruteForce) {
   for (const Problem& p : small_problems()) {
     const NaiveCounts naive = naive_count(p);
-    const CoverCounts fast = count(p);
-    EXPECT_EQ(fast.raw, naive.raw) << p.name;
-    EXPECT_EQ(fast.rotations, naive.rotations) << p.name;
-    EXPECT_EQ(fast.symmetries, naive.symmetries) << p.name;
+    for (const CellChoice choice : kChoices) {
+      const CoverCounts fast = count(p, choice);
+      EXPECT_EQ(fast.raw, naive.raw) << p.name;
+      EXPECT_EQ(fast.rotations, naive.rotations) << p.name;
+      EXPECT_EQ(fast.symmetries, naive.symmetries) << p.name;
+    }
   }
 }
 
@@ -349,20 +374,30 @@ TEST(Polycube, SameCountsAtOneAndFourThreads) {
 }
 
 TEST(Polycube, FirstGivesDistinctClassesThatAreAssemblies) {
-  const Problem p = load("pentomino-6x10.txt");
-  const VoxelCover cover(p, p.name);
-  const auto first = cover.first(5);
-  ASSERT_EQ(first.size(), 5U);
-  for (const auto& assembly : first) {
-    std::set<Voxel> covered;
-    for (const auto& placed : assembly)
-      for (const Voxel& v : placed.voxels) EXPECT_TRUE(covered.insert(v).second);
-    EXPECT_EQ(covered, std::set<Voxel>(p.fixed.begin(), p.fixed.end()));
-    EXPECT_EQ(assembly.size(), 12U);
+  for (const char* file : {"pentomino-6x10.txt", "pentomino-2x5x6.txt"})
+    for (const CellChoice choice : kChoices) {
+      const Problem p = load(file);
+      VoxelCover cover(p, p.name);
+      cover.set_cell_choice(choice);
+      const auto first = cover.first(5);
+      ASSERT_EQ(first.size(), 5U);
+      for (const auto& assembly : first) {
+        std::set<Voxel> covered;
+        for (const auto& placed : assembly)
+          for (const Voxel& v : placed.voxels) EXPECT_TRUE(covered.insert(v).second);
+        EXPECT_EQ(covered, std::set<Voxel>(p.fixed.begin(), p.fixed.end()));
+        EXPECT_EQ(assembly.size(), 12U);
+      }
+    }
+  // All 2 classes of the 3x20 and 12 of the 2x3x10, no more.
+  for (const CellChoice choice : kChoices) {
+    const Problem strip = load("pentomino-3x20.txt"), box = load("pentomino-2x3x10.txt");
+    VoxelCover strips(strip, strip.name), boxes(box, box.name);
+    strips.set_cell_choice(choice);
+    boxes.set_cell_choice(choice);
+    EXPECT_EQ(strips.first(10).size(), 2U);
+    EXPECT_EQ(boxes.first(20).size(), 12U);
   }
-  // All 2 classes of the 3x20, no more.
-  const Problem strip = load("pentomino-3x20.txt");
-  EXPECT_EQ(VoxelCover(strip, strip.name).first(10).size(), 2U);
 }
 
 // ------------------------------------------------------------ the text format

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <bit>
 #include <bitset>
+#include <climits>
 #include <numeric>
 
 #include "cubenum/core/byte_io.hpp"
@@ -140,6 +141,16 @@ struct Tally {
 // undecided cell stays empty).
 using Prefix = std::vector<int>;
 
+// VoxelCover::cell_choice.
+CellChoice resolved_choice(const VoxelCover::Model& m) {
+  const bool possible = m.words == 1 && std::none_of(m.variable.begin(), m.variable.end(),
+                                                     [](std::uint64_t w) { return w != 0; });
+  const bool solid = std::all_of(m.extent.begin(), m.extent.end(), [](int e) { return e >= 2; });
+  if (!possible || m.cell_choice == CellChoice::lowest) return CellChoice::lowest;
+  return m.cell_choice == CellChoice::fewest_fits || solid ? CellChoice::fewest_fits
+                                                           : CellChoice::lowest;
+}
+
 // The model's tables for W words, shared by the workers.
 template <int W>
 struct Tables {
@@ -162,8 +173,17 @@ struct Tables {
   // pieces fill the target exactly (no counting of what is left needed).
   int piece_size = 0;
   bool exact = true;
+  // The pieces used, as digits of one number: piece p's digit has weight
+  // used_radix[p] (empty: the number would not fit in 64 bits).
+  std::vector<std::uint64_t> used_radix;
+  // Sets of placements, for the search that fills the cell the fewest
+  // placements fit (CellChoice::fewest_fits), as bitsets of set_words
+  // words: by cell, the placements covering it; by piece, its own.
+  // set_words 0: the search fills the lowest undecided cell.
+  int set_words = 0;
+  std::vector<std::uint64_t> covering, of_piece;
 
-  explicit Tables(const VoxelCover::Model& m) {
+  Tables(const VoxelCover::Model& m, CellChoice choice) {
     by_lowest.resize(m.cells);
     runs.resize(m.cells);
     for (int p = 0; p < static_cast<int>(m.piece.size()); ++p) {  // placements come by piece
@@ -188,6 +208,14 @@ struct Tables {
       volume += long{m.size[p]} * m.max_count[p];
     }
     exact = exact && variable.none() && volume == (~start).count();
+    std::uint64_t weight = 1;
+    for (std::size_t p = 0; p < m.size.size() && weight != 0; ++p) {
+      used_radix.push_back(weight);
+      const auto digits = static_cast<std::uint64_t>(m.max_count[p]) + 1;
+      weight = weight > (std::uint64_t{1} << 62) / digits ? 0 : weight * digits;
+    }
+    if (weight == 0) used_radix.clear();
+    if (choice == CellChoice::fewest_fits) make_placement_sets(m);
     for (int a = 0; a < 3; ++a) {
       stride[a] = m.stride[a];
       for (int c = 0; c < m.cells; ++c) {
@@ -195,6 +223,19 @@ struct Tables {
         if (v[a] + 1 < m.low[a] + m.extent[a]) has_up[a].flip(c);
         if (v[a] > m.low[a]) has_down[a].flip(c);
       }
+    }
+  }
+
+  void make_placement_sets(const VoxelCover::Model& m) {
+    const auto n = static_cast<int>(m.piece.size());
+    set_words = (n + 63) / 64;
+    covering.assign(std::size_t(m.cells) * set_words, 0);
+    of_piece.assign(m.names.size() * set_words, 0);
+    for (int p = 0; p < n; ++p) {
+      const std::uint64_t bit = std::uint64_t{1} << (p % 64);
+      of_piece[std::size_t(m.piece[p]) * set_words + p / 64] |= bit;
+      for (int c = 0; c < m.cells; ++c)
+        if (m.covers(p, c)) covering[std::size_t(c) * set_words + p / 64] |= bit;
     }
   }
 };
@@ -209,6 +250,7 @@ class Searcher {
       capacity_ += long{m.max_count[p]} * m.size[p];
       required_ += long{m.min_count[p]} * m.size[p];
     }
+    if (t.set_words > 0) start_fits();
   }
 
   // Replays a prefix from the root; the pieces it fixed first (Model::
@@ -266,30 +308,132 @@ class Searcher {
     if (used_[piece] < m_.min_count[piece]) required_ -= m_.size[piece];
     ++used_[piece];
     capacity_ -= m_.size[piece];
+    if (!t_.used_radix.empty()) used_key_ += t_.used_radix[piece];
     stack_.push_back(p);
+    if (t_.set_words > 0) narrow_fits(p);
   }
   void unplace(int p) {
     const int piece = m_.piece[p];
     stack_.pop_back();
+    if (t_.set_words > 0) --depth_;
+    if (!t_.used_radix.empty()) used_key_ -= t_.used_radix[piece];
     capacity_ += m_.size[piece];
     --used_[piece];
     if (used_[piece] < m_.min_count[piece]) required_ += m_.size[piece];
     decided_ = decided_ ^ t_.masks[p];
   }
-  // The cell to fill next (-1: none left): the lowest undecided one.
-  // (Measured: choosing among the first cells the one that the fewest
-  // placements fit, or the one with the fewest open neighbours, or cutting
-  // where a cell next to a new placement can no longer be filled, searched
-  // up to 5 times fewer nodes but took longer on every pentomino box.)
+  // The cell to fill next (-1: none left): the lowest undecided one, or
+  // with the placement sets, the one the fewest placements fit (the lowest
+  // of those). (Measured: choosing among the first cells the one that the
+  // fewest placements fit by testing each placement, or the one with the
+  // fewest open neighbours, or cutting where a cell next to a new placement
+  // can no longer be filled, searched up to 5 times fewer nodes but took
+  // longer on every pentomino box; with the sets, results/polycube.md.)
   int choose_cell() const {
+    if (t_.set_words > 0) return fewest_fits_cell();
     const int c = decided_.lowest_clear();
     return c < m_.cells ? c : -1;
+  }
+
+  // ---- the placement sets (Tables::set_words > 0; one word of cells)
+
+  void start_fits() {
+    const std::size_t words = t_.set_words;
+    fit_words_.assign((std::size_t(m_.cells) + 2) * words, 0);
+    fit_index_.assign(fit_words_.size(), 0);
+    fit_count_.assign(std::size_t(m_.cells) + 2, 0);
+    std::vector<std::uint64_t> all(words, 0);
+    for (std::size_t p = 0; p < m_.piece.size(); ++p) all[p / 64] |= std::uint64_t{1} << (p % 64);
+    for (std::size_t k = 0; k < m_.names.size(); ++k)
+      if (m_.max_count[k] == 0)
+        for (std::size_t i = 0; i < words; ++i) all[i] &= ~t_.of_piece[k * words + i];
+    for (std::size_t i = 0; i < words; ++i)
+      if (all[i] != 0) {
+        fit_index_[fit_count_[0]] = static_cast<std::uint16_t>(i);
+        fit_words_[fit_count_[0]++] = all[i];
+      }
+  }
+
+  // The placements that still fit after placement p: none over its cells,
+  // none of its piece if that was the last of it.
+  void narrow_fits(int p) {
+    const std::size_t words = t_.set_words;
+    const std::size_t from = std::size_t(depth_) * words, to = from + words;
+    std::array<const std::uint64_t*, 65> gone{};  // the sets that leave
+    int k = 0;
+    for (std::uint64_t cells = t_.masks[p].w[0]; cells != 0; cells &= cells - 1)
+      gone[k++] = t_.covering.data() + std::size_t(std::countr_zero(cells)) * words;
+    const int piece = m_.piece[p];
+    if (used_[piece] >= m_.max_count[piece])
+      gone[k++] = t_.of_piece.data() + std::size_t(piece) * words;
+    int kept = 0;
+    for (int j = 0; j < fit_count_[depth_]; ++j) {
+      const std::uint16_t i = fit_index_[from + j];
+      std::uint64_t w = fit_words_[from + j];
+      for (int q = 0; q < k; ++q) w &= ~gone[q][i];
+      fit_index_[to + kept] = i;
+      fit_words_[to + kept] = w;
+      kept += w != 0 ? 1 : 0;
+    }
+    fit_count_[++depth_] = kept;
+  }
+
+  // The open cell that the fewest placements fit, the lowest of those. The
+  // placements that fit are few (on the Bedlam cube, 70 a node on average):
+  // each adds its cells to counts kept as bit planes over the cells, up to
+  // kPlanes; only where every open cell has more are they counted one by one.
+  int fewest_fits_cell() const {
+    const std::uint64_t open = ~decided_.w[0] & t_.inside.w[0];
+    if (open == 0) return -1;
+    constexpr int kPlanes = 4;
+    std::array<std::uint64_t, kPlanes> at_least{};  // [k]: the cells k + 1 or more fit
+    const std::size_t from = std::size_t(depth_) * t_.set_words;
+    for (int j = 0; j < fit_count_[depth_]; ++j)
+      for (std::uint64_t fit = fit_words_[from + j]; fit != 0; fit &= fit - 1) {
+        const std::uint64_t cells =
+            t_.masks[fit_index_[from + j] * 64 + std::countr_zero(fit)].w[0];
+        for (int k = kPlanes - 1; k > 0; --k) at_least[k] |= at_least[k - 1] & cells;
+        at_least[0] |= cells;
+      }
+    for (int k = 0; k < kPlanes; ++k)
+      if (const std::uint64_t fewest = open & ~at_least[k]; fewest != 0)
+        return std::countr_zero(fewest);
+    int best = -1, fewest = INT_MAX;
+    for (std::uint64_t cells = open; cells != 0; cells &= cells - 1) {
+      const int c = std::countr_zero(cells);
+      const int n = fits_at(c, fewest);
+      if (n < fewest) best = c, fewest = n;
+    }
+    return best;
+  }
+
+  // How many placements that fit cover cell c (counting stops at limit).
+  int fits_at(int c, int limit) const {
+    const std::size_t from = std::size_t(depth_) * t_.set_words;
+    const std::uint64_t* cover = t_.covering.data() + std::size_t(c) * t_.set_words;
+    int n = 0;
+    for (int j = 0; j < fit_count_[depth_] && n < limit; ++j)
+      n += std::popcount(fit_words_[from + j] & cover[fit_index_[from + j]]);
+    return n;
   }
 
   // Calls move(p) for each placement that fills cell c and keeps the
   // rules, then move(-1) if c may stay empty.
   template <class Move>
   void for_each_move(int c, Move&& move) {
+    if (t_.set_words > 0) {  // (no cell of the target may stay empty)
+      const std::size_t from = std::size_t(depth_) * t_.set_words;
+      const std::uint64_t* cover = t_.covering.data() + std::size_t(c) * t_.set_words;
+      for (int j = 0; j < fit_count_[depth_]; ++j)
+        for (std::uint64_t fit = fit_words_[from + j] & cover[fit_index_[from + j]]; fit != 0;
+             fit &= fit - 1) {
+          const int p = fit_index_[from + j] * 64 + std::countr_zero(fit);
+          place(p);
+          if (!dead(t_.masks[p])) move(p);
+          unplace(p);
+        }
+      return;
+    }
     const auto* entries = t_.by_lowest[c].data();
     for (const auto& run : t_.runs[c]) {
       if (used_[run.piece] >= m_.max_count[run.piece]) continue;  // the whole run
@@ -390,16 +534,37 @@ class Searcher {
   // pockets of 6 to 8 cells, which neither 4 nor 5 fills). Worked out only
   // for a closed pocket, which few nodes have.
   bool sum_of_pieces_left(int n) const {
+    if (n < 64 && !t_.used_radix.empty()) {
+      SmallSums& known = small_sums_[used_key_ % small_sums_.size()];
+      if (known.key != used_key_) known = {used_key_, small_sums()};
+      return known.sums >> n & 1;
+    }
     std::bitset<kMaxCoverCells + 1> sums;
     sums.set(0);
     for (std::size_t p = 0; p < used_.size(); ++p)
       for (int k = used_[p]; k < m_.max_count[p] && !sums.test(n); ++k) sums |= sums << m_.size[p];
     return sums.test(n);
   }
+  // Bit n: whether the pieces left have sizes that add up to n < 64.
+  std::uint64_t small_sums() const {
+    std::uint64_t sums = 1;
+    for (std::size_t p = 0; p < used_.size(); ++p)
+      for (int k = used_[p]; k < m_.max_count[p] && m_.size[p] < 64; ++k)
+        sums |= sums << m_.size[p];
+    return sums;
+  }
 
   // The cells and their neighbours.
   Bits<W> grown(const Bits<W>& cells) const {
     Bits<W> r = cells;
+    if constexpr (W == 1) {  // plain shifts (the general ones cross words)
+      const std::uint64_t c = cells.w[0];
+      std::uint64_t g = c;
+      for (int a = 0; a < 3; ++a)
+        g |= (c & t_.has_up[a].w[0]) << t_.stride[a] | (c & t_.has_down[a].w[0]) >> t_.stride[a];
+      r.w[0] = g;
+      return r;
+    }
     for (int a = 0; a < 3; ++a)
       r = r | (cells & t_.has_up[a]).shifted_up(t_.stride[a]) |
           (cells & t_.has_down[a]).shifted_down(t_.stride[a]);
@@ -413,6 +578,19 @@ class Searcher {
   std::vector<int> used_;
   std::vector<int> stack_;
   long capacity_ = 0, required_ = 0;
+  // The pieces used as one number (Tables::used_radix), and the sums of
+  // the pieces left worked out for such numbers (sum_of_pieces_left).
+  std::uint64_t used_key_ = 0;
+  struct SmallSums {
+    std::uint64_t key = ~std::uint64_t{0}, sums = 0;
+  };
+  mutable std::array<SmallSums, 256> small_sums_{};
+  // By depth (placements made), the placements that fit, as the words of
+  // their set that are not zero: fit_count_[depth] words and their places.
+  std::vector<std::uint64_t> fit_words_;
+  std::vector<std::uint16_t> fit_index_;
+  std::vector<int> fit_count_;
+  int depth_ = 0;
   Tally* tally_ = nullptr;
   std::function<void(const std::vector<int>&, bool)> on_assembly_;
   bool stopped_ = false;
@@ -462,7 +640,7 @@ std::vector<Prefix> split(const VoxelCover::Model& m, const Tables<W>& t) {
 
 template <int W>
 CoverCounts count_with(const VoxelCover::Model& m, const CoverOptions& options) {
-  const Tables<W> t(m);
+  const Tables<W> t(m, resolved_choice(m));
   const std::vector<Prefix> prefixes = split<W>(m, t);
   const auto subtrees = static_cast<std::uint32_t>(prefixes.size());
   std::atomic<std::size_t> finished{0};
@@ -511,7 +689,7 @@ CoverCounts count_with(const VoxelCover::Model& m, const CoverOptions& options) 
 template <int W>
 std::vector<std::vector<int>> first_with(const VoxelCover::Model& m, std::size_t n,
                                          const std::function<bool()>& stop) {
-  const Tables<W> t(m);
+  const Tables<W> t(m, resolved_choice(m));
   std::vector<std::vector<int>> found;
   // One per class: the least (as a sorted list of placements) of the class's
   // members that the search meets (Model::searched).
@@ -600,6 +778,12 @@ std::string VoxelCover::fixed_piece() const {
 }
 std::size_t VoxelCover::first_placements() const {
   return model_->fixing.reps.size();
+}
+void VoxelCover::set_cell_choice(CellChoice choice) {
+  model_->cell_choice = choice;
+}
+CellChoice VoxelCover::cell_choice() const {
+  return resolved_choice(*model_);
 }
 
 }  // namespace cubenum::search

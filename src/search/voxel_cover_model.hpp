@@ -53,6 +53,7 @@ struct VoxelCover::Model {
     std::map<int, Rep> reps;  // by placement
   };
   Fixing fixing;
+  CellChoice cell_choice = CellChoice::automatic;  // as asked (VoxelCover::set_cell_choice)
   // The raw assemblies that one found below a prefix stands for.
   std::uint64_t weight(const std::vector<int>& prefix) const {
     std::uint64_t w = 1;

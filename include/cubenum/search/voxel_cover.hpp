@@ -3,11 +3,15 @@
 // placements, as bitmasks over the target's bounding box.
 //
 // Every distinct orientation (of the 24 rotations) of every piece at every
-// offset that fits is a placement. The search fills the lowest undecided
-// cell (cells ordered along the box's longest axis last, so the filled part
-// grows as a wall across the short sides) with each placement whose lowest
-// cell it is, or leaves it empty where the target lets it; regions of
-// undecided cells that no remaining pieces can fill are cut at once.
+// offset that fits is a placement. The search fills one undecided cell at a
+// time with each placement that covers it and fits, or leaves it empty
+// where the target lets it; regions of undecided cells that no remaining
+// pieces can fill are cut at once. Which cell (CellChoice): the lowest
+// (cells ordered along the box's longest axis last, so the filled part
+// grows as a wall across the short sides; only the placements whose lowest
+// cell it is can fill it), or the one the fewest placements fit, found from
+// the set of placements that still fit, kept as a bitset from node to node
+// (Knuth's "most constrained" rule of Dancing Links, on bits).
 //
 // Symmetry: one piece that occurs exactly once is placed first, only in one
 // placement of each orbit of the target's symmetry group; where such a
@@ -51,6 +55,18 @@ using CoverAssembly = std::vector<PlacedPiece>;
 
 class SubtreeCheckpoint;
 
+// How the search picks the cell to fill next.
+enum class CellChoice {
+  // fewest_fits for a solid target (a bounding box at least 2 cells deep
+  // every way) of at most 64 cells, none of which may stay empty; else
+  // lowest (measured, results/polycube.md: fewest_fits is 1.4 to 4.7 times
+  // faster on the Bedlam cube and the pentomino boxes, 2 to 3 times slower
+  // on flat boards, where the lowest cell is already well constrained).
+  automatic,
+  lowest,       // the lowest undecided cell
+  fewest_fits,  // the cell the fewest placements fit (where possible, else lowest)
+};
+
 struct CoverOptions {
   std::function<void(const SplitProgress&)> progress;
   std::function<bool()> stop;  // polled now and then; true ends the count early
@@ -90,6 +106,12 @@ class VoxelCover {
   bool mirror_pieces() const;
   std::string fixed_piece() const;       // the piece placed first, one per orbit ("": none)
   std::size_t first_placements() const;  // its placements searched (orbit representatives)
+
+  // The rule for the next cell (default automatic), and the rule the
+  // searches use: fewest_fits only where it is possible (at most 64
+  // cells, none that may stay empty).
+  void set_cell_choice(CellChoice choice);
+  CellChoice cell_choice() const;
 
   struct Model;
 
