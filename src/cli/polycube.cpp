@@ -76,6 +76,10 @@ void print_header(std::ostream& out, const polycube::Problem& p, const search::V
   if (!cover.fixed_piece().empty())
     progress::note("{}: piece {} placed first, in {} placements (one per orbit)", p.name,
                    cover.fixed_piece(), cover.first_placements());
+  progress::note("{}: the search fills {} first", p.name,
+                 cover.cell_choice() == search::CellChoice::fewest_fits
+                     ? "the cell the fewest placements fit"
+                     : "the lowest open cell");
 }
 
 Json show_assemblies(std::ostream& out, const polycube::Problem& problem,

@@ -280,9 +280,14 @@ bool overlap(const VoxelCover::Model& m, int p, int q) {
 // searched 2.7 to 9 times fewer nodes on the pentomino boxes than the one
 // whose orbits are largest on average: placed first, it constrains most.)
 void fix_pieces(const VoxelCover::Model& m, std::vector<int>& placed, const std::vector<int>& group,
-                VoxelCover::Model::Fixing& fixing, std::size_t& roots) {
+                const std::vector<bool>& moves_some, VoxelCover::Model::Fixing& fixing,
+                std::size_t& roots) {
   constexpr std::size_t kMaxRoots = 4096;  // (the tree is cut here: never more set-up than search)
-  if (group.size() <= 1 || roots >= kMaxRoots) return;
+  // Elements that move no placement at all (a flat puzzle's mirror in its
+  // own plane) cut nothing: a group of those alone is not broken further.
+  if (std::none_of(group.begin(), group.end(), [&](int k) { return moves_some[k]; }) ||
+      roots >= kMaxRoots)
+    return;
   std::size_t best = SIZE_MAX;
   std::map<int, std::uint64_t> best_reps;
   std::vector<int> best_group;
@@ -313,7 +318,7 @@ void fix_pieces(const VoxelCover::Model& m, std::vector<int>& placed, const std:
     if (stabiliser.size() <= 1) continue;
     rep.next = std::make_unique<VoxelCover::Model::Fixing>();
     placed.push_back(r);
-    fix_pieces(m, placed, stabiliser, *rep.next, roots);
+    fix_pieces(m, placed, stabiliser, moves_some, *rep.next, roots);
     placed.pop_back();
     if (rep.next->piece < 0) rep.next.reset();
   }
@@ -352,8 +357,12 @@ void build_model(VoxelCover::Model& m, const polycube::Problem& problem, const s
   make_group(m, symmetries, mirror);
   std::vector<int> group(m.mirror ? m.group_order() : m.rotation_order), placed;
   std::iota(group.begin(), group.end(), 0);
+  std::vector<bool> moves_some(group.size(), false);
+  for (const int k : group)
+    for (std::size_t p = 0; p < m.piece.size() && !moves_some[k]; ++p)
+      moves_some[k] = m.perm[k][p] != static_cast<int>(p);
   std::size_t roots = 0;
-  fix_pieces(m, placed, group, m.fixing, roots);
+  fix_pieces(m, placed, group, moves_some, m.fixing, roots);
 }
 
 }  // namespace cubenum::search
