@@ -80,6 +80,23 @@ INSTANTIATE_TEST_SUITE_P(
                                          Classic{"pentomino-2x3x10.txt", 12, 8}),
                        ::testing::ValuesIn(kChoices)));
 
+// The 4x4x4 puzzles, with the automatic rule only (the lowest cell takes
+// 45 s on the Bedlam cube): the published counts up to rotations, from each
+// file's header (the Bedlam cube's maker; the Tetris Cube's package, and
+// Scott Kurowski's exhaustive search); as above, no assembly is symmetric,
+// so the raw count is 24 times the classes.
+TEST(Polycube, BedlamCubeIsThePublishedCount) {
+  const CoverCounts c = count(load("bedlam.txt"));
+  EXPECT_EQ(c.rotations, 19186U);
+  EXPECT_EQ(c.raw, 19186U * 24);
+}
+
+TEST(Polycube, TetrisCubeIsThePublishedCount) {
+  const CoverCounts c = count(load("tetris-cube.txt"));
+  EXPECT_EQ(c.rotations, 9839U);
+  EXPECT_EQ(c.raw, 9839U * 24);
+}
+
 // The automatic rule: the set search for solid targets, the lowest cell for
 // flat boards and where a voxel may stay empty (which the sets do not take).
 TEST(Polycube, CellChoiceFollowsTheTarget) {
