@@ -9,12 +9,17 @@
 #include <sstream>
 #include <string>
 
+#include <unistd.h>
+
 namespace cubenum::testing {
 
-// A fresh, empty folder for one test's files.
+// A fresh, empty folder for one test's files, apart for each process: ctest
+// runs every test in a process of its own, several at once, and tests of
+// one program (or of two) that share a name would empty each other's.
 inline std::filesystem::path scratch(const std::string& name) {
   const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / ("cubenum-hardening-" + name);
+      std::filesystem::path(::testing::TempDir()) /
+      ("cubenum-hardening-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
