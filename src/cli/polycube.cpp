@@ -78,7 +78,7 @@ void print_header(std::ostream& out, const polycube::Problem& p, const search::V
                    cover.fixed_piece(), cover.first_placements());
   progress::note("{}: the search fills {} first", p.name,
                  cover.cell_choice() == search::CellChoice::fewest_fits
-                     ? "the cell the fewest placements fit"
+                     ? "the cell with the fewest ways (placements that fit it, or leaving it empty)"
                      : "the lowest open cell");
 }
 

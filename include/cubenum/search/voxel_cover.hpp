@@ -9,9 +9,10 @@
 // pieces can fill are cut at once. Which cell (CellChoice): the lowest
 // (cells ordered along the box's longest axis last, so the filled part
 // grows as a wall across the short sides; only the placements whose lowest
-// cell it is can fill it), or the one the fewest placements fit, found from
-// the set of placements that still fit, kept as a bitset from node to node
-// (Knuth's "most constrained" rule of Dancing Links, on bits).
+// cell it is can fill it), or the one with the fewest ways to decide it
+// (the placements that fit it, and leaving it empty where it may be),
+// found from the set of placements that still fit, kept as a bitset from
+// node to node (Knuth's "most constrained" rule of Dancing Links, on bits).
 //
 // Symmetry: one piece that occurs exactly once is placed first, only in one
 // placement of each orbit of the target's symmetry group; where such a
@@ -58,13 +59,13 @@ class SubtreeCheckpoint;
 // How the search picks the cell to fill next.
 enum class CellChoice {
   // fewest_fits for a solid target (a bounding box at least 2 cells deep
-  // every way) of at most 64 cells, none of which may stay empty; else
-  // lowest (measured, results/polycube.md: fewest_fits is 1.4 to 4.7 times
-  // faster on the Bedlam cube and the pentomino boxes, 2 to 3 times slower
-  // on flat boards, where the lowest cell is already well constrained).
+  // every way), lowest for a flat board (measured, results/polycube.md:
+  // fewest_fits is 1.4 to 50 times faster on the Bedlam and Tetris cubes,
+  // the pentomino boxes and BurrTools' burrs, 2 to 3 times slower on flat
+  // boards, where the lowest cell is already well constrained).
   automatic,
   lowest,       // the lowest undecided cell
-  fewest_fits,  // the cell the fewest placements fit (where possible, else lowest)
+  fewest_fits,  // the cell with the fewest ways (where the sets fit in memory, else lowest)
 };
 
 struct CoverOptions {
@@ -108,8 +109,8 @@ class VoxelCover {
   std::size_t first_placements() const;  // its placements searched (orbit representatives)
 
   // The rule for the next cell (default automatic), and the rule the
-  // searches use: fewest_fits only where it is possible (at most 64
-  // cells, none that may stay empty).
+  // searches use: fewest_fits only where its sets fit (a cell's set of
+  // placements is a bit per placement; at most 64 MiB for all cells).
   void set_cell_choice(CellChoice choice);
   CellChoice cell_choice() const;
 
