@@ -183,6 +183,14 @@ struct Tables {
   // set_words 0: the search fills the lowest undecided cell.
   int set_words = 0;
   std::vector<std::uint64_t> covering, of_piece;
+  // By placement, the placements it leaves no room for (the union of its
+  // cells' sets: one set to take out instead of one a cell), where all of
+  // them take at most 32 MiB (else empty).
+  std::vector<std::uint64_t> clashing;
+  // The placements of the pieces that may be placed, as the words of
+  // their set that are not zero and their places (Searcher::fit_words_).
+  std::vector<std::uint64_t> root_words;
+  std::vector<std::uint16_t> root_index;
 
   Tables(const VoxelCover::Model& m, CellChoice choice) {
     by_lowest.resize(m.cells);
@@ -232,12 +240,27 @@ struct Tables {
     set_words = (n + 63) / 64;
     covering.assign(std::size_t(m.cells) * set_words, 0);
     of_piece.assign(m.names.size() * set_words, 0);
+    std::vector<std::uint64_t> root(set_words, 0);
     for (int p = 0; p < n; ++p) {
       const std::uint64_t bit = std::uint64_t{1} << (p % 64);
       of_piece[std::size_t(m.piece[p]) * set_words + p / 64] |= bit;
       for (int c = 0; c < m.cells; ++c)
         if (m.covers(p, c)) covering[std::size_t(c) * set_words + p / 64] |= bit;
+      if (m.max_count[m.piece[p]] > 0) root[p / 64] |= bit;
     }
+    if (double(n) * set_words * 8 <= double(1 << 25)) {
+      clashing.assign(std::size_t(n) * set_words, 0);
+      for (int p = 0; p < n; ++p)
+        for (int c = 0; c < m.cells; ++c)
+          if (m.covers(p, c))
+            for (int i = 0; i < set_words; ++i)
+              clashing[std::size_t(p) * set_words + i] |= covering[std::size_t(c) * set_words + i];
+    }
+    for (int i = 0; i < set_words; ++i)
+      if (root[i] != 0) {
+        root_words.push_back(root[i]);
+        root_index.push_back(static_cast<std::uint16_t>(i));
+      }
   }
 };
 
@@ -345,30 +368,26 @@ class Searcher {
   // ---- the placement sets (Tables::set_words > 0)
 
   void start_fits() {
-    const std::size_t words = t_.set_words;
     fit_count_.assign(16, 0);  // depths, grown as the search goes deeper
-    fit_words_.resize(fit_count_.size() * words);
+    fit_words_.resize(fit_count_.size() * t_.set_words);
     fit_index_.resize(fit_words_.size());
-    std::vector<std::uint64_t> all(words, 0);
-    for (std::size_t p = 0; p < m_.piece.size(); ++p) all[p / 64] |= std::uint64_t{1} << (p % 64);
-    for (std::size_t k = 0; k < m_.names.size(); ++k)
-      if (m_.max_count[k] == 0)
-        for (std::size_t i = 0; i < words; ++i) all[i] &= ~t_.of_piece[k * words + i];
-    for (std::size_t i = 0; i < words; ++i)
-      if (all[i] != 0) {
-        fit_index_[fit_count_[0]] = static_cast<std::uint16_t>(i);
-        fit_words_[fit_count_[0]++] = all[i];
-      }
+    fit_count_[0] = static_cast<int>(t_.root_words.size());
+    std::copy(t_.root_words.begin(), t_.root_words.end(), fit_words_.begin());
+    std::copy(t_.root_index.begin(), t_.root_index.end(), fit_index_.begin());
   }
 
   // The placements that still fit after placement p: none over its cells,
   // none of its piece if that was the last of it.
   void narrow_fits(int p) {
     gone_.clear();
-    const Bits<W>& cells = t_.masks[p];
-    for (int i = 0; i < W; ++i)
-      for (std::uint64_t w = cells.w[i]; w != 0; w &= w - 1)
-        gone_.push_back(covering(i * 64 + std::countr_zero(w)));
+    if (!t_.clashing.empty()) {
+      gone_.push_back(t_.clashing.data() + std::size_t(p) * t_.set_words);
+    } else {
+      const Bits<W>& cells = t_.masks[p];
+      for (int i = 0; i < W; ++i)
+        for (std::uint64_t w = cells.w[i]; w != 0; w &= w - 1)
+          gone_.push_back(covering(i * 64 + std::countr_zero(w)));
+    }
     const int piece = m_.piece[p];
     if (used_[piece] >= m_.max_count[piece])
       gone_.push_back(t_.of_piece.data() + std::size_t(piece) * t_.set_words);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <functional>
 #include <map>
@@ -227,6 +228,14 @@ void make_group(VoxelCover::Model& m, const std::vector<TargetSymmetry>& symmetr
     index.emplace(std::move(key), p);
   }
   for (const TargetSymmetry& s : symmetries) {
+    // Where s takes each cell of the target (-1: a cell outside it, which
+    // no placement covers).
+    std::vector<int> cell_image(m.cells, -1);
+    for (int c = 0; c < m.cells; ++c) {
+      Voxel w = s.g.apply(m.voxel_of[c]);
+      for (int a = 0; a < 3; ++a) w[a] += s.shift[a];
+      if (m.inside(w)) cell_image[c] = m.index(w);
+    }
     std::vector<int> perm(placements);
     for (int p = 0; p < placements; ++p) {
       const int image = s.g.is_rotation() ? m.piece[p] : mirror[m.piece[p]];
@@ -235,12 +244,9 @@ void make_group(VoxelCover::Model& m, const std::vector<TargetSymmetry>& symmetr
         continue;
       }
       std::vector<std::uint64_t> key(m.words, 0);
-      for (int c = 0; c < m.cells; ++c)
-        if (m.covers(p, c)) {
-          Voxel w = s.g.apply(m.voxel_of[c]);
-          for (int a = 0; a < 3; ++a) w[a] += s.shift[a];
-          set_bit(key, m.index(w));
-        }
+      for (int i = 0; i < m.words; ++i)
+        for (std::uint64_t cells = m.mask(p)[i]; cells != 0; cells &= cells - 1)
+          set_bit(key, cell_image[i * 64 + std::countr_zero(cells)]);
       key.push_back(static_cast<std::uint64_t>(image));
       perm[p] = index.at(key);
     }
