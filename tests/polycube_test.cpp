@@ -552,6 +552,19 @@ TEST(PolycubeCli, CountInCheckpointedSlicesIsTheWholeCount) {
   run = cubenum::testing::run_cubenum("polycube count " + kData +
                                       "/polycubes/pentomino-6x10.txt --resume " + ck);
   EXPECT_EQ(run.status, 2) << run.output;
+  // A checkpoint of the search before its rule for the next cell (no
+  // "search" in its identity) split the count into other subtrees.
+  for (const auto& part : fs::directory_iterator(ck)) {
+    const fs::path file = part.path() / "checkpoint.json";
+    if (!fs::exists(file)) continue;
+    std::ifstream in(file);
+    auto json = nlohmann::json::parse(in);
+    json["identity"].erase("search");
+    std::ofstream(file) << json.dump(2);
+  }
+  run = cubenum::testing::run_cubenum(count + " --resume " + ck);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("search is missing"), std::string::npos) << run.output;
 }
 
 // Counts that BurrTools' burrTxt -q (commit b72a71d, built apart, on the

@@ -88,7 +88,7 @@ Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
                      std::string* svg_of_first, Json* page_assemblies = nullptr);
 
 // What a count's checkpoint must match: each problem's pieces, counts and
-// target (hashed: a file whose comments changed still fits).
+// target (hashed: a file whose comments changed still fits), and the search.
 CheckpointJson count_identity(const std::vector<std::pair<int, polycube::Problem>>& problems) {
   CheckpointJson list = CheckpointJson::array();
   for (const auto& [number, p] : problems) {
@@ -104,7 +104,12 @@ CheckpointJson count_identity(const std::vector<std::pair<int, polycube::Problem
     list.push_back({{"problem", number},
                     {"xxh3", fmt::format("{:016x}", hash_bytes(text.data(), text.size()))}});
   }
-  return {{"puzzle", "polycube"}, {"action", "count"}, {"problems", list}};
+  // The search's subtrees depend on its rule for the next cell: a
+  // checkpoint of the lowest-cell-only search (before the rule) is refused.
+  return {{"puzzle", "polycube"},
+          {"action", "count"},
+          {"search", "fewest ways on solid targets"},
+          {"problems", list}};
 }
 
 Json count(const PolycubeOptions& o, const ActionContext& ctx) {
