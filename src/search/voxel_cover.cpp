@@ -178,9 +178,9 @@ struct Tables {
   // used_radix[p] (empty: the number would not fit in 64 bits).
   std::vector<std::uint64_t> used_radix;
   // Sets of placements, for the search that fills the cell with the fewest
-  // ways (CellChoice::fewest_fits), as bitsets of set_words
-  // words: by cell, the placements covering it; by piece, its own.
-  // set_words 0: the search fills the lowest undecided cell.
+  // ways (CellChoice::fewest_fits), as bitsets of set_words words: by
+  // cell, the placements covering it; by piece, its own. set_words 0: the
+  // search fills the lowest undecided cell.
   int set_words = 0;
   std::vector<std::uint64_t> covering, of_piece;
   // By placement, the placements it leaves no room for (the union of its
