@@ -1,7 +1,7 @@
 // The polycube engine (search/voxel_cover.hpp): search nodes (placements
 // that fit and pass the dead-region cut) per second on the pentomino
 // rectangles and boxes, on one thread and on two, with each rule for the
-// next cell (0: the lowest, 1: the one the fewest placements fit); and the
+// next cell (0: the lowest, 1: the one with the fewest ways); and the
 // set-up (placements, the target's group, the orbits of the first piece).
 #include <benchmark/benchmark.h>
 #include <tbb/global_control.h>

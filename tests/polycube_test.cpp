@@ -38,10 +38,14 @@ Problem load(const std::string& name) {
   return cubenum::polycube::read_polycube_text(kData + "/polycubes/" + name).problems.at(0);
 }
 
-CoverCounts count(const Problem& p, CellChoice choice = CellChoice::automatic) {
+VoxelCover cover_of(const Problem& p, CellChoice choice) {
   VoxelCover cover(p, p.name);
   cover.set_cell_choice(choice);
-  return cover.count();
+  return cover;
+}
+
+CoverCounts count(const Problem& p, CellChoice choice = CellChoice::automatic) {
+  return cover_of(p, choice).count();
 }
 
 // The two rules for the next cell; every count must be the same with each.
@@ -395,9 +399,7 @@ TEST(Polycube, FirstGivesDistinctClassesThatAreAssemblies) {
   for (const char* file : {"pentomino-6x10.txt", "pentomino-2x5x6.txt"})
     for (const CellChoice choice : kChoices) {
       const Problem p = load(file);
-      VoxelCover cover(p, p.name);
-      cover.set_cell_choice(choice);
-      const auto first = cover.first(5);
+      const auto first = cover_of(p, choice).first(5);
       ASSERT_EQ(first.size(), 5U);
       for (const auto& assembly : first) {
         std::set<Voxel> covered;
@@ -409,12 +411,8 @@ TEST(Polycube, FirstGivesDistinctClassesThatAreAssemblies) {
     }
   // All 2 classes of the 3x20 and 12 of the 2x3x10, no more.
   for (const CellChoice choice : kChoices) {
-    const Problem strip = load("pentomino-3x20.txt"), box = load("pentomino-2x3x10.txt");
-    VoxelCover strips(strip, strip.name), boxes(box, box.name);
-    strips.set_cell_choice(choice);
-    boxes.set_cell_choice(choice);
-    EXPECT_EQ(strips.first(10).size(), 2U);
-    EXPECT_EQ(boxes.first(20).size(), 12U);
+    EXPECT_EQ(cover_of(load("pentomino-3x20.txt"), choice).first(10).size(), 2U);
+    EXPECT_EQ(cover_of(load("pentomino-2x3x10.txt"), choice).first(20).size(), 12U);
   }
 }
 

@@ -3,13 +3,12 @@
 // hardening and checkpoint cases): a fresh folder per test, whole-file
 // reads and writes.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <unistd.h>
 
 namespace cubenum::testing {
 

@@ -137,8 +137,8 @@ struct Tally {
   }
 };
 
-// A subtree: the decisions from the root (a placement, or -1: the lowest
-// undecided cell stays empty).
+// A subtree: the decisions from the root (a placement, or -1: the cell
+// chosen next stays empty).
 using Prefix = std::vector<int>;
 
 // VoxelCover::cell_choice.
@@ -193,18 +193,12 @@ struct Tables {
   std::vector<std::uint16_t> root_index;
 
   Tables(const VoxelCover::Model& m, CellChoice choice) {
-    by_lowest.resize(m.cells);
-    runs.resize(m.cells);
-    for (int p = 0; p < static_cast<int>(m.piece.size()); ++p) {  // placements come by piece
-      masks.push_back(Bits<W>::from(m.mask(p), m.words));
-      auto& entries = by_lowest[m.lowest[p]];
-      auto& cell_runs = runs[m.lowest[p]];
-      if (cell_runs.empty() || cell_runs.back().piece != m.piece[p])
-        cell_runs.push_back(
-            {m.piece[p], static_cast<int>(entries.size()), static_cast<int>(entries.size())});
-      entries.push_back({masks.back(), p});
-      ++cell_runs.back().end;
-    }
+    for (std::size_t p = 0; p < m.piece.size(); ++p)
+      masks.push_back(Bits<W>::from(m.mask(static_cast<int>(p)), m.words));
+    if (choice == CellChoice::fewest_fits)
+      make_placement_sets(m);
+    else
+      index_by_lowest(m);
     start = Bits<W>::from(m.outside.data(), m.words);
     variable = Bits<W>::from(m.variable.data(), m.words);
     for (int c = m.cells; c < 64 * W; ++c) start.flip(c);  // beyond the box: decided
@@ -224,7 +218,6 @@ struct Tables {
       weight = weight > (std::uint64_t{1} << 62) / digits ? 0 : weight * digits;
     }
     if (weight == 0) used_radix.clear();
-    if (choice == CellChoice::fewest_fits) make_placement_sets(m);
     for (int a = 0; a < 3; ++a) {
       stride[a] = m.stride[a];
       for (int c = 0; c < m.cells; ++c) {
@@ -235,28 +228,49 @@ struct Tables {
     }
   }
 
+  void index_by_lowest(const VoxelCover::Model& m) {
+    by_lowest.resize(m.cells);
+    runs.resize(m.cells);
+    for (int p = 0; p < static_cast<int>(m.piece.size()); ++p) {  // placements come by piece
+      auto& entries = by_lowest[m.lowest[p]];
+      auto& cell_runs = runs[m.lowest[p]];
+      if (cell_runs.empty() || cell_runs.back().piece != m.piece[p])
+        cell_runs.push_back(
+            {m.piece[p], static_cast<int>(entries.size()), static_cast<int>(entries.size())});
+      entries.push_back({masks[p], p});
+      ++cell_runs.back().end;
+    }
+  }
+
+  // Calls f(c) for each cell of placement p.
+  template <class F>
+  void for_cells(int p, F&& f) const {
+    for (int i = 0; i < W; ++i)
+      for (std::uint64_t w = masks[p].w[i]; w != 0; w &= w - 1) f(i * 64 + std::countr_zero(w));
+  }
+
   void make_placement_sets(const VoxelCover::Model& m) {
     const auto n = static_cast<int>(m.piece.size());
     set_words = (n + 63) / 64;
-    covering.assign(std::size_t(m.cells) * set_words, 0);
-    of_piece.assign(m.names.size() * set_words, 0);
-    std::vector<std::uint64_t> root(set_words, 0);
+    const auto words = static_cast<std::size_t>(set_words);
+    covering.assign(std::size_t(m.cells) * words, 0);
+    of_piece.assign(m.names.size() * words, 0);
+    std::vector<std::uint64_t> root(words, 0);
     for (int p = 0; p < n; ++p) {
       const std::uint64_t bit = std::uint64_t{1} << (p % 64);
-      of_piece[std::size_t(m.piece[p]) * set_words + p / 64] |= bit;
-      for (int c = 0; c < m.cells; ++c)
-        if (m.covers(p, c)) covering[std::size_t(c) * set_words + p / 64] |= bit;
+      of_piece[std::size_t(m.piece[p]) * words + p / 64] |= bit;
+      for_cells(p, [&](int c) { covering[std::size_t(c) * words + p / 64] |= bit; });
       if (m.max_count[m.piece[p]] > 0) root[p / 64] |= bit;
     }
-    if (double(n) * set_words * 8 <= double(1 << 25)) {
-      clashing.assign(std::size_t(n) * set_words, 0);
+    if (double(n) * double(words) * 8 <= double(1 << 25)) {
+      clashing.assign(std::size_t(n) * words, 0);
       for (int p = 0; p < n; ++p)
-        for (int c = 0; c < m.cells; ++c)
-          if (m.covers(p, c))
-            for (int i = 0; i < set_words; ++i)
-              clashing[std::size_t(p) * set_words + i] |= covering[std::size_t(c) * set_words + i];
+        for_cells(p, [&](int c) {
+          for (std::size_t i = 0; i < words; ++i)
+            clashing[std::size_t(p) * words + i] |= covering[std::size_t(c) * words + i];
+        });
     }
-    for (int i = 0; i < set_words; ++i)
+    for (std::size_t i = 0; i < words; ++i)
       if (root[i] != 0) {
         root_words.push_back(root[i]);
         root_index.push_back(static_cast<std::uint16_t>(i));
@@ -380,14 +394,10 @@ class Searcher {
   // none of its piece if that was the last of it.
   void narrow_fits(int p) {
     gone_.clear();
-    if (!t_.clashing.empty()) {
+    if (!t_.clashing.empty())
       gone_.push_back(t_.clashing.data() + std::size_t(p) * t_.set_words);
-    } else {
-      const Bits<W>& cells = t_.masks[p];
-      for (int i = 0; i < W; ++i)
-        for (std::uint64_t w = cells.w[i]; w != 0; w &= w - 1)
-          gone_.push_back(covering(i * 64 + std::countr_zero(w)));
-    }
+    else
+      t_.for_cells(p, [&](int c) { gone_.push_back(covering(c)); });
     const int piece = m_.piece[p];
     if (used_[piece] >= m_.max_count[piece])
       gone_.push_back(t_.of_piece.data() + std::size_t(piece) * t_.set_words);

@@ -60,7 +60,7 @@ class SubtreeCheckpoint;
 enum class CellChoice {
   // fewest_fits for a solid target (a bounding box at least 2 cells deep
   // every way), lowest for a flat board (measured, results/polycube.md:
-  // fewest_fits is 1.4 to 50 times faster on the Bedlam and Tetris cubes,
+  // fewest_fits is 1.4 to 65 times faster on the Bedlam and Tetris cubes,
   // the pentomino boxes and BurrTools' burrs, 2 to 3 times slower on flat
   // boards, where the lowest cell is already well constrained).
   automatic,
