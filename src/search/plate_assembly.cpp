@@ -158,6 +158,11 @@ AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
   return *this;
 }
 
+AssemblyTally& AssemblyTally::operator+=(AssemblyTally&& other) {
+  if (other.selections.size() > selections.size()) std::swap(selections, other.selections);
+  return *this += other;
+}
+
 namespace {
 
 // The tally's bytes: the counts, then the selections and the listed

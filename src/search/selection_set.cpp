@@ -15,49 +15,62 @@ std::uint64_t hash_of(std::span<const std::uint16_t> kinds) {
 
 }  // namespace
 
-// The slot holding `kinds`, or the empty slot where it would go (linear
-// probing; the table is at most half full).
-std::size_t SelectionSet::slot_of(std::span<const std::uint16_t> kinds, std::uint64_t hash) const {
-  const std::size_t mask = hashes_.size() - 1;
+std::size_t SelectionSet::shard_of(std::uint64_t hash) {
+  return static_cast<std::size_t>(hash >> (64 - kShardBits));
+}
+
+// The slot of `shard` holding `kinds`, or the empty slot where it would go
+// (linear probing on the hash's low bits; the shard is at most half full).
+std::size_t SelectionSet::slot_of(const Shard& shard, std::span<const std::uint16_t> kinds,
+                                  std::uint64_t hash) const {
+  const std::size_t mask = shard.hashes.size() - 1;
   for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-    if (hashes_[slot] == 0) return slot;
-    if (hashes_[slot] == hash &&
-        std::equal(kinds.begin(), kinds.end(), kinds_.begin() + slot * width_))
+    if (shard.hashes[slot] == 0) return slot;
+    if (shard.hashes[slot] == hash &&
+        std::equal(kinds.begin(), kinds.end(), shard.kinds.begin() + slot * width_))
       return slot;
   }
 }
 
-void SelectionSet::grow() {
-  std::vector<std::uint64_t> hashes(std::max<std::size_t>(64, 2 * hashes_.size()), 0);
-  std::vector<std::uint16_t> kinds(hashes.size() * width_);
-  hashes.swap(hashes_);
-  kinds.swap(kinds_);
-  for (std::size_t old = 0; old < hashes.size(); ++old) {
-    if (hashes[old] == 0) continue;
-    const std::span<const std::uint16_t> key(kinds.data() + old * width_, width_);
-    const std::size_t slot = slot_of(key, hashes[old]);
-    hashes_[slot] = hashes[old];
-    std::copy(key.begin(), key.end(), kinds_.begin() + slot * width_);
+void SelectionSet::grow(Shard& shard) const {
+  Shard bigger;
+  bigger.hashes.assign(std::max<std::size_t>(4, 2 * shard.hashes.size()), 0);
+  bigger.kinds.resize(bigger.hashes.size() * width_);
+  for (std::size_t old = 0; old < shard.hashes.size(); ++old) {
+    if (shard.hashes[old] == 0) continue;
+    const std::span<const std::uint16_t> key(shard.kinds.data() + old * width_, width_);
+    const std::size_t slot = slot_of(bigger, key, shard.hashes[old]);
+    bigger.hashes[slot] = shard.hashes[old];
+    std::copy(key.begin(), key.end(), bigger.kinds.begin() + slot * width_);
   }
+  bigger.size = shard.size;
+  shard = std::move(bigger);
 }
 
 bool SelectionSet::insert(std::span<const std::uint16_t> kinds) {
-  if (hashes_.empty()) width_ = kinds.size();
+  if (shards_.empty()) {
+    width_ = kinds.size();
+    shards_.resize(std::size_t{1} << kShardBits);
+  }
   if (kinds.size() != width_)
     throw std::invalid_argument("SelectionSet: selections of different lengths");
-  if (2 * (size_ + 1) > hashes_.size()) grow();
   const std::uint64_t hash = hash_of(kinds);
-  const std::size_t slot = slot_of(kinds, hash);
-  if (hashes_[slot] != 0) return false;
-  hashes_[slot] = hash;
-  std::copy(kinds.begin(), kinds.end(), kinds_.begin() + slot * width_);
+  Shard& shard = shards_[shard_of(hash)];
+  if (2 * (shard.size + 1) > shard.hashes.size()) grow(shard);
+  const std::size_t slot = slot_of(shard, kinds, hash);
+  if (shard.hashes[slot] != 0) return false;
+  shard.hashes[slot] = hash;
+  std::copy(kinds.begin(), kinds.end(), shard.kinds.begin() + slot * width_);
+  ++shard.size;
   ++size_;
   return true;
 }
 
 bool SelectionSet::contains(std::span<const std::uint16_t> kinds) const {
-  if (hashes_.empty() || kinds.size() != width_) return false;
-  return hashes_[slot_of(kinds, hash_of(kinds))] != 0;
+  if (shards_.empty() || kinds.size() != width_) return false;
+  const std::uint64_t hash = hash_of(kinds);
+  const Shard& shard = shards_[shard_of(hash)];
+  return !shard.hashes.empty() && shard.hashes[slot_of(shard, kinds, hash)] != 0;
 }
 
 void SelectionSet::merge(const SelectionSet& other) {

@@ -104,6 +104,9 @@ struct AssemblyTally {
   bool complete = true;                               // false when stopped early
 
   AssemblyTally& operator+=(const AssemblyTally& other);
+  // The same, keeping the larger of the two sets of selections and adding
+  // the smaller to it (no copy of a set of gigabytes).
+  AssemblyTally& operator+=(AssemblyTally&& other);
   void keep_smallest();
   // As bytes (checkpoints, and the tallies of other processes), and back;
   // decode throws InputError(source) on bytes that are not a tally.

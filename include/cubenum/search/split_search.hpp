@@ -88,7 +88,7 @@ Local search_subtrees(std::span<const Prefix> prefixes, Search&& search,
       Local part{};
       whole = search_whole(part);
       if (whole) run.finished(s, part);
-      locals.local() += part;
+      locals.local() += std::move(part);
     }
     if (!whole) return;  // stopped: not done, and the line keeps what was
     const std::size_t d = shared ? earlier + std::min<std::size_t>(k + 1, count)
@@ -96,7 +96,10 @@ Local search_subtrees(std::span<const Prefix> prefixes, Search&& search,
     if (run.progress) run.progress({d, total});
   });
   Local sum{};
-  locals.for_each([&](Local& local) { sum += local; });
+  locals.for_each([&](Local& local) {
+    sum += std::move(local);  // (a count's tally takes the larger set of the two)
+    local = Local{};          // its memory back before the next is added
+  });
   dealer.reset();  // across processes: together, once every draw is made
   return sum;
 }
