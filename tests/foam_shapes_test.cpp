@@ -20,6 +20,7 @@
 #include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/report/json.hpp"
 #include "run_cubenum.hpp"
+#include "scratch_files.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -617,6 +618,65 @@ TEST(FoamShapeCli, LongCountSaysSoOnce) {
   EXPECT_EQ(program.output.find(note, at + 1), std::string::npos) << program.output;
   EXPECT_NE(program.output.find("--time-limit S stops it"), std::string::npos);
   EXPECT_NE(program.output.find("the counts are lower bounds"), std::string::npos);
+}
+
+// --no-choices: the same raw, rotations and symmetries as the whole count,
+// the piece choices not counted (null in JSON, "-" in the table); for a
+// shape by identity over shapes, by shape, and a pool of a whole set.
+TEST(FoamShapeCli, NoChoicesGivesTheSameCountsWithoutTheChoices) {
+  const std::string lg = kData + "foam/happy-cube-little-genius.txt";
+  for (const std::string& job : {"--shape cuboid:2x1x1 --colours nature,fruits " + lg,
+                                 "--shape cuboid:2x1x1 --colours nature,fruits --by shape " + lg,
+                                 "--challenge pool " + kData + "foam/happy-cube-marble.txt"}) {
+    const auto dir = cubenum::testing::scratch("foam-no-choices");
+    const std::string whole = (dir / "whole.json").string(),
+                      without = (dir / "without.json").string();
+    int status = 0;
+    std::string out = run("foam count --json " + whole + " " + job, &status);
+    ASSERT_EQ(status, 0) << out;
+    out = run("foam count --no-choices --json " + without + " " + job, &status);
+    ASSERT_EQ(status, 0) << out;
+    const Json a = Json::parse(cubenum::testing::read(whole))["results"][0],
+               b = Json::parse(cubenum::testing::read(without))["results"][0];
+    for (const char* field : {"raw", "rotations", "symmetries"}) EXPECT_EQ(a[field], b[field]);
+    EXPECT_GT(a["piece_choices"].get<std::uint64_t>(), 0U) << job;
+    EXPECT_TRUE(b["piece_choices"].is_null()) << job;
+    const std::string table = run("foam count --no-choices " + job, &status);
+    EXPECT_EQ(status, 0);
+    EXPECT_TRUE(table.find(" - ") != std::string::npos) << table;
+  }
+  // --challenge own counts no choices: --no-choices is refused.
+  int status = 0;
+  const std::string own = run("foam count --no-choices " + lg, &status);
+  EXPECT_EQ(status, 2) << own;
+  EXPECT_NE(own.find("--no-choices: --challenge own counts no piece choices"), std::string::npos)
+      << own;
+}
+
+// A count past --memory stops with its counts so far (lower bounds), says
+// what holds the memory and how to do without it, and exits with status 3
+// (every process holds more than 1 MiB, so the guard's first look stops it).
+TEST(FoamShapeCli, MemoryLimitStopsTheCountWithItsCountsSoFar) {
+  const std::string job = "foam count --memory 0.001 --shape cuboid:2x1x1 --colours blue,green " +
+                          kData + "foam/happy-cube-original.txt";
+  int status = 0;
+  std::string out = run(job, &status);
+  EXPECT_EQ(status, 3) << out;
+  EXPECT_NE(out.find("stopped at the memory limit after 0/"), std::string::npos) << out;
+  EXPECT_NE(out.find("more than the 1.0 MiB that --memory allows"), std::string::npos) << out;
+  EXPECT_NE(out.find("--no-choices counts raw, rotations and symmetries"), std::string::npos)
+      << out;
+  out = run(job + " --no-choices", &status);
+  EXPECT_EQ(status, 3) << out;
+  EXPECT_EQ(out.find("--no-choices counts"), std::string::npos) << out;
+  out = run("foam count --memory 0.001 --challenge pool " + kData + "foam/happy-cube-marble.txt",
+            &status);
+  EXPECT_EQ(status, 3) << out;
+  EXPECT_NE(out.find("lower bounds"), std::string::npos) << out;
+  out = run("foam count --memory -1 --challenge pool " + kData + "foam/happy-cube-marble.txt",
+            &status);
+  EXPECT_EQ(status, 2) << out;
+  EXPECT_NE(out.find("--memory"), std::string::npos) << out;
 }
 
 TEST(FoamShapeCli, SolveWithoutFirstListsCanonicalAssemblies) {

@@ -106,6 +106,15 @@ TEST(SearchCheckpoint, ShapeCountInTimeLimitedSlicesGivesTheUninterruptedCount) 
   EXPECT_TRUE(Json::parse(in).value("resumed", false));
 }
 
+TEST(SearchCheckpoint, CountWithoutChoicesInSlicesGivesTheUninterruptedCount) {
+  const fs::path dir = scratch("no-choices-slices");
+  const std::string command = kShape + " --no-choices";
+  const Json whole = uninterrupted(command, dir);
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  EXPECT_GT(in_slices(command, ck, out, 0.04), 2);
+  EXPECT_EQ(counts_of(out), whole);
+}
+
 TEST(SearchCheckpoint, SeveralSearchesInSlicesGiveTheUninterruptedCounts) {
   const fs::path dir = scratch("own-slices");
   const Json whole = uninterrupted(kOwn, dir);
@@ -200,6 +209,10 @@ TEST_F(SearchCheckpointRefused, AnotherCount) {
   EXPECT_EQ(by_shape.status, 2) << by_shape.output;
   EXPECT_TRUE(contains(by_shape.output, "by is \"identity\" there, \"shape\" here"))
       << by_shape.output;
+  // Its tallies hold the piece choices; a count without them saves none.
+  const auto no_choices = run_cubenum(kShape + " --no-choices --resume " + ck_);
+  EXPECT_EQ(no_choices.status, 2) << no_choices.output;
+  EXPECT_TRUE(contains(no_choices.output, "piece_choices")) << no_choices.output;
 }
 
 TEST_F(SearchCheckpointRefused, AFolderWithACheckpointWithoutResume) {

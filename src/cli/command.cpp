@@ -18,6 +18,7 @@
 #include "checkpoint_options.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
+#include "memory.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -274,6 +275,8 @@ int Command::run_main(int argc, char** argv) {
     return say_error(kExitUsage, fmt::format("error: {}", e.what()));
   } catch (const RunStopped& e) {
     return say_error(kExitStopped, e.what());
+  } catch (const MemoryStop& e) {
+    return say_error(kExitOutOfMemory, fmt::format("error: {}", e.what()));
   } catch (const std::bad_alloc&) {
     return say_error(kExitOutOfMemory, "error: out of memory");
   } catch (const std::system_error& e) {

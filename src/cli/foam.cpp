@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "action.hpp"
@@ -21,6 +22,7 @@
 #include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
 #include "cubenum/search/subtree_checkpoint.hpp"
+#include "memory.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -45,7 +47,9 @@ struct FoamOptions {
   double time_limit = 0;
   // count: --checkpoint, --resume, --checkpoint-every (time_limit above).
   CheckpointOptions checkpoints;
-  const Command* action = nullptr;  // to ask which options were given
+  bool no_choices = false;           // count: skip the piece choices
+  std::optional<double> memory_gib;  // count: stop past this much memory
+  const Command* action = nullptr;   // to ask which options were given
 };
 
 void add_common_options(Command* action, FoamOptions& o) {
@@ -116,6 +120,16 @@ void check_options(const FoamOptions& o) {
   check_time_limit(o.time_limit);
 }
 
+// count's own options.
+void check_count_options(const FoamOptions& o) {
+  if (o.no_choices && o.shape.empty() && o.challenge == "own")
+    throw InputError("--no-choices", 0,
+                     "--challenge own counts no piece choices (one-per-colour, pool and --shape "
+                     "do)");
+  if (o.memory_gib && !(*o.memory_gib > 0))
+    throw InputError("--memory", 0, "expected a positive number of GiB");
+}
+
 std::vector<puzzles::FoamSet> load_sets(const FoamOptions& o) {
   std::vector<puzzles::FoamSet> sets;
   for (const std::string& file : o.files) sets.push_back(puzzles::load_foam_set(file));
@@ -157,6 +171,8 @@ CheckpointJson count_identity(const FoamOptions& o, const std::vector<puzzles::F
     identity["search"] = "anchored";
     identity["via_shapes"] = via_shapes;
   }
+  // A count without the choices saves tallies without them.
+  if (o.no_choices) identity["piece_choices"] = false;
   return identity;
 }
 
@@ -166,6 +182,31 @@ void apply(CountCheckpoint& checkpoint, search::AssemblyOptions& options, const 
   options.cluster = &this_cluster();
   options.checkpoint = checkpoint.ledger();
   options.checkpoint_name = name;
+}
+
+// The count's options on what it keeps: the piece choices unless
+// --no-choices, and the memory guard (memory.hpp) beside the stop it has.
+std::shared_ptr<const MemoryGuard> guard_memory(const FoamOptions& o,
+                                                search::AssemblyOptions& options) {
+  options.count_selections = !o.no_choices;
+  auto guard = count_memory_guard(o.memory_gib);
+  options.stop = stop_or_guard(std::move(options.stop), guard);
+  return guard;
+}
+
+// After a count its guard stopped (its counts printed as lower bounds):
+// throws MemoryStop saying what held the memory and what to do.
+void memory_stopped(const FoamOptions& o, const MemoryGuard& guard) {
+  throw MemoryStop(fmt::format(
+      "the count held {} of memory, more than the {} {}, and was stopped: the counts above "
+      "are lower bounds. {}",
+      bytes_text(guard.held()), bytes_text(guard.limit()),
+      o.memory_gib ? "that --memory allows"
+                   : "it may use (60 % of the memory available at its start)",
+      o.no_choices ? "Give it more with --memory GiB on a larger machine."
+                   : "The piece choices take it (every distinct set of pieces is kept): "
+                     "--no-choices counts raw, rotations and symmetries without them, in little "
+                     "memory."));
 }
 
 // The progress line of a count: subtrees done of all (the time left from
@@ -208,12 +249,21 @@ search::AssemblyOptions progress_options(SearchProgress& progress) {
   return options;
 }
 
-Json count_fields(const FoamProblem& problem, const puzzles::FoamCount& c, double seconds) {
+// The piece choices as printed and in JSON: null / "-" when not counted.
+Json choices_json(std::uint64_t choices, bool counted) {
+  return counted ? Json(choices) : Json(nullptr);
+}
+std::string choices_text(std::uint64_t choices, bool counted) {
+  return counted ? std::to_string(choices) : "-";
+}
+
+Json count_fields(const FoamProblem& problem, const puzzles::FoamCount& c, double seconds,
+                  bool choices_counted = true) {
   Json r = {{"name", problem.name},
             {"raw", c.raw},
             {"rotations", c.rotations},
             {"symmetries", c.symmetries}};
-  if (problem.counts_choices) r["piece_choices"] = c.piece_choices;
+  if (problem.counts_choices) r["piece_choices"] = choices_json(c.piece_choices, choices_counted);
   r["seconds"] = seconds;
   return r;
 }
@@ -244,15 +294,17 @@ void print_header(std::ostream& out, std::size_t width, bool choices) {
 }
 
 void print_row(std::ostream& out, std::size_t width, const FoamProblem& p,
-               const puzzles::FoamCount& c, double s) {
+               const puzzles::FoamCount& c, double s, bool choices_counted) {
   std::string name = p.name;
   if (name.size() > width) {
     out << name << '\n';
     name.clear();
   }
-  out << fmt::format("{:<{}} {:>12} {:>11} {:>11}{} {:>9.3f}\n", name, width, c.raw, c.rotations,
-                     c.symmetries, p.counts_choices ? fmt::format(" {:>13}", c.piece_choices) : "",
-                     s);
+  out << fmt::format(
+      "{:<{}} {:>12} {:>11} {:>11}{} {:>9.3f}\n", name, width, c.raw, c.rotations, c.symmetries,
+      p.counts_choices ? fmt::format(" {:>13}", choices_text(c.piece_choices, choices_counted))
+                       : "",
+      s);
 }
 
 // A pool counted by identity whose pieces are not all different in shape
@@ -296,14 +348,19 @@ Json run_count(const FoamOptions& o, const ActionContext& ctx) {
     SearchProgress progress("foam count: " + short_name(problem.name));
     auto options = progress_options(progress);
     apply(checkpoint, options, fmt::format("{}:{}", i, problem.name));
+    const auto guard = guard_memory(o, options);
     Stopwatch clock;
     const auto counts = puzzles::count_foam(problem, options);
     const double seconds = clock.seconds();
+    if (guard && guard->tripped() && !counts.complete) {
+      print_row(ctx.out, width, problem, counts, seconds, !o.no_choices);
+      memory_stopped(o, *guard);
+    }
     if (!counts.complete) checkpoint.stopped();
-    print_row(ctx.out, width, problem, counts, seconds);
+    print_row(ctx.out, width, problem, counts, seconds, !o.no_choices);
     progress::note("{}: {} search nodes, {:.3f} s", problem.name,
                    progress::grouped(progress.nodes.done()), seconds);
-    results.push_back(count_fields(problem, counts, seconds));
+    results.push_back(count_fields(problem, counts, seconds, !o.no_choices));
   }
   checkpoint.finished();
   Json fields = {{"challenge", o.challenge}, {"by", o.by}, {"results", results}};
@@ -416,11 +473,11 @@ Json shape_json(const ShapeJob& job, const FoamOptions& o, const Json& result) {
 
 // The counts of a shape, with the shape's own fields first.
 template <class Count>
-Json shape_count_fields(const Count& c) {
+Json shape_count_fields(const Count& c, bool choices_counted = true) {
   return {{"raw", c.raw},
           {"rotations", c.rotations},
           {"symmetries", c.symmetries},
-          {"piece_choices", c.piece_choices},
+          {"piece_choices", choices_json(c.piece_choices, choices_counted)},
           {"complete", c.complete}};
 }
 
@@ -444,22 +501,25 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   SearchProgress progress("foam count: " + job.shape.name);
   auto options = progress_options(progress);
   apply(checkpoint, options, "shape");
+  const auto guard = guard_memory(o, options);
   if (o.time_limit > 0)
     progress.subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
   Stopwatch clock;
   const auto c = puzzles::count_foam_shape(job.shape, job.pool, options);
   const double seconds = clock.seconds();
-  if (!c.complete && checkpoint.saving()) checkpoint.stopped();
-  checkpoint.finished();
+  const bool out_of_memory = guard && guard->tripped() && !c.complete;
+  if (!c.complete && checkpoint.saving() && !out_of_memory) checkpoint.stopped();
+  if (!out_of_memory) checkpoint.finished();
   ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9}\n", "raw", "rotations", "symmetries",
                          "piece_choices", "seconds");
   ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
-                         c.piece_choices, seconds);
+                         choices_text(c.piece_choices, !o.no_choices), seconds);
   if (!c.complete)
-    ctx.out << fmt::format(
-        "stopped by --time-limit after {}/{} subtrees: the counts are lower bounds\n",
-        c.subtrees_done, c.subtrees_total);
-  Json r = shape_count_fields(c);
+    ctx.out << fmt::format("stopped {} after {}/{} subtrees: the counts are lower bounds\n",
+                           out_of_memory ? "at the memory limit" : "by --time-limit",
+                           c.subtrees_done, c.subtrees_total);
+  if (out_of_memory) memory_stopped(o, *guard);
+  Json r = shape_count_fields(c, !o.no_choices);
   r["subtrees_done"] = c.subtrees_done;
   r["subtrees_total"] = c.subtrees_total;
   r["count_seconds"] = seconds;
@@ -581,6 +641,7 @@ void register_foam(Command& app) {
       add_action(*foam, "count", "count the assemblies of a challenge, raw and up to symmetry",
                  [count_opts](const ActionContext& ctx) {
                    check_options(*count_opts);
+                   check_count_options(*count_opts);
                    return count_opts->shape.empty() ? run_count(*count_opts, ctx)
                                                     : run_shape_count(*count_opts, ctx);
                  });
@@ -590,6 +651,14 @@ void register_foam(Command& app) {
   count->add_flag("--direct", count_opts->direct,
                   "a pool or a shape by identity: search piece by piece even where pieces are "
                   "congruent (slow; by default such a pool is counted over shapes, same counts)");
+  count->add_flag("--no-choices", count_opts->no_choices,
+                  "skip the piece choices: raw, rotations and symmetries in little memory (the "
+                  "choices keep every distinct set of pieces: gigabytes for large pools)");
+  count
+      ->add_option("--memory", count_opts->memory_gib,
+                   "stop the count, with its counts so far, when it holds more than this many "
+                   "GiB (default: 60 % of the memory available at its start)")
+      ->type_name("GIB");
   count->footer(kFoamFooter);
 
   auto solve_opts = std::make_shared<FoamOptions>();

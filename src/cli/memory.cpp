@@ -1,8 +1,11 @@
 #include "memory.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 
 #include "cubenum/core/cluster.hpp"
@@ -18,6 +21,15 @@ double available_bytes() {
   while (meminfo >> key >> kib >> unit)
     if (key == "MemAvailable:") return kib * 1024;
   return 0;
+}
+
+double resident_bytes() {
+  std::FILE* statm = std::fopen("/proc/self/statm", "r");
+  if (statm == nullptr) return 0;
+  unsigned long long size = 0, resident = 0;
+  const bool read = std::fscanf(statm, "%llu %llu", &size, &resident) == 2;
+  std::fclose(statm);
+  return read ? double(resident) * double(sysconf(_SC_PAGESIZE)) : 0;
 }
 
 std::string bytes_text(double bytes) {
@@ -42,6 +54,34 @@ double check_fits(double need, const std::string& states, const std::string& wha
         this_cluster().processes() > 1 ? " in each process" : "", what, bytes_text(have),
         memory_gib ? "that --memory allows" : "this machine has available"));
   return have;
+}
+
+bool MemoryGuard::operator()() const {
+  if (tripped()) return true;
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
+  std::int64_t next = next_check_ns_.load(std::memory_order_relaxed);
+  // One thread reads the resident set; the others go on meanwhile.
+  if (now < next || !next_check_ns_.compare_exchange_strong(next, now + 250'000'000)) return false;
+  const double held = resident_bytes();
+  if (held <= limit_) return false;
+  held_.store(held, std::memory_order_relaxed);
+  tripped_.store(true, std::memory_order_relaxed);
+  return true;
+}
+
+std::shared_ptr<const MemoryGuard> count_memory_guard(std::optional<double> memory_gib) {
+  const double allowed = memory_gib ? memory_allowed(memory_gib) : 0.6 * available_bytes();
+  if (allowed <= 0 || this_cluster().processes() > 1) return nullptr;
+  return std::make_shared<const MemoryGuard>(allowed);
+}
+
+std::function<bool()> stop_or_guard(std::function<bool()> stop,
+                                    std::shared_ptr<const MemoryGuard> guard) {
+  if (!guard) return stop;
+  return
+      [stop = std::move(stop), guard = std::move(guard)] { return (*guard)() || (stop && stop()); };
 }
 
 }  // namespace cubenum::cli
