@@ -197,12 +197,20 @@ std::shared_ptr<const MemoryGuard> guard_memory(const FoamOptions& o,
 // After a count its guard stopped (its counts printed as lower bounds):
 // throws MemoryStop saying what held the memory and what to do.
 void memory_stopped(const FoamOptions& o, const MemoryGuard& guard) {
+  // Not saved now (the tallies' bytes would take as much again); the
+  // checkpoint's last save goes on elsewhere.
+  const std::string& dir =
+      o.checkpoints.checkpoint.empty() ? o.checkpoints.resume : o.checkpoints.checkpoint;
   throw MemoryStop(fmt::format(
       "the count held {} of memory, more than the {} {}, and was stopped: the counts above "
-      "are lower bounds. {}",
+      "are lower bounds{}. {}",
       bytes_text(guard.held()), bytes_text(guard.limit()),
       o.memory_gib ? "that --memory allows"
                    : "it may use (60 % of the memory available at its start)",
+      dir.empty() ? ""
+                  : fmt::format("; what {} saved before (if anything) goes on with --resume {} "
+                                "where there is more memory (--memory GiB)",
+                                dir, dir),
       o.no_choices ? "Give it more with --memory GiB on a larger machine."
                    : "The piece choices take it (every distinct set of pieces is kept): "
                      "--no-choices counts raw, rotations and symmetries without them, in little "
