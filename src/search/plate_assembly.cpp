@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -41,6 +42,8 @@ std::uint64_t plus(std::uint64_t a, std::uint64_t b) {
   if (__builtin_add_overflow(a, b, &sum)) count_overflows();
   return sum;
 }
+
+__extension__ typedef unsigned __int128 Wide;  // a product of two 64-bit counts
 
 // The bits of `value` selected by `mask`, packed to the low end (PEXT).
 std::uint32_t extract_bits(std::uint32_t value, std::uint32_t mask) {
@@ -130,6 +133,7 @@ struct PlateAssembly::State {
   std::uint64_t raw_reported = 0;  // the tally's raw when last reported
   Work* work = nullptr;
   bool stopped = false;
+  AssemblyTally* tally = nullptr;  // count_without_forms: where the sums go
 };
 
 struct PlateAssembly::Restart {
@@ -154,6 +158,9 @@ AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
   listed.insert(listed.end(), other.listed.begin(), other.listed.end());
   subtrees_done += other.subtrees_done;
   complete = complete && other.complete;
+  if (raw_by_ties.size() < other.raw_by_ties.size()) raw_by_ties.resize(other.raw_by_ties.size());
+  for (std::size_t m = 0; m < other.raw_by_ties.size(); ++m)
+    raw_by_ties[m] = plus(raw_by_ties[m], other.raw_by_ties[m]);
   keep_smallest();
   return *this;
 }
@@ -190,6 +197,10 @@ std::vector<std::byte> AssemblyTally::encode() const {
       w.put(p.transform);
     }
   }
+  if (!raw_by_ties.empty()) {  // after the rest: tallies saved before read alike
+    w.put(std::uint64_t{raw_by_ties.size()});
+    for (const std::uint64_t sum : raw_by_ties) w.put(sum);
+  }
   return std::move(w.out);
 }
 
@@ -219,6 +230,9 @@ AssemblyTally AssemblyTally::decode(std::span<const std::byte> bytes, const std:
       p.transform = r.get<std::uint8_t>();
     }
   }
+  if (!r.done())
+    for (std::uint64_t n = r.length(8); n != 0; --n)
+      t.raw_by_ties.push_back(r.get<std::uint64_t>());
   if (!r.done()) throw InputError(source, 0, "bytes after a tally's end (corrupt)");
   return t;
 }
@@ -512,6 +526,78 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
     search(st, depth + 1, tally);
     unplace(st, depth, *c);
   }
+}
+
+// ---- counts without canonical forms
+//
+// With every piece told apart (copies labelled, or each kind a single
+// piece) only the identity fixes an assembly, so the rotation classes are
+// raw / |rotations| and the symmetry classes raw / |symmetries|; without
+// choices or a listing, no solution needs its canonical form. The anchored
+// search makes the solutions whose anchor holds the least kind of its
+// orbit; of a class of raw size labels x |rotations| / |stabiliser| it makes
+// ties x |anchor's stabiliser| / |stabiliser|, where ties counts the orbit's
+// faces holding that kind: each made solution stands for
+// labels x |orbit| / ties raw assemblies. The search adds labels by ties,
+// and count() divides at the end (each tie count's sum is exact).
+bool PlateAssembly::count_without_forms(const AssemblyOptions& o) const {
+  if (o.count_selections || o.list_limit > 0 || o.every_solution) return false;
+  return o.label_copies || std::all_of(kinds_.begin(), kinds_.end(),
+                                       [](const PlateKind& k) { return k.multiplicity == 1; });
+}
+
+// The ways to pick the copy placed as `c` (before it is placed).
+std::uint64_t PlateAssembly::weight_of(const State& st, const Candidate& c) const {
+  return st.options->label_copies ? static_cast<std::uint64_t>(st.remaining[c.kind]) : 1;
+}
+
+// 1 when `c` at `depth` is on the anchor's orbit with the anchor's kind.
+int PlateAssembly::ties_of(const State& st, int depth, const Candidate& c) const {
+  return depths_[depth].in_anchor_orbit && (depth == 0 || c.kind == st.chosen[0]->kind) ? 1 : 0;
+}
+
+void PlateAssembly::search_weights(State& st, int depth, std::uint64_t weight, int ties) const {
+  AssemblyTally& tally = *st.tally;
+  if ((++st.nodes & 4095) == 0) {
+    tally.raw = raw_from_ties(tally.raw_by_ties);  // a running estimate (lower bound)
+    report(st, tally, 4096);
+    if (st.options->stop && st.options->stop()) st.stopped = true;
+  }
+  if (st.stopped) return;
+  const DepthTable& d = depths_[depth];
+  const BucketTable& t = tables_[d.table];
+  const std::uint32_t bucket = bucket_of(t.decided, st.covered[d.face]);
+  const Candidate* begin = t.candidates.data() + t.bucket_start[bucket];
+  const Candidate* end = t.candidates.data() + t.bucket_start[bucket + 1];
+  const bool last = depth + 1 == static_cast<int>(depths_.size());
+  for (const Candidate* c = begin; c != end; ++c) {
+    if (!fits(st, depth, *c)) continue;
+    const std::uint64_t w = times(weight, weight_of(st, *c));
+    const int tie = ties + ties_of(st, depth, *c);
+    if (last) {  // its bucket fixes every shared cell: only the piece had to be free
+      std::uint64_t& sum = tally.raw_by_ties[static_cast<std::size_t>(tie)];
+      sum = plus(sum, w);
+      continue;
+    }
+    place(st, depth, *c);
+    search_weights(st, depth + 1, w, tie);
+    unplace(st, depth, *c);
+  }
+}
+
+// raw from the sums by ties: each made solution with `m` ties stands for
+// |orbit| / m raw assemblies. Exact for a whole count (a class's solutions
+// are all made, with one tie count); a stopped count's partial sums are
+// rounded down (lower bounds).
+std::uint64_t PlateAssembly::raw_from_ties(const std::vector<std::uint64_t>& by_ties) const {
+  const auto orbit = static_cast<Wide>(anchor_orbit_.size());
+  std::uint64_t raw = 0;
+  for (std::size_t m = 1; m < by_ties.size(); ++m) {
+    const Wide share = by_ties[m] * orbit / m;
+    if (share > std::numeric_limits<std::uint64_t>::max()) count_overflows();
+    raw = plus(raw, static_cast<std::uint64_t>(share));
+  }
+  return raw;
 }
 
 // Every 4096 nodes, and at a subtree's end: the `nodes` searched and the
@@ -873,6 +959,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     for (const std::uint32_t s : run.pending) pending += work.estimate[s];
     work.finished_estimate = work.total - pending;
   }
+  const bool without_forms = start.reduced && count_without_forms(options);
   const auto search_one = [&](const Prefix& prefix, AssemblyTally& tally) {
     tally.list_limit = options.list_limit;
     if (options.stop && options.stop()) {
@@ -880,12 +967,25 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
       return false;
     }
     State st = start;
+    std::uint64_t weight = 1;
+    int ties = 0;
     for (int d = 0; d < split; ++d) {
-      const BucketTable& t = tables_[depths_[d].table];
-      place(st, d, t.candidates[prefix[d]]);
+      const Candidate& c = tables_[depths_[d].table].candidates[prefix[d]];
+      if (without_forms) {
+        weight = times(weight, weight_of(st, c));
+        ties += ties_of(st, d, c);
+      }
+      place(st, d, c);
     }
     st.raw_reported = tally.raw;
-    search(st, split, tally);
+    if (without_forms) {
+      tally.raw_by_ties.resize(std::max(tally.raw_by_ties.size(), anchor_orbit_.size() + 1));
+      st.tally = &tally;
+      search_weights(st, split, weight, ties);
+      tally.raw = raw_from_ties(tally.raw_by_ties);
+    } else {
+      search(st, split, tally);
+    }
     if (st.work != nullptr && !st.stopped) {
       st.work->finished_nodes.fetch_add(st.nodes, std::memory_order_relaxed);
       st.work->finished_estimate.fetch_add(work.estimate[&prefix - prefixes.data()],
@@ -909,6 +1009,15 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   for (const auto& bytes : ledger.earlier_tallies())
     total += AssemblyTally::decode(bytes, options.checkpoint->dir());
   total.subtrees_total = prefixes.size();
+  if (without_forms) {
+    total.raw = raw_from_ties(total.raw_by_ties);
+    const auto classes = [&](std::size_t order) {
+      return total.complete ? exact_quotient(total.raw, static_cast<int>(order))
+                            : total.raw / order;
+    };
+    total.rotations = classes(static_cast<std::size_t>(surface_->rotation_count()));
+    total.symmetries = classes(sym_source_.size());
+  }
   total.keep_smallest();
   total.piece_choices = piece_choices(total, options.label_copies);
   return total;

@@ -98,6 +98,12 @@ struct AssemblyTally {
   std::uint64_t raw = 0, rotations = 0, symmetries = 0;
   SelectionSet selections;
   std::uint64_t piece_choices = 0;  // set by count(): distinct piece selections
+  // A count without choices or listing whose pieces are all told apart
+  // makes no canonical forms (count_without_forms): entry m sums the
+  // weights of the solutions made with m faces of the anchor's orbit
+  // holding its kind; count() turns them into raw (raw above is then
+  // only a running estimate for the progress line).
+  std::vector<std::uint64_t> raw_by_ties;
   std::vector<AssemblyKey> listed;  // canonical solutions, smallest first after finish()
   std::size_t list_limit = 0;
   std::size_t subtrees_done = 0, subtrees_total = 0;  // how far the count got
@@ -203,6 +209,13 @@ class PlateAssembly {
   int bucket_table(PlateGrid decided);
   static std::uint32_t bucket_of(PlateGrid decided, PlateGrid covered);
   void search(State& state, int depth, AssemblyTally& tally) const;
+  // count_without_forms: the search adding each solution's weight (the
+  // ways to pick its copies) to the tally's sum for its ties.
+  bool count_without_forms(const AssemblyOptions& options) const;
+  void search_weights(State& state, int depth, std::uint64_t weight, int ties) const;
+  std::uint64_t weight_of(const State& state, const Candidate& c) const;
+  int ties_of(const State& state, int depth, const Candidate& c) const;
+  std::uint64_t raw_from_ties(const std::vector<std::uint64_t>& by_ties) const;
   void record(State& state, AssemblyTally& tally) const;
   std::uint64_t labellings(const AssemblyKey& key) const;
   static std::uint64_t exact_quotient(std::uint64_t n, int d);
