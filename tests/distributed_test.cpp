@@ -270,6 +270,11 @@ TEST(Distributed, ErrorsAreSaidOnceAndEndEveryProcess) {
   const auto symmetry = run_mpi(2, "pocket-cube bfs --symmetry");
   EXPECT_EQ(symmetry.status, 2) << symmetry.output;
   EXPECT_TRUE(contains(symmetry.output, "--symmetry: runs in one process")) << symmetry.output;
+  // A count's --memory guard is its own process's: refused under mpirun.
+  const auto memory = run_mpi(2, "foam count --memory 4 --challenge pool " +
+                                     std::string(CUBENUM_DATA_DIR) + "/foam/happy-cube-marble.txt");
+  EXPECT_EQ(memory.status, 2) << memory.output;
+  EXPECT_TRUE(contains(memory.output, "--memory: not under mpirun")) << memory.output;
 }
 
 TEST(Distributed, StartedByMpirunWithoutThePluginIsRefused) {

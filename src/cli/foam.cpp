@@ -665,7 +665,7 @@ void register_foam(Command& app) {
   count
       ->add_option("--memory", count_opts->memory_gib,
                    "stop the count, with its counts so far, when it holds more than this many "
-                   "GiB (default: 60 % of the memory available at its start)")
+                   "GiB (default: 60 % of the memory available at its start; not under mpirun)")
       ->type_name("GIB");
   count->footer(kFoamFooter);
 

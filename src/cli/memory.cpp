@@ -72,6 +72,10 @@ bool MemoryGuard::operator()() const {
 }
 
 std::shared_ptr<const MemoryGuard> count_memory_guard(std::optional<double> memory_gib) {
+  if (memory_gib && this_cluster().processes() > 1)
+    throw InputError("--memory", 0,
+                     "not under mpirun: a process stopped on its own would leave the others "
+                     "waiting");
   const double allowed = memory_gib ? memory_allowed(memory_gib) : 0.6 * available_bytes();
   if (allowed <= 0 || this_cluster().processes() > 1) return nullptr;
   return std::make_shared<const MemoryGuard>(allowed);

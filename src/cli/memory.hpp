@@ -54,7 +54,7 @@ class MemoryGuard {
 // of the memory available at the start (a stopped count still adds its
 // threads' tallies together, which takes up to half as much again); none
 // when that is unknown or several processes share the count (each would
-// stop on its own).
+// stop on its own; --memory is refused there).
 std::shared_ptr<const MemoryGuard> count_memory_guard(std::optional<double> memory_gib);
 
 // `stop`, or the guard's limit reached.
