@@ -364,9 +364,9 @@ TEST(FoamShapeSymmetry, CountWithoutChoicesGivesTheCountsOfTheWholeSearch) {
       foam_shape_pool({set_of("happy-cube-little-genius")}, FoamBy::Identity,
                       {"nature", "fruits", "animals"}, true),
       foam_shape_pool({set_of("happy-cube-little-genius")}, FoamBy::Shape, {"nature", "fruits"})};
-  const std::vector<FoamShape> shapes = {
-      load_foam_shape("cuboid:1x1x1"), load_foam_shape("cuboid:2x1x1"),
-      make_foam_shape("L", {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})};
+  const std::vector<FoamShape> shapes = {load_foam_shape("cuboid:1x1x1"),
+                                         load_foam_shape("cuboid:2x1x1"),
+                                         make_foam_shape("L", {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})};
   search::AssemblyOptions whole, without_choices;
   whole.every_solution = true;
   without_choices.count_selections = false;

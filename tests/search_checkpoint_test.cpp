@@ -338,8 +338,7 @@ TEST(SearchCheckpoint, TalliesRoundTripAndDamageIsRefused) {
   // The sums by ties of a count without canonical forms come after the rest:
   // a tally without them (saved before they were) reads as it did.
   t.raw_by_ties = {0, 11, 0, 13};
-  EXPECT_EQ(cubenum::search::AssemblyTally::decode(t.encode(), "test").raw_by_ties,
-            t.raw_by_ties);
+  EXPECT_EQ(cubenum::search::AssemblyTally::decode(t.encode(), "test").raw_by_ties, t.raw_by_ties);
   for (std::size_t cut : {std::size_t{0}, std::size_t{3}, bytes.size() - 1})
     EXPECT_THROW(cubenum::search::AssemblyTally::decode({bytes.data(), cut}, "test"),
                  std::runtime_error);

@@ -496,6 +496,17 @@ inline void PlateAssembly::unplace(State& st, int depth, const Candidate& c) con
   if (group >= 0) --st.group_used[group];
 }
 
+// The candidates of the bucket that the cells decided by the placed
+// neighbours pick for the face filled at `depth`.
+std::span<const PlateAssembly::Candidate> PlateAssembly::bucket_at(const State& st,
+                                                                   int depth) const {
+  const DepthTable& d = depths_[depth];
+  const BucketTable& t = tables_[d.table];
+  const std::uint32_t bucket = bucket_of(t.decided, st.covered[d.face]);
+  return {t.candidates.data() + t.bucket_start[bucket],
+          t.candidates.data() + t.bucket_start[bucket + 1]};
+}
+
 void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
   if (depth == static_cast<int>(depths_.size())) {
     record(st, tally);
@@ -507,24 +518,20 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
     if (st.options->stop && st.options->stop()) st.stopped = true;
   }
   if (st.stopped) return;
-  const DepthTable& d = depths_[depth];
-  const BucketTable& t = tables_[d.table];
-  const std::uint32_t bucket = bucket_of(t.decided, st.covered[d.face]);
-  const Candidate* begin = t.candidates.data() + t.bucket_start[bucket];
-  const Candidate* end = t.candidates.data() + t.bucket_start[bucket + 1];
+  const std::span<const Candidate> bucket = bucket_at(st, depth);
   if (depth + 1 == static_cast<int>(depths_.size())) {
     // The last face: its bucket fixes every shared cell, so only the piece must be free.
-    for (const Candidate* c = begin; c != end; ++c) {
-      if (!fits(st, depth, *c)) continue;
-      st.chosen[depth] = c;
+    for (const Candidate& c : bucket) {
+      if (!fits(st, depth, c)) continue;
+      st.chosen[depth] = &c;
       record(st, tally);
     }
     return;
   }
-  for (const Candidate* c = begin; c != end; ++c) {
-    if (!place(st, depth, *c)) continue;
+  for (const Candidate& c : bucket) {
+    if (!place(st, depth, c)) continue;
     search(st, depth + 1, tally);
-    unplace(st, depth, *c);
+    unplace(st, depth, c);
   }
 }
 
@@ -564,24 +571,19 @@ void PlateAssembly::search_weights(State& st, int depth, std::uint64_t weight, i
     if (st.options->stop && st.options->stop()) st.stopped = true;
   }
   if (st.stopped) return;
-  const DepthTable& d = depths_[depth];
-  const BucketTable& t = tables_[d.table];
-  const std::uint32_t bucket = bucket_of(t.decided, st.covered[d.face]);
-  const Candidate* begin = t.candidates.data() + t.bucket_start[bucket];
-  const Candidate* end = t.candidates.data() + t.bucket_start[bucket + 1];
   const bool last = depth + 1 == static_cast<int>(depths_.size());
-  for (const Candidate* c = begin; c != end; ++c) {
-    if (!fits(st, depth, *c)) continue;
-    const std::uint64_t w = times(weight, weight_of(st, *c));
-    const int tie = ties + ties_of(st, depth, *c);
+  for (const Candidate& c : bucket_at(st, depth)) {
+    if (!fits(st, depth, c)) continue;
+    const std::uint64_t w = times(weight, weight_of(st, c));
+    const int tie = ties + ties_of(st, depth, c);
     if (last) {  // its bucket fixes every shared cell: only the piece had to be free
       std::uint64_t& sum = tally.raw_by_ties[static_cast<std::size_t>(tie)];
       sum = plus(sum, w);
       continue;
     }
-    place(st, depth, *c);
+    place(st, depth, c);
     search_weights(st, depth + 1, w, tie);
-    unplace(st, depth, *c);
+    unplace(st, depth, c);
   }
 }
 
@@ -626,12 +628,9 @@ double PlateAssembly::estimate_nodes(const State& from, int split, std::uint64_t
     State st = from;
     double weight = 1, nodes = 1;
     for (int depth = split; depth < faces; ++depth) {
-      const DepthTable& d = depths_[depth];
-      const BucketTable& t = tables_[d.table];
-      const std::uint32_t bucket = bucket_of(t.decided, st.covered[d.face]);
       fitting.clear();
-      for (std::uint32_t i = t.bucket_start[bucket]; i != t.bucket_start[bucket + 1]; ++i)
-        if (fits(st, depth, t.candidates[i])) fitting.push_back(&t.candidates[i]);
+      for (const Candidate& c : bucket_at(st, depth))
+        if (fits(st, depth, c)) fitting.push_back(&c);
       if (fitting.empty()) break;
       weight *= static_cast<double>(fitting.size());
       nodes += weight;

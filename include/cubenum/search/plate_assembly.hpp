@@ -208,6 +208,7 @@ class PlateAssembly {
   BucketTable make_bucket_table(PlateGrid decided) const;
   int bucket_table(PlateGrid decided);
   static std::uint32_t bucket_of(PlateGrid decided, PlateGrid covered);
+  std::span<const Candidate> bucket_at(const State& state, int depth) const;
   void search(State& state, int depth, AssemblyTally& tally) const;
   // count_without_forms: the search adding each solution's weight (the
   // ways to pick its copies) to the tally's sum for its ties.
