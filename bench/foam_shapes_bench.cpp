@@ -34,6 +34,21 @@ void BM_FoamShapeCountCuboidOriginalBlueGreen(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(placements.done()), benchmark::Counter::kIsRate);
 }
 
+// The 2x1x1 from three Little Genius themes (18 pieces in 8 shapes) by
+// shape on one thread: the search (method 0) against the layers (1).
+void BM_FoamShapeCountCuboidLittleGeniusThemes(benchmark::State& state) {
+  tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+  const auto shape = puzzles::load_foam_shape("cuboid:2x1x1");
+  const auto pool =
+      puzzles::foam_shape_pool({set_of("happy-cube-little-genius")}, puzzles::FoamBy::Shape,
+                               {"nature", "fruits", "animals"});
+  progress::set_mode(progress::Mode::Never);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(state.range(0) == 0
+                                 ? puzzles::count_foam_shape(shape, pool).raw
+                                 : puzzles::count_foam_shape_by_layers(shape, pool).raw);
+}
+
 void first_solution(benchmark::State& state, const std::string& shape_file,
                     const std::vector<std::string>& sets) {
   const auto shape = puzzles::load_foam_shape(kData + "/shapes/" + shape_file);
@@ -64,6 +79,11 @@ BENCHMARK(BM_FoamShapeCountCuboidOriginalBlueGreen)
     ->ArgName("choices")
     ->Arg(1)
     ->Arg(0)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FoamShapeCountCuboidLittleGeniusThemes)
+    ->ArgName("layers")
+    ->Arg(0)
+    ->Arg(1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FoamShapeFirstStarOriginal)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FoamShapeFirstCube3AllSeries)->Unit(benchmark::kMillisecond);

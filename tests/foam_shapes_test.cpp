@@ -384,6 +384,99 @@ TEST(FoamShapeSymmetry, CountWithoutChoicesGivesTheCountsOfTheWholeSearch) {
   EXPECT_GE(compared, 8);
 }
 
+// ---------------------------------------------------- counts by layers
+
+FoamShapeCount by_layers(const FoamShape& shape, const FoamProblem& pool) {
+  return count_foam_shape_by_layers(shape, pool);
+}
+
+// The count by layers (search/plate_layers.hpp, written apart from the
+// search: its own fill order, cells and candidates; classes by Burnside's
+// lemma or, pieces told apart, raw / |group|) gives every count of the
+// search (classes from canonical forms): distinct pieces, labelled copies
+// and copies by shape, whose assemblies can be symmetric; the cube, the
+// 2x1x1, an L and a 3x1x1.
+TEST(FoamShapeLayers, LayersGiveTheCountsOfTheSearch) {
+  const FoamSet lg = set_of("happy-cube-little-genius");
+  const std::vector<FoamProblem> pools = {
+      foam_shape_pool({set_of("happy-cube-marble")}, FoamBy::Identity, {"blue", "green"}),
+      foam_shape_pool({set_of("happy-cube-micro")}, FoamBy::Identity, {"blue", "green"}, true),
+      foam_shape_pool({lg}, FoamBy::Identity, {"nature", "fruits", "animals"}, true),
+      foam_shape_pool({lg}, FoamBy::Shape, {"nature", "fruits", "animals"}),
+      foam_shape_pool({lg}, FoamBy::Shape)};
+  const std::vector<FoamShape> shapes = {
+      load_foam_shape("cuboid:1x1x1"), load_foam_shape("cuboid:2x1x1"),
+      make_foam_shape("L", {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}), load_foam_shape("cuboid:3x1x1")};
+  int compared = 0;
+  for (const FoamShape& shape : shapes)
+    for (const FoamProblem& pool : pools) {
+      if (shape.surface.face_count() > 10 && pool.pieces.size() > 18) continue;  // minutes
+      const FoamShapeCount search = count_foam_shape(shape, pool);
+      const FoamShapeCount layers = by_layers(shape, pool);
+      EXPECT_EQ(layers.raw, search.raw) << shape.name << " " << pool.name;
+      EXPECT_EQ(layers.rotations, search.rotations) << shape.name << " " << pool.name;
+      EXPECT_EQ(layers.symmetries, search.symmetries) << shape.name << " " << pool.name;
+      EXPECT_EQ(layers.piece_choices, search.piece_choices) << shape.name << " " << pool.name;
+      compared += search.raw != static_cast<std::uint64_t>(shape.surface.rotation_count()) *
+                                    search.rotations;  // symmetric assemblies
+    }
+  EXPECT_GE(compared, 4);  // Burnside's fixed points did count
+}
+
+// Against the naive voxel cover: raw and the choices of the 2x1x1 from
+// Marble's blue and green pieces.
+TEST(FoamShapeLayers, LayersAgreeWithTheNaiveVoxelCover) {
+  const FoamShape shape = load_foam_shape("cuboid:2x1x1");
+  const FoamProblem pool =
+      foam_shape_pool({set_of("happy-cube-marble")}, FoamBy::Identity, {"blue", "green"});
+  NaiveShapeCover naive(shape.cubes, pool.pieces);
+  naive.fill(0);
+  const FoamShapeCount c = by_layers(shape, pool);
+  ASSERT_GT(naive.assemblies.size(), 0U);
+  EXPECT_EQ(c.raw, naive.assemblies.size());
+  EXPECT_EQ(c.piece_choices, naive.choices.size());
+}
+
+// A stopped count by layers has no counts; a state that does not fit the
+// layers' keys, or a pool with group capacities, is refused before any work.
+TEST(FoamShapeLayers, StopsAndRefusals) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  search::LayerOptions stop;
+  stop.stop = [] { return true; };
+  const FoamShapeCount stopped = count_foam_shape_by_layers(
+      two, foam_shape_pool({set_of("happy-cube-little-genius")}, FoamBy::Shape), stop);
+  EXPECT_FALSE(stopped.complete);
+  EXPECT_EQ(stopped.raw, 0U);
+  // 180 distinct pieces take more than 64 bits of copies left.
+  std::vector<FoamSet> five;
+  for (const char* name : {"happy-cube-little-genius", "happy-cube-marble", "happy-cube-micro",
+                           "happy-cube-original", "happy-cube-profi"})
+    five.push_back(set_of(name));
+  const FoamProblem many = foam_shape_pool(five, FoamBy::Identity);
+  EXPECT_THROW(search::PlateLayers(two.surface, many.kinds), std::invalid_argument);
+  EXPECT_THROW(count_foam_shape_by_layers(two, many), InputError);
+  std::vector<search::PlateKind> grouped = foam_shape_pool({five[0]}, FoamBy::Shape).kinds;
+  grouped[0].group = 0;
+  EXPECT_THROW(search::PlateLayers(two.surface, grouped), std::invalid_argument);
+}
+
+// The fill order keeps the frontier narrow: a sweep along a cuboid's long
+// side crosses a ring of four faces (4 x 3 edge cells and 4 corner points
+// on the ring between two cubes, more while a ring is being filled).
+TEST(FoamShapeLayers, FillOrderSweepsAlongTheLongSide) {
+  const FoamProblem lg = foam_shape_pool({set_of("happy-cube-little-genius")}, FoamBy::Shape);
+  const int two =
+      search::PlateLayers(load_foam_shape("cuboid:2x1x1").surface, lg.kinds).widest_frontier();
+  const int four =
+      search::PlateLayers(load_foam_shape("cuboid:4x1x1").surface, lg.kinds).widest_frontier();
+  EXPECT_GE(two, 16);
+  EXPECT_EQ(four, two);  // longer, not wider
+  EXPECT_TRUE(layers_suit(load_foam_shape("cuboid:3x1x1"), lg));
+  EXPECT_FALSE(layers_suit(load_foam_shape("cuboid:2x2x2"), lg));
+  EXPECT_FALSE(layers_suit(load_foam_shape("cuboid:2x1x1"),
+                           foam_shape_pool({set_of("happy-cube-original")}, FoamBy::Identity)));
+}
+
 // The share of the work done that the progress line's time left comes
 // from: told as the subtrees finish, between 0 and 1, the whole at the end;
 // asking for it changes no count.
@@ -711,6 +804,47 @@ TEST(FoamShapeCli, MemoryLimitStopsTheCountWithItsCountsSoFar) {
             &status);
   EXPECT_EQ(status, 2) << out;
   EXPECT_NE(out.find("--memory"), std::string::npos) << out;
+}
+
+// --method: layers and search print the same counts (auto picks layers
+// for a pool of many congruent pieces on a narrow shape, and says so); the
+// layers refuse what they cannot keep, and a stop has no counts (exit 4).
+TEST(FoamShapeCli, MethodLayersAndSearchGiveTheSameCounts) {
+  const std::string job = "--shape cuboid:2x1x1 --colours nature,fruits,animals " + kData +
+                          "foam/happy-cube-little-genius.txt";
+  std::map<std::string, Json> counts;
+  for (const std::string method : {"auto", "layers", "search"}) {
+    const auto program = testing::run_cubenum("foam count --method " + method + " --json - " + job);
+    ASSERT_EQ(program.status, 0) << program.output;
+    EXPECT_EQ(program.output.find("counted by layers") != std::string::npos, method == "auto")
+        << program.output;
+    const Json j = Json::parse(program.output.substr(program.output.find('{')));
+    counts[method] = j["results"][0];
+  }
+  EXPECT_EQ(counts["auto"]["method"], "layers");
+  EXPECT_EQ(counts["layers"]["method"], "layers");
+  for (const char* field : {"raw", "rotations", "symmetries", "piece_choices"}) {
+    EXPECT_EQ(counts["layers"][field], counts["search"][field]) << field;
+    EXPECT_GT(counts["search"][field].get<std::uint64_t>(), 0U) << field;
+  }
+  int status = 0;
+  std::string out =
+      run("foam count --method layers --checkpoint " + ::testing::TempDir() + "layers-ckpt " + job,
+          &status);
+  EXPECT_EQ(status, 2) << out;
+  EXPECT_NE(out.find("a count by layers has no --checkpoint"), std::string::npos) << out;
+  out = run("foam count --method sideways " + job, &status);
+  EXPECT_EQ(status, 2) << out;
+  EXPECT_NE(out.find("expected auto, search or layers"), std::string::npos) << out;
+  out = run("foam count --method layers --shape cuboid:2x1x1 " + kData + "foam/happy-cube-*.txt",
+            &status);
+  EXPECT_EQ(status, 2) << out;
+  EXPECT_NE(out.find("more than 64 bits"), std::string::npos) << out;
+  out = run("foam count --method layers --time-limit 0.05 --shape cuboid:3x1x1 " + kData +
+                "foam/happy-cube-little-genius.txt",
+            &status);
+  EXPECT_EQ(status, 4) << out;
+  EXPECT_NE(out.find("no counts before its last layer"), std::string::npos) << out;
 }
 
 TEST(FoamShapeCli, SolveWithoutFirstListsCanonicalAssemblies) {

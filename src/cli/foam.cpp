@@ -48,6 +48,7 @@ struct FoamOptions {
   // count: --checkpoint, --resume, --checkpoint-every (time_limit above).
   CheckpointOptions checkpoints;
   bool no_choices = false;           // count: skip the piece choices
+  std::string method = "auto";       // count --shape: search | layers (plate_layers.hpp) | auto
   std::optional<double> memory_gib;  // count: stop past this much memory
   const Command* action = nullptr;   // to ask which options were given
 };
@@ -128,6 +129,19 @@ void check_count_options(const FoamOptions& o) {
                      "do)");
   if (o.memory_gib && !(*o.memory_gib > 0))
     throw InputError("--memory", 0, "expected a positive number of GiB");
+  if (o.method != "auto" && o.method != "search" && o.method != "layers")
+    throw InputError("--method", 0, "expected auto, search or layers, got " + excerpt(o.method));
+  if (o.method == "layers") {
+    if (o.shape.empty()) throw InputError("--method", 0, "layers: only with --shape");
+    for (const char* name : {"--checkpoint", "--resume", "--checkpoint-every", "--direct"})
+      if (o.action->count(name) > 0)
+        throw InputError("--method", 0,
+                         fmt::format("a count by layers has no {} (it keeps its layers in memory, "
+                                     "not subtrees)",
+                                     name));
+    if (this_cluster().processes() > 1)
+      throw InputError("--method", 0, "a count by layers runs in one process, not under mpirun");
+  }
 }
 
 std::vector<puzzles::FoamSet> load_sets(const FoamOptions& o) {
@@ -498,11 +512,76 @@ void print_shape_header(std::ostream& out, const ShapeJob& job) {
       s.rotation_count(), job.pool.pieces.size());
 }
 
+// The table row of a shape's count, and its stop's line.
+void print_shape_counts(std::ostream& out, const puzzles::FoamShapeCount& c, bool choices,
+                        double seconds) {
+  out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9}\n", "raw", "rotations", "symmetries",
+                     "piece_choices", "seconds");
+  out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
+                     choices_text(c.piece_choices, choices), seconds);
+}
+
+// Whether a shape is counted by layers: when asked, or by default (auto)
+// where layers suit it (puzzles::layers_suit: many congruent copies, a
+// narrow frontier) and nothing asks for the search's subtrees (a
+// checkpoint, several processes) or pieces one by one (--direct).
+bool count_by_layers(const FoamOptions& o, const ShapeJob& job) {
+  if (o.method != "auto") return o.method == "layers";
+  for (const char* name : {"--checkpoint", "--resume", "--checkpoint-every", "--direct"})
+    if (o.action->count(name) > 0) return false;
+  if (this_cluster().processes() > 1 || !puzzles::layers_suit(job.shape, job.pool)) return false;
+  fmt::print(stderr,
+             "cubenum: note: counted by layers (the pool's many congruent pieces make few "
+             "distinct states; --method search: assembly by assembly)\n");
+  return true;
+}
+
+// The count by layers, its progress the layers done.
+Json run_shape_count_by_layers(const FoamOptions& o, const ActionContext& ctx,
+                               const ShapeJob& job) {
+  Progress layers("foam count by layers: " + job.shape.name, 0, "layers");
+  search::LayerOptions options;
+  options.layer_done = [&layers](int done, int total, std::uint64_t states) {
+    layers.set_total(static_cast<std::uint64_t>(total));
+    layers.set_done(static_cast<std::uint64_t>(done));
+    layers.set_detail(fmt::format("{} states in the last", states));
+  };
+  auto guard = count_memory_guard(o.memory_gib);
+  if (o.time_limit > 0) {
+    auto clock = std::make_shared<Stopwatch>();
+    options.stop = [clock, limit = o.time_limit] { return clock->seconds() > limit; };
+  }
+  options.stop = stop_or_guard(std::move(options.stop), guard);
+  Stopwatch clock;
+  const auto c = puzzles::count_foam_shape_by_layers(job.shape, job.pool, options);
+  const double seconds = clock.seconds();
+  if (!c.complete) {
+    const std::string why =
+        "a count by layers has no counts before its last layer (--method search gives lower "
+        "bounds as it goes)";
+    if (guard && guard->tripped())
+      throw MemoryStop(
+          fmt::format("the count by layers held {}, more than the {} allowed, and was "
+                      "stopped: {}",
+                      bytes_text(guard->held()), bytes_text(guard->limit()), why));
+    throw RunStopped(fmt::format("the count by layers was stopped by --time-limit: {}", why));
+  }
+  print_shape_counts(ctx.out, c, !o.no_choices, seconds);
+  Json r = shape_count_fields(c, !o.no_choices);
+  r["method"] = "layers";
+  r["count_seconds"] = seconds;
+  return shape_json(job, o, r);
+}
+
 Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   const auto sets = load_sets(o);
   const bool via_shapes =
       count_via_shapes(o, puzzles::FoamChallenge::Pool, puzzles::parse_foam_by(o.by), sets);
   const ShapeJob job = load_shape_job(o, sets, via_shapes);
+  if (count_by_layers(o, job)) {
+    print_shape_header(ctx.out, job);
+    return run_shape_count_by_layers(o, ctx, job);
+  }
   CountCheckpoint checkpoint(o.checkpoints, o.time_limit,
                              count_identity(o, sets, via_shapes, &job.shape));
   print_shape_header(ctx.out, job);
@@ -518,16 +597,14 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   const bool out_of_memory = guard && guard->tripped() && !c.complete;
   if (!c.complete && checkpoint.saving() && !out_of_memory) checkpoint.stopped();
   if (!out_of_memory) checkpoint.finished();
-  ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9}\n", "raw", "rotations", "symmetries",
-                         "piece_choices", "seconds");
-  ctx.out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
-                         choices_text(c.piece_choices, !o.no_choices), seconds);
+  print_shape_counts(ctx.out, c, !o.no_choices, seconds);
   if (!c.complete)
     ctx.out << fmt::format("stopped {} after {}/{} subtrees: the counts are lower bounds\n",
                            out_of_memory ? "at the memory limit" : "by --time-limit",
                            c.subtrees_done, c.subtrees_total);
   if (out_of_memory) memory_stopped(o, *guard);
   Json r = shape_count_fields(c, !o.no_choices);
+  r["method"] = "search";
   r["subtrees_done"] = c.subtrees_done;
   r["subtrees_total"] = c.subtrees_total;
   r["count_seconds"] = seconds;
@@ -667,6 +744,13 @@ void register_foam(Command& app) {
                    "stop the count, with its counts so far, when it holds more than this many "
                    "GiB (default: 60 % of the memory available at its start; not under mpirun)")
       ->type_name("GIB");
+  count
+      ->add_option("--method", count_opts->method,
+                   "with --shape: search (assembly by assembly), layers (every state of the faces "
+                   "filled so far with the ways to reach it: far faster where the pool has many "
+                   "congruent pieces, far more memory where few), or auto (layers where they "
+                   "suit)")
+      ->capture_default_str();
   count->footer(kFoamFooter);
 
   auto solve_opts = std::make_shared<FoamOptions>();

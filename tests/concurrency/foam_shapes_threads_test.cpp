@@ -31,5 +31,26 @@ TEST(FoamShapeThreads, CountsIndependentOfThreadCount) {
   }
 }
 
+// The count by layers expands each layer on every thread into shards.
+TEST(FoamShapeThreads, LayersIndependentOfThreadCount) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  const FoamProblem pool = foam_shape_pool(
+      {load_foam_set(std::string(CUBENUM_DATA_DIR "/foam/happy-cube-little-genius.txt"))},
+      FoamBy::Shape, {"nature", "fruits", "animals"});
+  const auto count_with = [&](int threads) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    return count_foam_shape_by_layers(two, pool);
+  };
+  const FoamShapeCount one = count_with(1);
+  EXPECT_GT(one.raw, 0U);
+  for (const int threads : {2, 4}) {
+    const FoamShapeCount many = count_with(threads);
+    EXPECT_EQ(many.raw, one.raw);
+    EXPECT_EQ(many.rotations, one.rotations);
+    EXPECT_EQ(many.symmetries, one.symmetries);
+    EXPECT_EQ(many.piece_choices, one.piece_choices);
+  }
+}
+
 }  // namespace
 }  // namespace cubenum::puzzles

@@ -1,0 +1,82 @@
+#pragma once
+// Counting the covers of a PlateSurface by layers instead of one by one: the
+// faces are filled in an order that keeps the frontier (the cells shared by
+// placed and unplaced faces) narrow, and layer k holds, for every distinct
+// state after k faces (which frontier cells are covered, and how many copies
+// of each kind are left), the number of ways to reach it. Assemblies that
+// agree on both are counted together, so where the pieces repeat (many
+// congruent copies) the work grows with the states, not with the
+// assemblies: the Little Genius 3x1x1 has 3.3 x 10^11 assemblies by shape
+// but at most 2 x 10^7 states in a layer. Where every piece differs the
+// states are nearly as many as the partial assemblies, and the search
+// (plate_assembly.hpp) is the better tool.
+//
+// Written apart from PlateAssembly (its own order, cells and candidate
+// tables) so that each checks the other.
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "cubenum/search/plate_assembly.hpp"
+#include "cubenum/search/plate_surface.hpp"
+
+namespace cubenum::search {
+
+struct LayerOptions {
+  // Count the copies of a kind as distinct pieces (by identity): each
+  // assembly counts once for every way to pick its copies.
+  bool label_copies = false;
+  // Stop when this returns true (asked every few thousand states); the
+  // result is then incomplete and holds no counts.
+  std::function<bool()> stop;
+  // Told the layer finished and the states it holds, after each layer.
+  std::function<void(int layer, int layers, std::uint64_t states)> layer_done;
+};
+
+__extension__ typedef unsigned __int128 LayerCount;
+
+struct LayerTally {
+  LayerCount raw = 0;
+  LayerCount rotations = 0, symmetries = 0;
+  LayerCount piece_choices = 0;     // distinct sets of pieces (of copies, by identity)
+  std::uint64_t largest_layer = 0;  // the most states one layer held
+  bool complete = true;
+};
+
+class PlateLayers {
+ public:
+  // Throws std::invalid_argument when a state does not fit the layers' keys
+  // (more than 64 frontier cells, or more than 64 bits of copies left) or a
+  // kind belongs to a group (a capacity per group is not kept).
+  PlateLayers(const PlateSurface& surface, std::vector<PlateKind> kinds);
+  ~PlateLayers();
+  PlateLayers(const PlateLayers&) = delete;
+  PlateLayers& operator=(const PlateLayers&) = delete;
+
+  // raw, piece choices, and the classes: with every piece told apart
+  // (label_copies, or one copy of each kind) only the identity fixes an
+  // assembly, so classes are raw / |group|; otherwise Burnside's lemma with
+  // the assemblies each symmetry fixes.
+  LayerTally count(const LayerOptions& options = {}) const;
+
+  const std::vector<int>& order() const { return order_; }
+  int widest_frontier() const;
+
+ private:
+  struct Candidate {
+    PlateGrid grid;
+    std::uint16_t kind;
+  };
+  struct Step;  // how layer k's keys become layer k+1's
+  void build_steps();
+  LayerCount fixed_by(int symmetry) const;
+
+  const PlateSurface* surface_;
+  std::vector<PlateKind> kinds_;
+  std::vector<int> order_;
+  std::vector<Step> steps_;
+  std::vector<int> usage_shift_;
+  std::uint64_t usage_start_ = 0;  // every copy left
+};
+
+}  // namespace cubenum::search

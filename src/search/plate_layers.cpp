@@ -1,0 +1,477 @@
+#include "cubenum/search/plate_layers.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <mutex>
+#include <stdexcept>
+
+#include "cubenum/core/hash.hpp"
+#include "cubenum/core/parallel.hpp"
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+namespace cubenum::search {
+namespace {
+
+std::uint64_t extract(std::uint64_t value, std::uint64_t mask) {
+#if defined(__BMI2__)
+  return _pext_u64(value, mask);
+#else
+  std::uint64_t out = 0;
+  for (std::uint64_t bit = 1; mask != 0; mask &= mask - 1, bit <<= 1)
+    if (value & mask & -mask) out |= bit;
+  return out;
+#endif
+}
+
+std::uint64_t deposit(std::uint64_t value, std::uint64_t mask) {
+#if defined(__BMI2__)
+  return _pdep_u64(value, mask);
+#else
+  std::uint64_t out = 0;
+  for (std::uint64_t bit = 1; mask != 0; mask &= mask - 1, bit <<= 1)
+    if (value & bit) out |= mask & -mask;
+  return out;
+#endif
+}
+
+// From a few start faces, greedily the face leaving the fewest frontier
+// cells (cells with both placed and unplaced faces: a sweep along a
+// cuboid's long side); the order whose largest frontier is least, then
+// whose sum is.
+std::vector<int> narrow_order(const PlateSurface& s) {
+  const int n = s.face_count();
+  const auto cells_of = [&](int f) {
+    std::vector<int> cells;
+    for (int i = 0; i < kPlateCells; ++i)
+      cells.push_back(s.cell_of(f, {i / kPlateSide, i % kPlateSide}));
+    return cells;
+  };
+  std::vector<std::vector<int>> face_cells;
+  for (int f = 0; f < n; ++f) face_cells.push_back(cells_of(f));
+  constexpr int kStarts = 24;  // enough for a few hundred faces to take a second at most
+  std::vector<int> best;
+  std::pair<int, int> best_cost{1 << 30, 0};
+  for (int start = 0; start < std::min(n, kStarts); ++start) {
+    const int first = static_cast<int>(static_cast<long>(start) * n / std::min(n, kStarts));
+    std::vector<int> placed_at(s.cell_count(), 0);  // placed faces on each cell
+    std::vector<bool> placed(n, false);
+    std::vector<int> order;
+    int frontier = 0;
+    // The frontier's change when face f is placed.
+    const auto change = [&](int f) {
+      int d = 0;
+      for (const int cell : face_cells[f]) {
+        const int all = static_cast<int>(s.faces_of(cell).size()), in = placed_at[cell];
+        d += (in + 1 < all) - (in > 0 && in < all);
+      }
+      return d;
+    };
+    std::pair<int, int> cost{0, 0};
+    for (int f = first; f >= 0;) {
+      frontier += change(f);
+      for (const int cell : face_cells[f]) ++placed_at[cell];
+      placed[f] = true;
+      order.push_back(f);
+      cost = {std::max(cost.first, frontier), cost.second + frontier};
+      f = -1;
+      int least = 0;
+      for (int g = 0; g < n; ++g)
+        if (!placed[g])
+          if (const int d = change(g); f < 0 || d < least) f = g, least = d;
+    }
+    if (cost < best_cost) best_cost = cost, best = std::move(order);
+  }
+  return best;
+}
+
+// A layer's state: the covered frontier cells (bit i: the i-th frontier
+// cell in cell order) and the copies left (a bit field per kind).
+struct Key {
+  std::uint64_t covered, left;
+  friend bool operator==(const Key&, const Key&) = default;
+};
+
+// One layer's states and their counts, open addressing (a count is never 0).
+class LayerMap {
+ public:
+  struct Entry {
+    Key key;
+    LayerCount count;
+  };
+  LayerMap() : slots_(64) {}
+  void add(const Key& key, LayerCount count) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    insert(key, count);
+  }
+  std::size_t size() const { return size_; }
+  template <class Body>
+  void for_each(Body&& body) const {
+    for (const Entry& e : slots_)
+      if (e.count != 0) body(e.key, e.count);
+  }
+  void clear() {
+    std::vector<Entry>().swap(slots_);
+    size_ = 0;
+  }
+
+ private:
+  void insert(const Key& key, LayerCount count) {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash_bytes(&key, sizeof key) & mask;; i = (i + 1) & mask) {
+      Entry& e = slots_[i];
+      if (e.count == 0) {
+        e = {key, count};
+        ++size_;
+        return;
+      }
+      if (e.key == key) {
+        e.count += count;
+        return;
+      }
+    }
+  }
+  void grow() {
+    std::vector<Entry> old(slots_.size() * 2);
+    old.swap(slots_);
+    size_ = 0;
+    for (const Entry& e : old)
+      if (e.count != 0) insert(e.key, e.count);
+  }
+  std::vector<Entry> slots_;
+  std::size_t size_ = 0;
+};
+
+// A layer in shards by the key's hash, each with its lock: the workers
+// expanding the layer before add to it in batches.
+constexpr std::size_t kShards = 256;
+struct Layer {
+  std::vector<LayerMap> shards{kShards};
+  std::vector<std::mutex> locks{kShards};
+  static std::size_t shard_of(const Key& key) {
+    return hash_u64(key.covered * 0x9e3779b97f4a7c15ULL ^ key.left) % kShards;
+  }
+  std::uint64_t size() const {
+    std::uint64_t n = 0;
+    for (const LayerMap& m : shards) n += m.size();
+    return n;
+  }
+};
+
+// A worker's batches for the shards of the next layer.
+class LayerWriter {
+ public:
+  explicit LayerWriter(Layer& to) : to_(to), batches_(kShards) {}
+  ~LayerWriter() { flush_all(); }
+  void add(const Key& key, LayerCount count) {
+    const std::size_t s = Layer::shard_of(key);
+    batches_[s].push_back({key, count});
+    if (batches_[s].size() == 256) flush(s);
+  }
+  void flush_all() {
+    for (std::size_t s = 0; s < kShards; ++s) flush(s);
+  }
+
+ private:
+  void flush(std::size_t s) {
+    if (batches_[s].empty()) return;
+    const std::lock_guard lock(to_.locks[s]);
+    for (const auto& e : batches_[s]) to_.shards[s].add(e.key, e.count);
+    batches_[s].clear();
+  }
+  Layer& to_;
+  std::vector<std::vector<LayerMap::Entry>> batches_;
+};
+
+bool is_identity(const PlateSurface::Symmetry& g) {
+  for (std::size_t f = 0; f < g.face_image.size(); ++f)
+    if (g.face_image[f] != static_cast<int>(f) || g.frame_transform[f] != 0) return false;
+  return true;
+}
+
+[[noreturn]] void too_many() {
+  throw std::overflow_error("the count passes 2^128 - 1 assemblies");
+}
+LayerCount times(LayerCount a, LayerCount b) {
+  LayerCount p = 0;
+  if (__builtin_mul_overflow(a, b, &p)) too_many();
+  return p;
+}
+LayerCount plus(LayerCount a, LayerCount b) {
+  LayerCount s = 0;
+  if (__builtin_add_overflow(a, b, &s)) too_many();
+  return s;
+}
+
+}  // namespace
+
+// Placing the face of step k: each candidate's cells among the frontier
+// cells before (`hits`: they must be open) and after (`adds`); the cells
+// this face decides (`decided`, frontier positions before: covered by it
+// exactly when no earlier face covered them). Candidates are bucketed by
+// their pattern on (up to 16 of) the decided cells.
+struct PlateLayers::Step {
+  struct Move {
+    std::uint64_t hits, adds;
+    std::uint16_t kind;
+  };
+  std::uint64_t decided = 0, bucketed = 0;
+  std::uint64_t keep_before = 0, keep_after = 0;  // frontier cells that stay
+  int width_after = 0;                            // frontier cells after
+  std::vector<std::uint32_t> bucket_start;
+  std::vector<Move> moves;
+};
+
+PlateLayers::PlateLayers(const PlateSurface& surface, std::vector<PlateKind> kinds)
+    : surface_(&surface), kinds_(std::move(kinds)) {
+  int bits = 0;
+  for (const PlateKind& k : kinds_) {
+    if (k.group >= 0) throw std::invalid_argument("counting by layers keeps no group capacities");
+    usage_shift_.push_back(bits);
+    usage_start_ |= static_cast<std::uint64_t>(k.multiplicity) << bits;
+    bits += std::bit_width(static_cast<unsigned>(k.multiplicity));
+    if (bits > 64)
+      throw std::invalid_argument("counting by layers: the copies left need more than 64 bits");
+  }
+  order_ = narrow_order(surface);
+  build_steps();
+}
+
+PlateLayers::~PlateLayers() = default;
+
+int PlateLayers::widest_frontier() const {
+  int widest = 0;
+  for (const Step& s : steps_) widest = std::max(widest, s.width_after);
+  return widest;
+}
+
+void PlateLayers::build_steps() {
+  const PlateSurface& s = *surface_;
+  const int n = s.face_count();
+  std::vector<int> step_of(n);
+  for (int k = 0; k < n; ++k) step_of[order_[k]] = k;
+  // The frontier after k faces: cells with faces filled before and after.
+  const auto frontier = [&](int k) {
+    std::vector<int> cells;
+    for (int cell = 0; cell < s.cell_count(); ++cell) {
+      const auto& faces = s.faces_of(cell);
+      const bool before =
+          std::any_of(faces.begin(), faces.end(), [&](int f) { return step_of[f] < k; });
+      const bool after =
+          std::any_of(faces.begin(), faces.end(), [&](int f) { return step_of[f] >= k; });
+      if (before && after) cells.push_back(cell);
+    }
+    if (cells.size() > 64)
+      throw std::invalid_argument("counting by layers: a frontier of more than 64 cells");
+    return cells;
+  };
+  std::vector<int> before = frontier(0);
+  for (int k = 0; k < n; ++k) {
+    const int face = order_[k];
+    const std::vector<int> after = frontier(k + 1);
+    const auto position = [](const std::vector<int>& cells, int cell) {
+      const auto it = std::lower_bound(cells.begin(), cells.end(), cell);
+      return it != cells.end() && *it == cell ? static_cast<int>(it - cells.begin()) : -1;
+    };
+    Step step;
+    step.width_after = static_cast<int>(after.size());
+    PlateGrid must = 0;  // cells of this face alone
+    for (int i = 0; i < kPlateCells; ++i) {
+      const int cell = s.cell_of(face, {i / kPlateSide, i % kPlateSide});
+      const int b = position(before, cell), a = position(after, cell);
+      if (s.faces_of(cell).size() == 1) must |= PlateGrid{1} << i;
+      if (b >= 0 && a < 0) step.decided |= std::uint64_t{1} << b;
+    }
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      const int a = position(after, before[i]);
+      if (a >= 0)
+        step.keep_before |= std::uint64_t{1} << i, step.keep_after |= std::uint64_t{1} << a;
+    }
+    for (std::uint64_t d = step.decided, i = 0; d != 0 && i < 16; d &= d - 1, ++i)
+      step.bucketed |= d & -d;
+    std::vector<std::pair<std::uint64_t, Step::Move>> keyed;
+    for (std::size_t kind = 0; kind < kinds_.size(); ++kind) {
+      std::vector<PlateGrid> seen;
+      for (int e = 0; e < kPlateTransforms; ++e) {
+        const PlateGrid grid = transform_grid(kinds_[kind].grid, e);
+        if ((grid & must) != must || std::find(seen.begin(), seen.end(), grid) != seen.end())
+          continue;
+        seen.push_back(grid);
+        Step::Move m{0, 0, static_cast<std::uint16_t>(kind)};
+        for (int i = 0; i < kPlateCells; ++i) {
+          if (!(grid >> i & 1)) continue;
+          const int cell = s.cell_of(face, {i / kPlateSide, i % kPlateSide});
+          if (const int b = position(before, cell); b >= 0) m.hits |= std::uint64_t{1} << b;
+          if (const int a = position(after, cell); a >= 0) m.adds |= std::uint64_t{1} << a;
+        }
+        keyed.emplace_back(extract(m.hits, step.bucketed), m);
+      }
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    const std::size_t buckets = std::size_t{1} << std::popcount(step.bucketed);
+    step.bucket_start.assign(buckets + 1, 0);
+    for (const auto& [bucket, move] : keyed) {
+      ++step.bucket_start[bucket + 1];
+      step.moves.push_back(move);
+    }
+    for (std::size_t b = 0; b < buckets; ++b) step.bucket_start[b + 1] += step.bucket_start[b];
+    steps_.push_back(std::move(step));
+    before = after;
+  }
+}
+
+LayerTally PlateLayers::count(const LayerOptions& options) const {
+  LayerTally tally;
+  auto layer = std::make_unique<Layer>();
+  layer->shards[Layer::shard_of({0, usage_start_})].add({0, usage_start_}, 1);
+  std::atomic<bool> stopped{false};
+  const int n = static_cast<int>(steps_.size());
+  for (int k = 0; k < n; ++k) {
+    const Step& step = steps_[k];
+    auto next = std::make_unique<Layer>();
+    parallel_for_chunks(kShards, 1, [&](std::size_t begin, std::size_t end) {
+      LayerWriter out(*next);
+      std::uint64_t seen = 0;
+      for (std::size_t shard = begin; shard != end; ++shard) {
+        layer->shards[shard].for_each([&](const Key& key, LayerCount count) {
+          if ((++seen & 4095) == 0 && options.stop && options.stop()) stopped = true;
+          if (stopped) return;
+          const std::uint64_t open = ~key.covered;
+          const std::uint64_t bucket = extract(open, step.bucketed);
+          const std::uint64_t want = open & step.decided;
+          const std::uint64_t kept =
+              deposit(extract(key.covered, step.keep_before), step.keep_after);
+          for (std::uint32_t i = step.bucket_start[bucket]; i != step.bucket_start[bucket + 1];
+               ++i) {
+            const Step::Move& m = step.moves[i];
+            if ((m.hits & key.covered) != 0 || (m.hits & step.decided) != want) continue;
+            const int shift = usage_shift_[m.kind];
+            const std::uint64_t left =
+                key.left >> shift & ((std::uint64_t{1} << std::bit_width(
+                                          static_cast<unsigned>(kinds_[m.kind].multiplicity))) -
+                                     1);
+            if (left == 0) continue;
+            out.add({kept | m.adds, key.left - (std::uint64_t{1} << shift)},
+                    options.label_copies ? times(count, left) : count);
+          }
+        });
+        layer->shards[shard].clear();
+      }
+    });
+    layer = std::move(next);
+    if (stopped) {
+      tally.complete = false;
+      return tally;
+    }
+    tally.largest_layer = std::max(tally.largest_layer, layer->size());
+    if (options.layer_done) options.layer_done(k + 1, n, layer->size());
+  }
+  // The last layer: one state per set of pieces used.
+  for (const LayerMap& shard : layer->shards)
+    shard.for_each([&](const Key& key, LayerCount count) {
+      tally.raw = plus(tally.raw, count);
+      LayerCount ways = 1;  // which copies: C(multiplicity, used) for each kind
+      if (options.label_copies)
+        for (std::size_t kind = 0; kind < kinds_.size(); ++kind) {
+          const auto m = static_cast<unsigned>(kinds_[kind].multiplicity);
+          const auto left = static_cast<unsigned>(key.left >> usage_shift_[kind] &
+                                                  ((std::uint64_t{1} << std::bit_width(m)) - 1));
+          for (unsigned i = 0; i < m - left; ++i) ways = times(ways, m - i) / (i + 1);
+        }
+      tally.piece_choices = plus(tally.piece_choices, ways);
+    });
+  const auto& symmetries = surface_->symmetries();
+  const bool told_apart =
+      options.label_copies || std::all_of(kinds_.begin(), kinds_.end(),
+                                          [](const PlateKind& k) { return k.multiplicity == 1; });
+  LayerCount rotations = 0, all = 0;
+  for (std::size_t g = 0; g < symmetries.size(); ++g) {
+    // Told apart, only the identity fixes an assembly.
+    const LayerCount fixed = is_identity(symmetries[g]) ? tally.raw
+                             : told_apart               ? 0
+                                                        : fixed_by(static_cast<int>(g));
+    all = plus(all, fixed);
+    if (static_cast<int>(g) < surface_->rotation_count()) rotations = plus(rotations, fixed);
+  }
+  const auto classes = [](LayerCount sum, std::size_t order) {
+    if (sum % order != 0) throw std::logic_error("PlateLayers: Burnside's sum is not a multiple");
+    return sum / order;
+  };
+  tally.rotations = classes(rotations, static_cast<std::size_t>(surface_->rotation_count()));
+  tally.symmetries = classes(all, symmetries.size());
+  return tally;
+}
+
+// The assemblies (copies interchangeable) that symmetry g maps onto
+// themselves: a plate on one face of each of g's cycles of faces fixes the
+// plates of the whole cycle, so the search places cycles and checks the
+// cover cell by cell.
+LayerCount PlateLayers::fixed_by(int g) const {
+  const PlateSurface& s = *surface_;
+  const auto& sym = s.symmetries()[static_cast<std::size_t>(g)];
+  const int n = s.face_count();
+  std::vector<std::vector<int>> cycles;
+  std::vector<bool> seen(n, false);
+  for (const int f : order_) {
+    if (seen[f]) continue;
+    cycles.emplace_back();
+    for (int x = f; !seen[x]; x = sym.face_image[x]) seen[x] = true, cycles.back().push_back(x);
+  }
+  std::vector<int> cover(s.cell_count(), 0), filled(s.cell_count(), 0), left;
+  for (const PlateKind& k : kinds_) left.push_back(k.multiplicity);
+  // Each cycle's plates for a plate on its first face, or none when the
+  // cycle does not bring the plate back to itself.
+  const auto plates_of = [&](const std::vector<int>& cycle, PlateGrid first) {
+    std::vector<PlateGrid> plates{first};
+    for (std::size_t i = 0; i < cycle.size(); ++i) {
+      const PlateGrid next = transform_grid(plates.back(), sym.frame_transform[cycle[i]]);
+      if (i + 1 == cycle.size()) return next == first ? plates : std::vector<PlateGrid>{};
+      plates.push_back(next);
+    }
+    return plates;
+  };
+  const auto lay = [&](int face, PlateGrid grid, int step) {
+    bool ok = true;
+    for (int i = 0; i < kPlateCells; ++i) {
+      const int cell = s.cell_of(face, {i / kPlateSide, i % kPlateSide});
+      cover[cell] += step * static_cast<int>(grid >> i & 1);
+      filled[cell] += step;
+      ok = ok && cover[cell] <= 1 &&
+           (cover[cell] == 1 || filled[cell] < static_cast<int>(s.faces_of(cell).size()));
+    }
+    return ok;
+  };
+  LayerCount fixed = 0;
+  const auto search = [&](auto&& self, std::size_t c) -> void {
+    if (c == cycles.size()) {
+      fixed = plus(fixed, 1);
+      return;
+    }
+    const std::vector<int>& cycle = cycles[c];
+    const int uses = static_cast<int>(cycle.size());
+    for (std::size_t kind = 0; kind < kinds_.size(); ++kind) {
+      if (left[kind] < uses) continue;
+      std::vector<PlateGrid> tried;
+      for (int e = 0; e < kPlateTransforms; ++e) {
+        const PlateGrid grid = transform_grid(kinds_[kind].grid, e);
+        if (std::find(tried.begin(), tried.end(), grid) != tried.end()) continue;
+        tried.push_back(grid);
+        const std::vector<PlateGrid> plates = plates_of(cycle, grid);
+        if (plates.empty()) continue;
+        bool ok = true;
+        for (int i = 0; i < uses; ++i) ok = lay(cycle[i], plates[i], 1) && ok;
+        left[kind] -= uses;
+        if (ok) self(self, c + 1);
+        left[kind] += uses;
+        for (int i = 0; i < uses; ++i) lay(cycle[i], plates[i], -1);
+      }
+    }
+  };
+  search(search, 0);
+  return fixed;
+}
+
+}  // namespace cubenum::search
