@@ -458,6 +458,10 @@ TEST(FoamShapeLayers, StopsAndRefusals) {
   std::vector<search::PlateKind> grouped = foam_shape_pool({five[0]}, FoamBy::Shape).kinds;
   grouped[0].group = 0;
   EXPECT_THROW(search::PlateLayers(two.surface, grouped), std::invalid_argument);
+  // 2^64 - 1 + 1 and 2^100 in decimal (the exact counts past 64 bits).
+  EXPECT_EQ(search::decimal(search::LayerCount{1} << 64), "18446744073709551616");
+  EXPECT_EQ(search::decimal(search::LayerCount{1} << 100), "1267650600228229401496703205376");
+  EXPECT_EQ(search::decimal(0), "0");
 }
 
 // The fill order keeps the frontier narrow: a sweep along a cuboid's long

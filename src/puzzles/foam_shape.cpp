@@ -299,9 +299,15 @@ FoamShapeCount count_foam_shape_by_layers(const FoamShape& shape, const FoamProb
   search::LayerOptions with_labels = options;
   with_labels.label_copies = pool.label_copies;
   const search::LayerTally t = engine.count(with_labels);
-  const auto narrow = [](search::LayerCount n) {
+  // Past 2^64 - 1 the table and JSON cannot hold a count: the error gives
+  // the exact counts.
+  const auto narrow = [&t](search::LayerCount n) {
     if (n > std::numeric_limits<std::uint64_t>::max())
-      throw InputError("the pieces given: the count passes 2^64 - 1 assemblies");
+      throw InputError(fmt::format(
+          "the pieces given: the count passes 2^64 - 1 assemblies, which the table and JSON do "
+          "not hold: raw {}, rotations {}, symmetries {}, piece choices {}",
+          search::decimal(t.raw), search::decimal(t.rotations), search::decimal(t.symmetries),
+          search::decimal(t.piece_choices)));
     return static_cast<std::uint64_t>(n);
   };
   FoamShapeCount c;

@@ -239,6 +239,15 @@ PlateLayers::PlateLayers(const PlateSurface& surface, std::vector<PlateKind> kin
   build_steps();
 }
 
+std::string decimal(LayerCount n) {
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(n % 10)));
+    n /= 10;
+  } while (n != 0);
+  return digits;
+}
+
 PlateLayers::~PlateLayers() = default;
 
 int PlateLayers::widest_frontier() const {

@@ -15,6 +15,7 @@
 // tables) so that each checks the other.
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "cubenum/search/plate_assembly.hpp"
@@ -34,6 +35,8 @@ struct LayerOptions {
 };
 
 __extension__ typedef unsigned __int128 LayerCount;
+// In decimal digits.
+std::string decimal(LayerCount n);
 
 struct LayerTally {
   LayerCount raw = 0;
