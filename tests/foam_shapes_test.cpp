@@ -423,6 +423,26 @@ TEST(FoamShapeLayers, LayersGiveTheCountsOfTheSearch) {
   EXPECT_GE(compared, 4);  // Burnside's fixed points did count
 }
 
+// Burnside's fixed assemblies of each symmetry, by layers over its cycles
+// of faces and by the search over them, give the same classes (by shape:
+// Little Genius' congruent pieces make symmetric assemblies).
+TEST(FoamShapeLayers, FixedAssembliesByLayersAndBySearchAgree) {
+  const FoamProblem pool = foam_shape_pool({set_of("happy-cube-little-genius")}, FoamBy::Shape,
+                                           {"nature", "fruits", "animals"});
+  for (const char* spec : {"cuboid:1x1x1", "cuboid:2x1x1", "cuboid:3x1x1"}) {
+    const FoamShape shape = load_foam_shape(spec);
+    search::LayerOptions by_search;
+    by_search.fixed_by_search = true;
+    const FoamShapeCount layers = count_foam_shape_by_layers(shape, pool);
+    const FoamShapeCount search = count_foam_shape_by_layers(shape, pool, by_search);
+    EXPECT_EQ(layers.rotations, search.rotations) << spec;
+    EXPECT_EQ(layers.symmetries, search.symmetries) << spec;
+    EXPECT_NE(layers.raw,
+              static_cast<std::uint64_t>(shape.surface.rotation_count()) * layers.rotations)
+        << spec << ": no symmetric assembly to count";
+  }
+}
+
 // Against the naive voxel cover: raw and the choices of the 2x1x1 from
 // Marble's blue and green pieces.
 TEST(FoamShapeLayers, LayersAgreeWithTheNaiveVoxelCover) {

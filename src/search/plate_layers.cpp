@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "cubenum/core/hash.hpp"
@@ -37,50 +38,58 @@ std::uint64_t deposit(std::uint64_t value, std::uint64_t mask) {
 #endif
 }
 
-// From a few start faces, greedily the face leaving the fewest frontier
-// cells (cells with both placed and unplaced faces: a sweep along a
-// cuboid's long side); the order whose largest frontier is least, then
-// whose sum is.
-std::vector<int> narrow_order(const PlateSurface& s) {
-  const int n = s.face_count();
-  const auto cells_of = [&](int f) {
-    std::vector<int> cells;
-    for (int i = 0; i < kPlateCells; ++i)
-      cells.push_back(s.cell_of(f, {i / kPlateSide, i % kPlateSide}));
-    return cells;
-  };
-  std::vector<std::vector<int>> face_cells;
-  for (int f = 0; f < n; ++f) face_cells.push_back(cells_of(f));
+// Groups of faces filled at once (one face; or a cycle of faces under a
+// symmetry, whose plates follow from the first one's), in an order that
+// keeps the frontier narrow (cells with both filled and unfilled faces):
+// from a few start groups, greedily the group leaving the fewest frontier
+// cells (a sweep along a cuboid's long side); the order whose largest
+// frontier is least, then whose sum is.
+std::vector<int> narrow_order(const PlateSurface& s, const std::vector<std::vector<int>>& groups) {
+  const int n = static_cast<int>(groups.size());
+  // Each group's cells, with how many of its faces reach each.
+  std::vector<std::vector<std::pair<int, int>>> group_cells(n);
+  for (int g = 0; g < n; ++g)
+    for (const int f : groups[g])
+      for (int i = 0; i < kPlateCells; ++i) {
+        const int cell = s.cell_of(f, {i / kPlateSide, i % kPlateSide});
+        auto& cells = group_cells[g];
+        const auto it = std::find_if(cells.begin(), cells.end(),
+                                     [&](const auto& c) { return c.first == cell; });
+        if (it == cells.end())
+          cells.emplace_back(cell, 1);
+        else
+          ++it->second;
+      }
   constexpr int kStarts = 24;  // enough for a few hundred faces to take a second at most
   std::vector<int> best;
   std::pair<int, int> best_cost{1 << 30, 0};
   for (int start = 0; start < std::min(n, kStarts); ++start) {
     const int first = static_cast<int>(static_cast<long>(start) * n / std::min(n, kStarts));
-    std::vector<int> placed_at(s.cell_count(), 0);  // placed faces on each cell
+    std::vector<int> placed_at(s.cell_count(), 0);  // filled faces on each cell
     std::vector<bool> placed(n, false);
     std::vector<int> order;
     int frontier = 0;
-    // The frontier's change when face f is placed.
-    const auto change = [&](int f) {
+    // The frontier's change when group g is filled.
+    const auto change = [&](int g) {
       int d = 0;
-      for (const int cell : face_cells[f]) {
+      for (const auto& [cell, k] : group_cells[g]) {
         const int all = static_cast<int>(s.faces_of(cell).size()), in = placed_at[cell];
-        d += (in + 1 < all) - (in > 0 && in < all);
+        d += (in + k < all) - (in > 0 && in < all);
       }
       return d;
     };
     std::pair<int, int> cost{0, 0};
-    for (int f = first; f >= 0;) {
-      frontier += change(f);
-      for (const int cell : face_cells[f]) ++placed_at[cell];
-      placed[f] = true;
-      order.push_back(f);
+    for (int g = first; g >= 0;) {
+      frontier += change(g);
+      for (const auto& [cell, k] : group_cells[g]) placed_at[cell] += k;
+      placed[g] = true;
+      order.push_back(g);
       cost = {std::max(cost.first, frontier), cost.second + frontier};
-      f = -1;
+      g = -1;
       int least = 0;
-      for (int g = 0; g < n; ++g)
-        if (!placed[g])
-          if (const int d = change(g); f < 0 || d < least) f = g, least = d;
+      for (int h = 0; h < n; ++h)
+        if (!placed[h])
+          if (const int d = change(h); g < 0 || d < least) g = h, least = d;
     }
     if (cost < best_cost) best_cost = cost, best = std::move(order);
   }
@@ -207,15 +216,16 @@ LayerCount plus(LayerCount a, LayerCount b) {
 
 }  // namespace
 
-// Placing the face of step k: each candidate's cells among the frontier
-// cells before (`hits`: they must be open) and after (`adds`); the cells
-// this face decides (`decided`, frontier positions before: covered by it
-// exactly when no earlier face covered them). Candidates are bucketed by
+// Filling the group of faces of step k: each move's cells among the
+// frontier cells before (`hits`: they must be open) and after (`adds`); the
+// cells this step decides (`decided`, frontier positions before: covered by
+// it exactly when no earlier face covered them). Moves are bucketed by
 // their pattern on (up to 16 of) the decided cells.
 struct PlateLayers::Step {
   struct Move {
     std::uint64_t hits, adds;
     std::uint16_t kind;
+    std::uint16_t uses;  // copies: the group's faces
   };
   std::uint64_t decided = 0, bucketed = 0;
   std::uint64_t keep_before = 0, keep_after = 0;  // frontier cells that stay
@@ -235,8 +245,12 @@ PlateLayers::PlateLayers(const PlateSurface& surface, std::vector<PlateKind> kin
     if (bits > 64)
       throw std::invalid_argument("counting by layers: the copies left need more than 64 bits");
   }
-  order_ = narrow_order(surface);
-  build_steps();
+  std::vector<std::vector<int>> faces;
+  for (int f = 0; f < surface.face_count(); ++f) faces.push_back({f});
+  for (const int f : narrow_order(surface, faces)) order_.push_back(f);
+  faces.clear();
+  for (const int f : order_) faces.push_back({f});
+  steps_ = make_steps(faces, nullptr);
 }
 
 std::string decimal(LayerCount n) {
@@ -256,12 +270,29 @@ int PlateLayers::widest_frontier() const {
   return widest;
 }
 
-void PlateLayers::build_steps() {
+// The plates of a group's faces for `first` on its first face: the same on
+// a single face; around a cycle of `symmetry`, each the image of the one
+// before, and none when the cycle does not bring the plate back to itself.
+static std::vector<PlateGrid> group_plates(const std::vector<int>& group,
+                                           const PlateSurface::Symmetry* symmetry,
+                                           PlateGrid first) {
+  std::vector<PlateGrid> plates{first};
+  if (symmetry == nullptr) return plates;
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    const PlateGrid next = transform_grid(plates.back(), symmetry->frame_transform[group[i]]);
+    if (i + 1 == group.size()) return next == first ? plates : std::vector<PlateGrid>{};
+    plates.push_back(next);
+  }
+  return plates;
+}
+
+std::vector<PlateLayers::Step> PlateLayers::make_steps(
+    const std::vector<std::vector<int>>& groups, const PlateSurface::Symmetry* symmetry) const {
   const PlateSurface& s = *surface_;
-  const int n = s.face_count();
-  std::vector<int> step_of(n);
-  for (int k = 0; k < n; ++k) step_of[order_[k]] = k;
-  // The frontier after k faces: cells with faces filled before and after.
+  std::vector<int> step_of(s.face_count());
+  for (std::size_t k = 0; k < groups.size(); ++k)
+    for (const int f : groups[k]) step_of[f] = static_cast<int>(k);
+  // The frontier after k steps: cells with faces filled before and after.
   const auto frontier = [&](int k) {
     std::vector<int> cells;
     for (int cell = 0; cell < s.cell_count(); ++cell) {
@@ -276,46 +307,60 @@ void PlateLayers::build_steps() {
       throw std::invalid_argument("counting by layers: a frontier of more than 64 cells");
     return cells;
   };
+  const auto position = [](const std::vector<int>& cells, int cell) {
+    const auto it = std::lower_bound(cells.begin(), cells.end(), cell);
+    return it != cells.end() && *it == cell ? static_cast<int>(it - cells.begin()) : -1;
+  };
+  std::vector<Step> steps;
   std::vector<int> before = frontier(0);
-  for (int k = 0; k < n; ++k) {
-    const int face = order_[k];
-    const std::vector<int> after = frontier(k + 1);
-    const auto position = [](const std::vector<int>& cells, int cell) {
-      const auto it = std::lower_bound(cells.begin(), cells.end(), cell);
-      return it != cells.end() && *it == cell ? static_cast<int>(it - cells.begin()) : -1;
-    };
+  std::vector<int> covers(s.cell_count(), 0);  // a move's plates on each cell
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    const std::vector<int>& group = groups[k];
+    const std::vector<int> after = frontier(static_cast<int>(k) + 1);
     Step step;
     step.width_after = static_cast<int>(after.size());
-    PlateGrid must = 0;  // cells of this face alone
-    for (int i = 0; i < kPlateCells; ++i) {
-      const int cell = s.cell_of(face, {i / kPlateSide, i % kPlateSide});
-      const int b = position(before, cell), a = position(after, cell);
-      if (s.faces_of(cell).size() == 1) must |= PlateGrid{1} << i;
-      if (b >= 0 && a < 0) step.decided |= std::uint64_t{1} << b;
-    }
     for (std::size_t i = 0; i < before.size(); ++i) {
       const int a = position(after, before[i]);
+      if (a < 0) step.decided |= std::uint64_t{1} << i;
       if (a >= 0)
         step.keep_before |= std::uint64_t{1} << i, step.keep_after |= std::uint64_t{1} << a;
     }
     for (std::uint64_t d = step.decided, i = 0; d != 0 && i < 16; d &= d - 1, ++i)
       step.bucketed |= d & -d;
-    std::vector<std::pair<std::uint64_t, Step::Move>> keyed;
-    for (std::size_t kind = 0; kind < kinds_.size(); ++kind) {
-      std::vector<PlateGrid> seen;
-      for (int e = 0; e < kPlateTransforms; ++e) {
-        const PlateGrid grid = transform_grid(kinds_[kind].grid, e);
-        if ((grid & must) != must || std::find(seen.begin(), seen.end(), grid) != seen.end())
-          continue;
-        seen.push_back(grid);
-        Step::Move m{0, 0, static_cast<std::uint16_t>(kind)};
+    // A move: no cell covered twice by its plates, and every cell of the
+    // group's faces alone covered once.
+    const auto make_move = [&](const std::vector<PlateGrid>& plates, std::size_t kind) {
+      Step::Move m{0, 0, static_cast<std::uint16_t>(kind),
+                   static_cast<std::uint16_t>(group.size())};
+      std::vector<int> touched;
+      bool valid = true;
+      for (std::size_t j = 0; j < group.size(); ++j)
         for (int i = 0; i < kPlateCells; ++i) {
-          if (!(grid >> i & 1)) continue;
-          const int cell = s.cell_of(face, {i / kPlateSide, i % kPlateSide});
+          const int cell = s.cell_of(group[j], {i / kPlateSide, i % kPlateSide});
+          touched.push_back(cell);
+          if (!(plates[j] >> i & 1)) continue;
+          valid = valid && ++covers[cell] == 1;
           if (const int b = position(before, cell); b >= 0) m.hits |= std::uint64_t{1} << b;
           if (const int a = position(after, cell); a >= 0) m.adds |= std::uint64_t{1} << a;
         }
-        keyed.emplace_back(extract(m.hits, step.bucketed), m);
+      for (const int cell : touched)
+        valid = valid &&
+                (covers[cell] == 1 || position(before, cell) >= 0 || position(after, cell) >= 0);
+      for (const int cell : touched) covers[cell] = 0;
+      return valid ? std::optional<Step::Move>(m) : std::nullopt;
+    };
+    std::vector<std::pair<std::uint64_t, Step::Move>> keyed;
+    for (std::size_t kind = 0; kind < kinds_.size(); ++kind) {
+      if (static_cast<std::size_t>(kinds_[kind].multiplicity) < group.size()) continue;
+      std::vector<PlateGrid> seen;
+      for (int e = 0; e < kPlateTransforms; ++e) {
+        const PlateGrid grid = transform_grid(kinds_[kind].grid, e);
+        if (std::find(seen.begin(), seen.end(), grid) != seen.end()) continue;
+        seen.push_back(grid);
+        const std::vector<PlateGrid> plates = group_plates(group, symmetry, grid);
+        if (plates.empty()) continue;
+        if (const auto m = make_move(plates, kind))
+          keyed.emplace_back(extract(m->hits, step.bucketed), *m);
       }
     }
     std::stable_sort(keyed.begin(), keyed.end(),
@@ -327,19 +372,20 @@ void PlateLayers::build_steps() {
       step.moves.push_back(move);
     }
     for (std::size_t b = 0; b < buckets; ++b) step.bucket_start[b + 1] += step.bucket_start[b];
-    steps_.push_back(std::move(step));
+    steps.push_back(std::move(step));
     before = after;
   }
+  return steps;
 }
 
-LayerTally PlateLayers::count(const LayerOptions& options) const {
-  LayerTally tally;
+bool PlateLayers::fill(const std::vector<Step>& steps, const LayerOptions& options,
+                       bool label_copies, const LastLayer& last, std::uint64_t* largest) const {
   auto layer = std::make_unique<Layer>();
   layer->shards[Layer::shard_of({0, usage_start_})].add({0, usage_start_}, 1);
   std::atomic<bool> stopped{false};
-  const int n = static_cast<int>(steps_.size());
+  const int n = static_cast<int>(steps.size());
   for (int k = 0; k < n; ++k) {
-    const Step& step = steps_[k];
+    const Step& step = steps[k];
     auto next = std::make_unique<Layer>();
     parallel_for_chunks(kShards, 1, [&](std::size_t begin, std::size_t end) {
       LayerWriter out(*next);
@@ -357,41 +403,52 @@ LayerTally PlateLayers::count(const LayerOptions& options) const {
                ++i) {
             const Step::Move& m = step.moves[i];
             if ((m.hits & key.covered) != 0 || (m.hits & step.decided) != want) continue;
-            const int shift = usage_shift_[m.kind];
-            const std::uint64_t left =
-                key.left >> shift & ((std::uint64_t{1} << std::bit_width(
-                                          static_cast<unsigned>(kinds_[m.kind].multiplicity))) -
-                                     1);
-            if (left == 0) continue;
-            out.add({kept | m.adds, key.left - (std::uint64_t{1} << shift)},
-                    options.label_copies ? times(count, left) : count);
+            const std::uint64_t left = copies_left(key.left, m.kind);
+            if (left < m.uses) continue;
+            LayerCount ways = count;  // with labels: which copies, in order
+            if (label_copies)
+              for (std::uint64_t j = 0; j < m.uses; ++j) ways = times(ways, left - j);
+            out.add({kept | m.adds, key.left - (std::uint64_t{m.uses} << usage_shift_[m.kind])},
+                    ways);
           }
         });
         layer->shards[shard].clear();
       }
     });
     layer = std::move(next);
-    if (stopped) {
-      tally.complete = false;
-      return tally;
-    }
-    tally.largest_layer = std::max(tally.largest_layer, layer->size());
+    if (stopped) return false;
+    if (largest != nullptr) *largest = std::max(*largest, layer->size());
     if (options.layer_done) options.layer_done(k + 1, n, layer->size());
   }
-  // The last layer: one state per set of pieces used.
   for (const LayerMap& shard : layer->shards)
-    shard.for_each([&](const Key& key, LayerCount count) {
-      tally.raw = plus(tally.raw, count);
-      LayerCount ways = 1;  // which copies: C(multiplicity, used) for each kind
-      if (options.label_copies)
-        for (std::size_t kind = 0; kind < kinds_.size(); ++kind) {
-          const auto m = static_cast<unsigned>(kinds_[kind].multiplicity);
-          const auto left = static_cast<unsigned>(key.left >> usage_shift_[kind] &
-                                                  ((std::uint64_t{1} << std::bit_width(m)) - 1));
-          for (unsigned i = 0; i < m - left; ++i) ways = times(ways, m - i) / (i + 1);
-        }
-      tally.piece_choices = plus(tally.piece_choices, ways);
-    });
+    shard.for_each([&](const Key& key, LayerCount count) { last(key.left, count); });
+  return true;
+}
+
+std::uint64_t PlateLayers::copies_left(std::uint64_t left, int kind) const {
+  const auto width = std::bit_width(static_cast<unsigned>(kinds_[kind].multiplicity));
+  return left >> usage_shift_[kind] & ((std::uint64_t{1} << width) - 1);
+}
+
+LayerTally PlateLayers::count(const LayerOptions& options) const {
+  LayerTally tally;
+  // The last layer: one state per set of pieces used.
+  const auto last = [&](std::uint64_t left, LayerCount count) {
+    tally.raw = plus(tally.raw, count);
+    LayerCount ways = 1;  // which copies: C(multiplicity, used) for each kind
+    if (options.label_copies)
+      for (std::size_t kind = 0; kind < kinds_.size(); ++kind) {
+        const auto m = static_cast<unsigned>(kinds_[kind].multiplicity);
+        const auto used = m - static_cast<unsigned>(copies_left(left, static_cast<int>(kind)));
+        for (unsigned i = 0; i < used; ++i) ways = times(ways, m - i) / (i + 1);
+      }
+    tally.piece_choices = plus(tally.piece_choices, ways);
+  };
+  if (!fill(steps_, options, options.label_copies, last, &tally.largest_layer)) {
+    tally = {};
+    tally.complete = false;
+    return tally;
+  }
   const auto& symmetries = surface_->symmetries();
   const bool told_apart =
       options.label_copies || std::all_of(kinds_.begin(), kinds_.end(),
@@ -399,9 +456,18 @@ LayerTally PlateLayers::count(const LayerOptions& options) const {
   LayerCount rotations = 0, all = 0;
   for (std::size_t g = 0; g < symmetries.size(); ++g) {
     // Told apart, only the identity fixes an assembly.
-    const LayerCount fixed = is_identity(symmetries[g]) ? tally.raw
-                             : told_apart               ? 0
-                                                        : fixed_by(static_cast<int>(g));
+    LayerCount fixed = 0;
+    if (is_identity(symmetries[g])) {
+      fixed = tally.raw;
+    } else if (!told_apart) {
+      const auto f = fixed_by(static_cast<int>(g), options);
+      if (!f) {
+        tally = {};
+        tally.complete = false;
+        return tally;
+      }
+      fixed = *f;
+    }
     all = plus(all, fixed);
     if (static_cast<int>(g) < surface_->rotation_count()) rotations = plus(rotations, fixed);
   }
@@ -414,34 +480,52 @@ LayerTally PlateLayers::count(const LayerOptions& options) const {
   return tally;
 }
 
-// The assemblies (copies interchangeable) that symmetry g maps onto
-// themselves: a plate on one face of each of g's cycles of faces fixes the
-// plates of the whole cycle, so the search places cycles and checks the
-// cover cell by cell.
-LayerCount PlateLayers::fixed_by(int g) const {
-  const PlateSurface& s = *surface_;
-  const auto& sym = s.symmetries()[static_cast<std::size_t>(g)];
-  const int n = s.face_count();
+// The cycles of faces of symmetry g, each from its face first in the order.
+std::vector<std::vector<int>> PlateLayers::cycles_of(const PlateSurface::Symmetry& g) const {
   std::vector<std::vector<int>> cycles;
-  std::vector<bool> seen(n, false);
+  std::vector<bool> seen(surface_->face_count(), false);
   for (const int f : order_) {
     if (seen[f]) continue;
     cycles.emplace_back();
-    for (int x = f; !seen[x]; x = sym.face_image[x]) seen[x] = true, cycles.back().push_back(x);
+    for (int x = f; !seen[x]; x = g.face_image[x]) seen[x] = true, cycles.back().push_back(x);
   }
+  return cycles;
+}
+
+// The assemblies (copies interchangeable) that symmetry g maps onto
+// themselves: a plate on the first face of each of g's cycles of faces
+// fixes the plates of the whole cycle, so the same layers fill a cycle a
+// step (each cycle's copies at once). Where the cycles' frontier is too
+// wide for the keys, a search over the cycles instead. None when stopped.
+std::optional<LayerCount> PlateLayers::fixed_by(int g, const LayerOptions& options) const {
+  const auto& sym = surface_->symmetries()[static_cast<std::size_t>(g)];
+  const std::vector<std::vector<int>> cycles = cycles_of(sym);
+  std::vector<std::vector<int>> ordered;
+  for (const int c : narrow_order(*surface_, cycles)) ordered.push_back(cycles[c]);
+  std::vector<Step> steps;
+  if (options.fixed_by_search) return fixed_by_search(g);
+  try {
+    steps = make_steps(ordered, &sym);
+  } catch (const std::invalid_argument&) {
+    return fixed_by_search(g);
+  }
+  LayerOptions quiet;
+  quiet.stop = options.stop;
+  LayerCount fixed = 0;
+  if (!fill(
+          steps, quiet, false, [&](std::uint64_t, LayerCount c) { fixed = plus(fixed, c); },
+          nullptr))
+    return std::nullopt;
+  return fixed;
+}
+
+// The same by a search that places cycles and checks the cover cell by cell.
+LayerCount PlateLayers::fixed_by_search(int g) const {
+  const PlateSurface& s = *surface_;
+  const auto& sym = s.symmetries()[static_cast<std::size_t>(g)];
+  const std::vector<std::vector<int>> cycles = cycles_of(sym);
   std::vector<int> cover(s.cell_count(), 0), filled(s.cell_count(), 0), left;
   for (const PlateKind& k : kinds_) left.push_back(k.multiplicity);
-  // Each cycle's plates for a plate on its first face, or none when the
-  // cycle does not bring the plate back to itself.
-  const auto plates_of = [&](const std::vector<int>& cycle, PlateGrid first) {
-    std::vector<PlateGrid> plates{first};
-    for (std::size_t i = 0; i < cycle.size(); ++i) {
-      const PlateGrid next = transform_grid(plates.back(), sym.frame_transform[cycle[i]]);
-      if (i + 1 == cycle.size()) return next == first ? plates : std::vector<PlateGrid>{};
-      plates.push_back(next);
-    }
-    return plates;
-  };
   const auto lay = [&](int face, PlateGrid grid, int step) {
     bool ok = true;
     for (int i = 0; i < kPlateCells; ++i) {
@@ -468,7 +552,7 @@ LayerCount PlateLayers::fixed_by(int g) const {
         const PlateGrid grid = transform_grid(kinds_[kind].grid, e);
         if (std::find(tried.begin(), tried.end(), grid) != tried.end()) continue;
         tried.push_back(grid);
-        const std::vector<PlateGrid> plates = plates_of(cycle, grid);
+        const std::vector<PlateGrid> plates = group_plates(cycle, &sym, grid);
         if (plates.empty()) continue;
         bool ok = true;
         for (int i = 0; i < uses; ++i) ok = lay(cycle[i], plates[i], 1) && ok;

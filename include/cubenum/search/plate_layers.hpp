@@ -15,6 +15,7 @@
 // tables) so that each checks the other.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct LayerOptions {
   std::function<bool()> stop;
   // Told the layer finished and the states it holds, after each layer.
   std::function<void(int layer, int layers, std::uint64_t states)> layer_done;
+  // Burnside's fixed assemblies of each symmetry by the search over its
+  // cycles, as where the cycles' frontier is too wide for the keys (tests
+  // compare the two ways).
+  bool fixed_by_search = false;
 };
 
 __extension__ typedef unsigned __int128 LayerCount;
@@ -71,8 +76,19 @@ class PlateLayers {
     std::uint16_t kind;
   };
   struct Step;  // how layer k's keys become layer k+1's
-  void build_steps();
-  LayerCount fixed_by(int symmetry) const;
+  // Steps filling `groups` of faces in turn: single faces, or the cycles of
+  // `symmetry` (each cycle's plates the images of its first face's).
+  std::vector<Step> make_steps(const std::vector<std::vector<int>>& groups,
+                               const PlateSurface::Symmetry* symmetry) const;
+  using LastLayer = std::function<void(std::uint64_t copies_left, LayerCount count)>;
+  // The layers over `steps`, the last one's states given to `last`; false
+  // when stopped.
+  bool fill(const std::vector<Step>& steps, const LayerOptions& options, bool label_copies,
+            const LastLayer& last, std::uint64_t* largest) const;
+  std::uint64_t copies_left(std::uint64_t left, int kind) const;
+  std::vector<std::vector<int>> cycles_of(const PlateSurface::Symmetry& g) const;
+  std::optional<LayerCount> fixed_by(int symmetry, const LayerOptions& options) const;
+  LayerCount fixed_by_search(int symmetry) const;
 
   const PlateSurface* surface_;
   std::vector<PlateKind> kinds_;
