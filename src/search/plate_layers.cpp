@@ -112,7 +112,7 @@ class LayerMap {
   };
   LayerMap() : slots_(64) {}
   void add(const Key& key, LayerCount count) {
-    if (2 * (size_ + 1) > slots_.size()) grow();
+    if (4 * (size_ + 1) > 3 * slots_.size()) grow();  // linear probing stays short at 3/4
     insert(key, count);
   }
   std::size_t size() const { return size_; }
