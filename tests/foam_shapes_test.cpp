@@ -443,6 +443,26 @@ TEST(FoamShapeLayers, FixedAssembliesByLayersAndBySearchAgree) {
   }
 }
 
+// States packed in one word (with 64-bit counts) and kept wide give the
+// same counts, by identity (labelled copies: large counts) and by shape.
+TEST(FoamShapeLayers, CompactAndWideStatesAgree) {
+  const FoamSet lg = set_of("happy-cube-little-genius");
+  const FoamShape shape = load_foam_shape("cuboid:3x1x1");
+  for (const FoamProblem& pool :
+       {foam_shape_pool({lg}, FoamBy::Identity, {"nature", "fruits", "animals"}, true),
+        foam_shape_pool({lg}, FoamBy::Shape, {"nature", "fruits", "animals"})}) {
+    search::LayerOptions wide;
+    wide.wide_states = true;
+    const FoamShapeCount compact = count_foam_shape_by_layers(shape, pool);
+    const FoamShapeCount kept_wide = count_foam_shape_by_layers(shape, pool, wide);
+    ASSERT_GT(compact.raw, 0U);
+    EXPECT_EQ(compact.raw, kept_wide.raw);
+    EXPECT_EQ(compact.rotations, kept_wide.rotations);
+    EXPECT_EQ(compact.symmetries, kept_wide.symmetries);
+    EXPECT_EQ(compact.piece_choices, kept_wide.piece_choices);
+  }
+}
+
 // Against the naive voxel cover: raw and the choices of the 2x1x1 from
 // Marble's blue and green pieces.
 TEST(FoamShapeLayers, LayersAgreeWithTheNaiveVoxelCover) {

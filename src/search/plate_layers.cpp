@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -103,95 +104,138 @@ struct Key {
   friend bool operator==(const Key&, const Key&) = default;
 };
 
+// How a layer keeps a state and its count. Wide: as they are (32 bytes).
+// Compact where they fit (16 bytes): the covered cells and the copies left
+// packed in one word (the copies above bit `shift`), the count in 64 bits;
+// a count that passes them marks the layer, and the count starts over wide.
+struct WideSlot {
+  Key key;
+  LayerCount count;
+  static WideSlot make(const Key& k, LayerCount c, int, bool&) { return {k, c}; }
+  Key state(int) const { return key; }
+  LayerCount value() const { return count; }
+  void add(LayerCount c, bool&) {
+    if (__builtin_add_overflow(count, c, &count))
+      throw std::overflow_error("the count passes 2^128 - 1 assemblies");
+  }
+  bool operator==(const WideSlot& o) const { return key == o.key; }
+  std::uint64_t hash() const { return hash_bytes(&key, sizeof key); }
+};
+struct CompactSlot {
+  std::uint64_t key, count;
+  static CompactSlot make(const Key& k, LayerCount c, int shift, bool& overflow) {
+    overflow = overflow || c > std::numeric_limits<std::uint64_t>::max();
+    return {k.covered | k.left << shift, static_cast<std::uint64_t>(c)};
+  }
+  Key state(int shift) const {
+    return {shift == 0 ? 0 : key & (~std::uint64_t{0} >> (64 - shift)), key >> shift};
+  }
+  LayerCount value() const { return count; }
+  void add(LayerCount c, bool& overflow) {
+    overflow = overflow || c > std::numeric_limits<std::uint64_t>::max() ||
+               __builtin_add_overflow(count, static_cast<std::uint64_t>(c), &count);
+  }
+  bool operator==(const CompactSlot& o) const { return key == o.key; }
+  std::uint64_t hash() const { return hash_u64(key); }
+};
+
 // One layer's states and their counts, open addressing (a count is never 0).
+template <class Slot>
 class LayerMap {
  public:
-  struct Entry {
-    Key key;
-    LayerCount count;
-  };
   LayerMap() : slots_(64) {}
-  void add(const Key& key, LayerCount count) {
+  void add(const Slot& slot) {
     if (4 * (size_ + 1) > 3 * slots_.size()) grow();  // linear probing stays short at 3/4
-    insert(key, count);
+    insert(slot);
   }
   std::size_t size() const { return size_; }
+  bool overflowed() const { return overflow_; }
   template <class Body>
   void for_each(Body&& body) const {
-    for (const Entry& e : slots_)
-      if (e.count != 0) body(e.key, e.count);
+    for (const Slot& e : slots_)
+      if (e.count != 0) body(e);
   }
   void clear() {
-    std::vector<Entry>().swap(slots_);
+    std::vector<Slot>().swap(slots_);
     size_ = 0;
   }
 
  private:
-  void insert(const Key& key, LayerCount count) {
+  void insert(const Slot& slot) {
     const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash_bytes(&key, sizeof key) & mask;; i = (i + 1) & mask) {
-      Entry& e = slots_[i];
+    for (std::size_t i = slot.hash() & mask;; i = (i + 1) & mask) {
+      Slot& e = slots_[i];
       if (e.count == 0) {
-        e = {key, count};
+        e = slot;
         ++size_;
         return;
       }
-      if (e.key == key) {
-        e.count += count;
+      if (e == slot) {
+        e.add(slot.value(), overflow_);
         return;
       }
     }
   }
   void grow() {
-    std::vector<Entry> old(slots_.size() * 2);
+    std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);
     size_ = 0;
-    for (const Entry& e : old)
-      if (e.count != 0) insert(e.key, e.count);
+    for (const Slot& e : old)
+      if (e.count != 0) insert(e);
   }
-  std::vector<Entry> slots_;
+  std::vector<Slot> slots_;
   std::size_t size_ = 0;
+  bool overflow_ = false;
 };
 
 // A layer in shards by the key's hash, each with its lock: the workers
 // expanding the layer before add to it in batches.
 constexpr std::size_t kShards = 256;
+template <class Slot>
 struct Layer {
-  std::vector<LayerMap> shards{kShards};
+  std::vector<LayerMap<Slot>> shards{kShards};
   std::vector<std::mutex> locks{kShards};
-  static std::size_t shard_of(const Key& key) {
-    return hash_u64(key.covered * 0x9e3779b97f4a7c15ULL ^ key.left) % kShards;
+  static std::size_t shard_of(const Slot& slot) {
+    return hash_u64(slot.hash() * 0x9e3779b97f4a7c15ULL) % kShards;
   }
   std::uint64_t size() const {
     std::uint64_t n = 0;
-    for (const LayerMap& m : shards) n += m.size();
+    for (const auto& m : shards) n += m.size();
     return n;
+  }
+  bool overflowed() const {
+    return std::any_of(shards.begin(), shards.end(), [](const auto& m) { return m.overflowed(); });
   }
 };
 
 // A worker's batches for the shards of the next layer.
+template <class Slot>
 class LayerWriter {
  public:
-  explicit LayerWriter(Layer& to) : to_(to), batches_(kShards) {}
+  LayerWriter(Layer<Slot>& to, int shift) : to_(to), shift_(shift), batches_(kShards) {}
   ~LayerWriter() { flush_all(); }
   void add(const Key& key, LayerCount count) {
-    const std::size_t s = Layer::shard_of(key);
-    batches_[s].push_back({key, count});
+    const Slot slot = Slot::make(key, count, shift_, overflow_);
+    const std::size_t s = Layer<Slot>::shard_of(slot);
+    batches_[s].push_back(slot);
     if (batches_[s].size() == 256) flush(s);
   }
   void flush_all() {
     for (std::size_t s = 0; s < kShards; ++s) flush(s);
   }
+  bool overflowed() const { return overflow_; }
 
  private:
   void flush(std::size_t s) {
     if (batches_[s].empty()) return;
     const std::lock_guard lock(to_.locks[s]);
-    for (const auto& e : batches_[s]) to_.shards[s].add(e.key, e.count);
+    for (const Slot& e : batches_[s]) to_.shards[s].add(e);
     batches_[s].clear();
   }
-  Layer& to_;
-  std::vector<std::vector<LayerMap::Entry>> batches_;
+  Layer<Slot>& to_;
+  int shift_;
+  bool overflow_ = false;
+  std::vector<std::vector<Slot>> batches_;
 };
 
 bool is_identity(const PlateSurface::Symmetry& g) {
@@ -378,22 +422,45 @@ std::vector<PlateLayers::Step> PlateLayers::make_steps(
   return steps;
 }
 
+// The layers kept compact where the covered cells and the copies left fit
+// one word, and over again wide if a count passes 64 bits.
 bool PlateLayers::fill(const std::vector<Step>& steps, const LayerOptions& options,
                        bool label_copies, const LastLayer& last, std::uint64_t* largest) const {
-  auto layer = std::make_unique<Layer>();
-  layer->shards[Layer::shard_of({0, usage_start_})].add({0, usage_start_}, 1);
-  std::atomic<bool> stopped{false};
+  int widest = 0;
+  for (const Step& step : steps) widest = std::max(widest, step.width_after);
+  const int usage_bits = std::bit_width(usage_start_);
+  if (widest + usage_bits <= 64 && !options.wide_states) {
+    const Filled compact =
+        fill_with<CompactSlot>(steps, options, label_copies, last, largest, widest);
+    if (compact != Filled::Overflowed) return compact == Filled::Done;
+  }
+  return fill_with<WideSlot>(steps, options, label_copies, last, largest, 0) == Filled::Done;
+}
+
+template <class Slot>
+PlateLayers::Filled PlateLayers::fill_with(const std::vector<Step>& steps,
+                                           const LayerOptions& options, bool label_copies,
+                                           const LastLayer& last, std::uint64_t* largest,
+                                           int shift) const {
+  auto layer = std::make_unique<Layer<Slot>>();
+  {
+    LayerWriter<Slot> start(*layer, shift);
+    start.add({0, usage_start_}, 1);
+  }
+  std::atomic<bool> stopped{false}, overflowed{false};
   const int n = static_cast<int>(steps.size());
   for (int k = 0; k < n; ++k) {
     const Step& step = steps[k];
-    auto next = std::make_unique<Layer>();
+    auto next = std::make_unique<Layer<Slot>>();
     parallel_for_chunks(kShards, 1, [&](std::size_t begin, std::size_t end) {
-      LayerWriter out(*next);
+      LayerWriter<Slot> out(*next, shift);
       std::uint64_t seen = 0;
       for (std::size_t shard = begin; shard != end; ++shard) {
-        layer->shards[shard].for_each([&](const Key& key, LayerCount count) {
+        layer->shards[shard].for_each([&](const Slot& slot) {
           if ((++seen & 4095) == 0 && options.stop && options.stop()) stopped = true;
           if (stopped) return;
+          const Key key = slot.state(shift);
+          const LayerCount count = slot.value();
           const std::uint64_t open = ~key.covered;
           const std::uint64_t bucket = extract(open, step.bucketed);
           const std::uint64_t want = open & step.decided;
@@ -414,15 +481,18 @@ bool PlateLayers::fill(const std::vector<Step>& steps, const LayerOptions& optio
         });
         layer->shards[shard].clear();
       }
+      out.flush_all();
+      if (out.overflowed()) overflowed = true;
     });
     layer = std::move(next);
-    if (stopped) return false;
+    if (stopped) return Filled::Stopped;
+    if (overflowed || layer->overflowed()) return Filled::Overflowed;
     if (largest != nullptr) *largest = std::max(*largest, layer->size());
     if (options.layer_done) options.layer_done(k + 1, n, layer->size());
   }
-  for (const LayerMap& shard : layer->shards)
-    shard.for_each([&](const Key& key, LayerCount count) { last(key.left, count); });
-  return true;
+  for (const auto& shard : layer->shards)
+    shard.for_each([&](const Slot& slot) { last(slot.state(shift).left, slot.value()); });
+  return Filled::Done;
 }
 
 std::uint64_t PlateLayers::copies_left(std::uint64_t left, int kind) const {
@@ -511,6 +581,7 @@ std::optional<LayerCount> PlateLayers::fixed_by(int g, const LayerOptions& optio
   }
   LayerOptions quiet;
   quiet.stop = options.stop;
+  quiet.wide_states = options.wide_states;
   LayerCount fixed = 0;
   if (!fill(
           steps, quiet, false, [&](std::uint64_t, LayerCount c) { fixed = plus(fixed, c); },

@@ -37,6 +37,8 @@ struct LayerOptions {
   // cycles, as where the cycles' frontier is too wide for the keys (tests
   // compare the two ways).
   bool fixed_by_search = false;
+  // Keep every state wide (32 bytes) even where it fits 16 (tests compare).
+  bool wide_states = false;
 };
 
 __extension__ typedef unsigned __int128 LayerCount;
@@ -85,6 +87,10 @@ class PlateLayers {
   // when stopped.
   bool fill(const std::vector<Step>& steps, const LayerOptions& options, bool label_copies,
             const LastLayer& last, std::uint64_t* largest) const;
+  enum class Filled { Done, Stopped, Overflowed };
+  template <class Slot>
+  Filled fill_with(const std::vector<Step>& steps, const LayerOptions& options, bool label_copies,
+                   const LastLayer& last, std::uint64_t* largest, int shift) const;
   std::uint64_t copies_left(std::uint64_t left, int kind) const;
   std::vector<std::vector<int>> cycles_of(const PlateSurface::Symmetry& g) const;
   std::optional<LayerCount> fixed_by(int symmetry, const LayerOptions& options) const;
