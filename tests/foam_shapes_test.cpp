@@ -386,7 +386,7 @@ TEST(FoamShapeSymmetry, CountWithoutChoicesGivesTheCountsOfTheWholeSearch) {
 
 // ---------------------------------------------------- counts by layers
 
-FoamShapeCount by_layers(const FoamShape& shape, const FoamProblem& pool) {
+search::LayerTally by_layers(const FoamShape& shape, const FoamProblem& pool) {
   return count_foam_shape_by_layers(shape, pool);
 }
 
@@ -412,7 +412,7 @@ TEST(FoamShapeLayers, LayersGiveTheCountsOfTheSearch) {
     for (const FoamProblem& pool : pools) {
       if (shape.surface.face_count() > 10 && pool.pieces.size() > 18) continue;  // minutes
       const FoamShapeCount search = count_foam_shape(shape, pool);
-      const FoamShapeCount layers = by_layers(shape, pool);
+      const search::LayerTally layers = by_layers(shape, pool);
       EXPECT_EQ(layers.raw, search.raw) << shape.name << " " << pool.name;
       EXPECT_EQ(layers.rotations, search.rotations) << shape.name << " " << pool.name;
       EXPECT_EQ(layers.symmetries, search.symmetries) << shape.name << " " << pool.name;
@@ -433,8 +433,8 @@ TEST(FoamShapeLayers, FixedAssembliesByLayersAndBySearchAgree) {
     const FoamShape shape = load_foam_shape(spec);
     search::LayerOptions by_search;
     by_search.fixed_by_search = true;
-    const FoamShapeCount layers = count_foam_shape_by_layers(shape, pool);
-    const FoamShapeCount search = count_foam_shape_by_layers(shape, pool, by_search);
+    const search::LayerTally layers = count_foam_shape_by_layers(shape, pool);
+    const search::LayerTally search = count_foam_shape_by_layers(shape, pool, by_search);
     EXPECT_EQ(layers.rotations, search.rotations) << spec;
     EXPECT_EQ(layers.symmetries, search.symmetries) << spec;
     EXPECT_NE(layers.raw,
@@ -453,8 +453,8 @@ TEST(FoamShapeLayers, CompactAndWideStatesAgree) {
         foam_shape_pool({lg}, FoamBy::Shape, {"nature", "fruits", "animals"})}) {
     search::LayerOptions wide;
     wide.wide_states = true;
-    const FoamShapeCount compact = count_foam_shape_by_layers(shape, pool);
-    const FoamShapeCount kept_wide = count_foam_shape_by_layers(shape, pool, wide);
+    const search::LayerTally compact = count_foam_shape_by_layers(shape, pool);
+    const search::LayerTally kept_wide = count_foam_shape_by_layers(shape, pool, wide);
     ASSERT_GT(compact.raw, 0U);
     EXPECT_EQ(compact.raw, kept_wide.raw);
     EXPECT_EQ(compact.rotations, kept_wide.rotations);
@@ -471,7 +471,7 @@ TEST(FoamShapeLayers, LayersAgreeWithTheNaiveVoxelCover) {
       foam_shape_pool({set_of("happy-cube-marble")}, FoamBy::Identity, {"blue", "green"});
   NaiveShapeCover naive(shape.cubes, pool.pieces);
   naive.fill(0);
-  const FoamShapeCount c = by_layers(shape, pool);
+  const search::LayerTally c = by_layers(shape, pool);
   ASSERT_GT(naive.assemblies.size(), 0U);
   EXPECT_EQ(c.raw, naive.assemblies.size());
   EXPECT_EQ(c.piece_choices, naive.choices.size());
@@ -483,7 +483,7 @@ TEST(FoamShapeLayers, StopsAndRefusals) {
   const FoamShape two = load_foam_shape("cuboid:2x1x1");
   search::LayerOptions stop;
   stop.stop = [] { return true; };
-  const FoamShapeCount stopped = count_foam_shape_by_layers(
+  const search::LayerTally stopped = count_foam_shape_by_layers(
       two, foam_shape_pool({set_of("happy-cube-little-genius")}, FoamBy::Shape), stop);
   EXPECT_FALSE(stopped.complete);
   EXPECT_EQ(stopped.raw, 0U);

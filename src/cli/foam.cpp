@@ -512,13 +512,20 @@ void print_shape_header(std::ostream& out, const ShapeJob& job) {
       s.rotation_count(), job.pool.pieces.size());
 }
 
-// The table row of a shape's count, and its stop's line.
-void print_shape_counts(std::ostream& out, const puzzles::FoamShapeCount& c, bool choices,
+// The table row of a shape's count.
+void print_shape_counts(std::ostream& out, const std::array<std::string, 4>& counts,
                         double seconds) {
   out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9}\n", "raw", "rotations", "symmetries",
                      "piece_choices", "seconds");
-  out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
-                     choices_text(c.piece_choices, choices), seconds);
+  out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9.3f}\n", counts[0], counts[1], counts[2],
+                     counts[3], seconds);
+}
+
+// A count of the layers in JSON: a number up to 2^64 - 1, past it its
+// decimal digits as a string (JSON readers keep 64 bits at most).
+Json wide_json(search::LayerCount n) {
+  if (n <= std::numeric_limits<std::uint64_t>::max()) return static_cast<std::uint64_t>(n);
+  return search::decimal(n);
 }
 
 // Whether a shape is counted by layers: when asked, or by default (auto)
@@ -566,10 +573,20 @@ Json run_shape_count_by_layers(const FoamOptions& o, const ActionContext& ctx,
                       bytes_text(guard->held()), bytes_text(guard->limit()), why));
     throw RunStopped(fmt::format("the count by layers was stopped by --time-limit: {}", why));
   }
-  print_shape_counts(ctx.out, c, !o.no_choices, seconds);
-  Json r = shape_count_fields(c, !o.no_choices);
-  r["method"] = "layers";
-  r["count_seconds"] = seconds;
+  const bool choices = !o.no_choices;
+  print_shape_counts(
+      ctx.out,
+      {search::decimal(c.raw), search::decimal(c.rotations), search::decimal(c.symmetries),
+       choices ? search::decimal(c.piece_choices) : std::string("-")},
+      seconds);
+  Json r = {{"raw", wide_json(c.raw)},
+            {"rotations", wide_json(c.rotations)},
+            {"symmetries", wide_json(c.symmetries)},
+            {"piece_choices", choices ? wide_json(c.piece_choices) : Json(nullptr)},
+            {"complete", true},
+            {"method", "layers"},
+            {"largest_layer", c.largest_layer},
+            {"count_seconds", seconds}};
   return shape_json(job, o, r);
 }
 
@@ -597,7 +614,10 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   const bool out_of_memory = guard && guard->tripped() && !c.complete;
   if (!c.complete && checkpoint.saving() && !out_of_memory) checkpoint.stopped();
   if (!out_of_memory) checkpoint.finished();
-  print_shape_counts(ctx.out, c, !o.no_choices, seconds);
+  print_shape_counts(ctx.out,
+                     {std::to_string(c.raw), std::to_string(c.rotations),
+                      std::to_string(c.symmetries), choices_text(c.piece_choices, !o.no_choices)},
+                     seconds);
   if (!c.complete)
     ctx.out << fmt::format("stopped {} after {}/{} subtrees: the counts are lower bounds\n",
                            out_of_memory ? "at the memory limit" : "by --time-limit",

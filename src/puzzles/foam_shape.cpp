@@ -285,8 +285,8 @@ bool layers_suit(const FoamShape& shape, const FoamProblem& pool) {
   return search::PlateLayers(shape.surface, pool.kinds).widest_frontier() <= kWidestFrontier;
 }
 
-FoamShapeCount count_foam_shape_by_layers(const FoamShape& shape, const FoamProblem& pool,
-                                          const search::LayerOptions& options) {
+search::LayerTally count_foam_shape_by_layers(const FoamShape& shape, const FoamProblem& pool,
+                                              const search::LayerOptions& options) {
   if (too_few_pieces(shape, pool)) return {};
   const search::PlateLayers engine = [&] {
     try {
@@ -298,28 +298,7 @@ FoamShapeCount count_foam_shape_by_layers(const FoamShape& shape, const FoamProb
   }();
   search::LayerOptions with_labels = options;
   with_labels.label_copies = pool.label_copies;
-  const search::LayerTally t = engine.count(with_labels);
-  // Past 2^64 - 1 the table and JSON cannot hold a count: the error gives
-  // the exact counts.
-  const auto narrow = [&t](search::LayerCount n) {
-    if (n > std::numeric_limits<std::uint64_t>::max())
-      throw InputError(fmt::format(
-          "the pieces given: the count passes 2^64 - 1 assemblies, which the table and JSON do "
-          "not hold: raw {}, rotations {}, symmetries {}, piece choices {}",
-          search::decimal(t.raw), search::decimal(t.rotations), search::decimal(t.symmetries),
-          search::decimal(t.piece_choices)));
-    return static_cast<std::uint64_t>(n);
-  };
-  FoamShapeCount c;
-  if (!t.complete) {
-    c.complete = false;
-    return c;
-  }
-  c.raw = narrow(t.raw);
-  c.rotations = narrow(t.rotations);
-  c.symmetries = narrow(t.symmetries);
-  c.piece_choices = narrow(t.piece_choices);
-  return c;
+  return engine.count(with_labels);
 }
 
 search::FirstResult first_foam_shape(const FoamShape& shape, const FoamProblem& pool,

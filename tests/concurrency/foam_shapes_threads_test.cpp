@@ -41,10 +41,10 @@ TEST(FoamShapeThreads, LayersIndependentOfThreadCount) {
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
     return count_foam_shape_by_layers(two, pool);
   };
-  const FoamShapeCount one = count_with(1);
+  const search::LayerTally one = count_with(1);
   EXPECT_GT(one.raw, 0U);
   for (const int threads : {2, 4}) {
-    const FoamShapeCount many = count_with(threads);
+    const search::LayerTally many = count_with(threads);
     EXPECT_EQ(many.raw, one.raw);
     EXPECT_EQ(many.rotations, one.rotations);
     EXPECT_EQ(many.symmetries, one.symmetries);

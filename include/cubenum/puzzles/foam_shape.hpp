@@ -54,15 +54,15 @@ FoamShapeCount count_foam_shape(const FoamShape& shape, const FoamProblem& pool,
                                 const search::AssemblyOptions& options = {});
 // Whether counting by layers suits the shape and pool: many congruent
 // copies (pieces at least 1.5 x shapes) whose combinations left are few
-// (at most 2^25), at most 32 faces and a
-// frontier of at most 24 cells. Measured: the Little Genius 3x1x1 (24)
-// takes 12 s and 3 GB by layers, its 2x2x1 (32) passes 14 GB; a pool of
-// distinct pieces has as many states as partial assemblies.
+// (at most 2^25), at most 32 faces and a frontier of at most 24 cells.
+// Measured: the Little Genius 3x1x1 (frontier 24) takes 11 s and 1 GB by
+// layers, its 2x2x1 (32) 3.5 min and 13 GB; a pool of distinct pieces has
+// about as many states as partial assemblies.
 bool layers_suit(const FoamShape& shape, const FoamProblem& pool);
-// The same by layers (search/plate_layers.hpp): no listing, no stop but
-// the options'; a count past 2^64 - 1 is an InputError.
-FoamShapeCount count_foam_shape_by_layers(const FoamShape& shape, const FoamProblem& pool,
-                                          const search::LayerOptions& options = {});
+// The same by layers (search/plate_layers.hpp), in 128 bits; no listing,
+// no stop but the options'.
+search::LayerTally count_foam_shape_by_layers(const FoamShape& shape, const FoamProblem& pool,
+                                              const search::LayerOptions& options = {});
 search::FirstResult first_foam_shape(const FoamShape& shape, const FoamProblem& pool,
                                      const search::FirstOptions& options);
 
