@@ -11,16 +11,13 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "cubenum/core/bits.hpp"
 #include "cubenum/core/byte_io.hpp"
 #include "cubenum/core/checked.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/search/subtree_checkpoint.hpp"
-
-#if defined(__BMI2__)
-#include <immintrin.h>
-#endif
 
 namespace cubenum::search {
 namespace {
@@ -47,14 +44,7 @@ __extension__ typedef unsigned __int128 Wide;  // a product of two 64-bit counts
 
 // The bits of `value` selected by `mask`, packed to the low end (PEXT).
 std::uint32_t extract_bits(std::uint32_t value, std::uint32_t mask) {
-#if defined(__BMI2__)
-  return _pext_u32(value, mask);
-#else
-  std::uint32_t out = 0;
-  for (std::uint32_t bit = 1; mask != 0; mask &= mask - 1, bit <<= 1)
-    if (value & mask & -mask) out |= bit;
-  return out;
-#endif
+  return static_cast<std::uint32_t>(cubenum::extract_bits(value, mask));
 }
 
 // The faces sharing at least one cell with each face.

@@ -7,37 +7,12 @@
 #include <optional>
 #include <stdexcept>
 
+#include "cubenum/core/bits.hpp"
 #include "cubenum/core/hash.hpp"
 #include "cubenum/core/parallel.hpp"
 
-#if defined(__BMI2__)
-#include <immintrin.h>
-#endif
-
 namespace cubenum::search {
 namespace {
-
-std::uint64_t extract(std::uint64_t value, std::uint64_t mask) {
-#if defined(__BMI2__)
-  return _pext_u64(value, mask);
-#else
-  std::uint64_t out = 0;
-  for (std::uint64_t bit = 1; mask != 0; mask &= mask - 1, bit <<= 1)
-    if (value & mask & -mask) out |= bit;
-  return out;
-#endif
-}
-
-std::uint64_t deposit(std::uint64_t value, std::uint64_t mask) {
-#if defined(__BMI2__)
-  return _pdep_u64(value, mask);
-#else
-  std::uint64_t out = 0;
-  for (std::uint64_t bit = 1; mask != 0; mask &= mask - 1, bit <<= 1)
-    if (value & bit) out |= mask & -mask;
-  return out;
-#endif
-}
 
 // Groups of faces filled at once (one face; or a cycle of faces under a
 // symmetry, whose plates follow from the first one's), in an order that
@@ -404,7 +379,7 @@ std::vector<PlateLayers::Step> PlateLayers::make_steps(
         const std::vector<PlateGrid> plates = group_plates(group, symmetry, grid);
         if (plates.empty()) continue;
         if (const auto m = make_move(plates, kind))
-          keyed.emplace_back(extract(m->hits, step.bucketed), *m);
+          keyed.emplace_back(extract_bits(m->hits, step.bucketed), *m);
       }
     }
     std::stable_sort(keyed.begin(), keyed.end(),
@@ -462,10 +437,10 @@ PlateLayers::Filled PlateLayers::fill_with(const std::vector<Step>& steps,
           const Key key = slot.state(shift);
           const LayerCount count = slot.value();
           const std::uint64_t open = ~key.covered;
-          const std::uint64_t bucket = extract(open, step.bucketed);
+          const std::uint64_t bucket = extract_bits(open, step.bucketed);
           const std::uint64_t want = open & step.decided;
           const std::uint64_t kept =
-              deposit(extract(key.covered, step.keep_before), step.keep_after);
+              deposit_bits(extract_bits(key.covered, step.keep_before), step.keep_after);
           for (std::uint32_t i = step.bucket_start[bucket]; i != step.bucket_start[bucket + 1];
                ++i) {
             const Step::Move& m = step.moves[i];
