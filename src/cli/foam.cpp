@@ -236,6 +236,7 @@ void memory_stopped(const FoamOptions& o, const MemoryGuard& guard) {
 struct SearchProgress {
   Progress subtrees, nodes, assemblies;
   std::atomic<bool> warned{false};
+  std::string hint;  // what the long-count note adds (set before the search)
   SearchProgress(const std::string& what)
       : subtrees(what, 0, "subtrees"),
         nodes("search", 0, "nodes"),
@@ -252,8 +253,8 @@ void warn_if_long(SearchProgress& progress, double share) {
   if (left < 3600 || progress.warned.exchange(true) || this_cluster().process() != 0) return;
   progress::note_line(fmt::format(
       "cubenum: note: a long count: about {} left, from the subtrees' estimated sizes (a rough "
-      "guide); --time-limit S stops it, and with --checkpoint DIR it goes on later",
-      progress::duration(left)));
+      "guide); --time-limit S stops it, and with --checkpoint DIR it goes on later{}",
+      progress::duration(left), progress.hint));
 }
 
 search::AssemblyOptions progress_options(SearchProgress& progress) {
@@ -603,6 +604,11 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
                              count_identity(o, sets, via_shapes, &job.shape));
   print_shape_header(ctx.out, job);
   SearchProgress progress("foam count: " + job.shape.name);
+  if (o.method == "auto" && this_cluster().processes() == 1 &&
+      puzzles::layers_suit(job.shape, job.pool, 32))
+    progress.hint =
+        "; --method layers may count it far faster, in far more memory (many congruent "
+        "pieces, but a frontier wider than auto takes)";
   auto options = progress_options(progress);
   apply(checkpoint, options, "shape");
   const auto guard = guard_memory(o, options);

@@ -270,9 +270,9 @@ FoamShapeCount count_foam_shape(const FoamShape& shape, const FoamProblem& pool,
           t.subtrees_done, t.subtrees_total, t.complete};
 }
 
-bool layers_suit(const FoamShape& shape, const FoamProblem& pool) {
+bool layers_suit(const FoamShape& shape, const FoamProblem& pool, int widest_frontier) {
   constexpr double kMostCopiesLeft = 1 << 25;  // combinations of copies left
-  constexpr int kMostFaces = 32, kWidestFrontier = 24;
+  constexpr int kMostFaces = 32;
   double combinations = 1;
   for (const search::PlateKind& k : pool.kinds) combinations *= k.multiplicity + 1;
   // Many congruent copies: half as many pieces again as shapes (Little
@@ -282,7 +282,7 @@ bool layers_suit(const FoamShape& shape, const FoamProblem& pool) {
       too_few_pieces(shape, pool) ||
       std::any_of(pool.kinds.begin(), pool.kinds.end(), [](const auto& k) { return k.group >= 0; }))
     return false;
-  return search::PlateLayers(shape.surface, pool.kinds).widest_frontier() <= kWidestFrontier;
+  return search::PlateLayers(shape.surface, pool.kinds).widest_frontier() <= widest_frontier;
 }
 
 search::LayerTally count_foam_shape_by_layers(const FoamShape& shape, const FoamProblem& pool,

@@ -58,7 +58,9 @@ FoamShapeCount count_foam_shape(const FoamShape& shape, const FoamProblem& pool,
 // Measured: the Little Genius 3x1x1 (frontier 24) takes 11 s and 1 GB by
 // layers, its 2x2x1 (32) 3.5 min and 13 GB; a pool of distinct pieces has
 // about as many states as partial assemblies.
-bool layers_suit(const FoamShape& shape, const FoamProblem& pool);
+// `widest_frontier` raises the frontier's cap (a long search's note names
+// the layers for a frontier of up to 32).
+bool layers_suit(const FoamShape& shape, const FoamProblem& pool, int widest_frontier = 24);
 // The same by layers (search/plate_layers.hpp), in 128 bits; no listing,
 // no stop but the options'.
 search::LayerTally count_foam_shape_by_layers(const FoamShape& shape, const FoamProblem& pool,
