@@ -390,6 +390,15 @@ search::LayerTally by_layers(const FoamShape& shape, const FoamProblem& pool) {
   return count_foam_shape_by_layers(shape, pool);
 }
 
+// Raw, the classes and the piece choices of two counts (either engine's).
+template <class A, class B>
+void expect_same_counts(const A& a, const B& b, const std::string& what) {
+  EXPECT_EQ(a.raw, b.raw) << what;
+  EXPECT_EQ(a.rotations, b.rotations) << what;
+  EXPECT_EQ(a.symmetries, b.symmetries) << what;
+  EXPECT_EQ(a.piece_choices, b.piece_choices) << what;
+}
+
 // The count by layers (search/plate_layers.hpp, written apart from the
 // search: its own fill order, cells and candidates; classes by Burnside's
 // lemma or, pieces told apart, raw / |group|) gives every count of the
@@ -412,11 +421,7 @@ TEST(FoamShapeLayers, LayersGiveTheCountsOfTheSearch) {
     for (const FoamProblem& pool : pools) {
       if (shape.surface.face_count() > 10 && pool.pieces.size() > 18) continue;  // minutes
       const FoamShapeCount search = count_foam_shape(shape, pool);
-      const search::LayerTally layers = by_layers(shape, pool);
-      EXPECT_EQ(layers.raw, search.raw) << shape.name << " " << pool.name;
-      EXPECT_EQ(layers.rotations, search.rotations) << shape.name << " " << pool.name;
-      EXPECT_EQ(layers.symmetries, search.symmetries) << shape.name << " " << pool.name;
-      EXPECT_EQ(layers.piece_choices, search.piece_choices) << shape.name << " " << pool.name;
+      expect_same_counts(by_layers(shape, pool), search, shape.name + " " + pool.name);
       compared += search.raw != static_cast<std::uint64_t>(shape.surface.rotation_count()) *
                                     search.rotations;  // symmetric assemblies
     }
@@ -456,10 +461,7 @@ TEST(FoamShapeLayers, CompactAndWideStatesAgree) {
     const search::LayerTally compact = count_foam_shape_by_layers(shape, pool);
     const search::LayerTally kept_wide = count_foam_shape_by_layers(shape, pool, wide);
     ASSERT_GT(compact.raw, 0U);
-    EXPECT_EQ(compact.raw, kept_wide.raw);
-    EXPECT_EQ(compact.rotations, kept_wide.rotations);
-    EXPECT_EQ(compact.symmetries, kept_wide.symmetries);
-    EXPECT_EQ(compact.piece_choices, kept_wide.piece_choices);
+    expect_same_counts(compact, kept_wide, pool.name);
   }
 }
 

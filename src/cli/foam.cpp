@@ -121,6 +121,14 @@ void check_options(const FoamOptions& o) {
   check_time_limit(o.time_limit);
 }
 
+// The option given that only the search has (its subtrees, or pieces one
+// by one), or null.
+const char* search_option(const FoamOptions& o) {
+  for (const char* name : {"--checkpoint", "--resume", "--checkpoint-every", "--direct"})
+    if (o.action->count(name) > 0) return name;
+  return nullptr;
+}
+
 // count's own options.
 void check_count_options(const FoamOptions& o) {
   if (o.no_choices && o.shape.empty() && o.challenge == "own")
@@ -133,12 +141,11 @@ void check_count_options(const FoamOptions& o) {
     throw InputError("--method", 0, "expected auto, search or layers, got " + excerpt(o.method));
   if (o.method == "layers") {
     if (o.shape.empty()) throw InputError("--method", 0, "layers: only with --shape");
-    for (const char* name : {"--checkpoint", "--resume", "--checkpoint-every", "--direct"})
-      if (o.action->count(name) > 0)
-        throw InputError("--method", 0,
-                         fmt::format("a count by layers has no {} (it keeps its layers in memory, "
-                                     "not subtrees)",
-                                     name));
+    if (const char* name = search_option(o))
+      throw InputError("--method", 0,
+                       fmt::format("a count by layers has no {} (it keeps its layers in memory, "
+                                   "not subtrees)",
+                                   name));
     if (this_cluster().processes() > 1)
       throw InputError("--method", 0, "a count by layers runs in one process, not under mpirun");
   }
@@ -529,15 +536,20 @@ Json wide_json(search::LayerCount n) {
   return search::decimal(n);
 }
 
+// Where `auto` may count a shape by layers (one process, nothing only the
+// search has), the widest frontier of their fill order
+// (puzzles::layers_frontier); otherwise nothing.
+std::optional<int> auto_layers_frontier(const FoamOptions& o, const ShapeJob& job) {
+  if (o.method != "auto" || search_option(o) != nullptr || this_cluster().processes() > 1)
+    return std::nullopt;
+  return puzzles::layers_frontier(job.shape, job.pool);
+}
+
 // Whether a shape is counted by layers: when asked, or by default (auto)
-// where layers suit it (puzzles::layers_suit: many congruent copies, a
-// narrow frontier) and nothing asks for the search's subtrees (a
-// checkpoint, several processes) or pieces one by one (--direct).
-bool count_by_layers(const FoamOptions& o, const ShapeJob& job) {
+// where they suit it (a frontier of at most kLayersWidestFrontier cells).
+bool count_by_layers(const FoamOptions& o, std::optional<int> auto_frontier) {
   if (o.method != "auto") return o.method == "layers";
-  for (const char* name : {"--checkpoint", "--resume", "--checkpoint-every", "--direct"})
-    if (o.action->count(name) > 0) return false;
-  if (this_cluster().processes() > 1 || !puzzles::layers_suit(job.shape, job.pool)) return false;
+  if (!auto_frontier || *auto_frontier > puzzles::kLayersWidestFrontier) return false;
   fmt::print(stderr,
              "cubenum: note: counted by layers (the pool's many congruent pieces make few "
              "distinct states; --method search: assembly by assembly)\n");
@@ -596,7 +608,8 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   const bool via_shapes =
       count_via_shapes(o, puzzles::FoamChallenge::Pool, puzzles::parse_foam_by(o.by), sets);
   const ShapeJob job = load_shape_job(o, sets, via_shapes);
-  if (count_by_layers(o, job)) {
+  const std::optional<int> auto_frontier = auto_layers_frontier(o, job);
+  if (count_by_layers(o, auto_frontier)) {
     print_shape_header(ctx.out, job);
     return run_shape_count_by_layers(o, ctx, job);
   }
@@ -604,8 +617,8 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
                              count_identity(o, sets, via_shapes, &job.shape));
   print_shape_header(ctx.out, job);
   SearchProgress progress("foam count: " + job.shape.name);
-  if (o.method == "auto" && this_cluster().processes() == 1 &&
-      puzzles::layers_suit(job.shape, job.pool, 32))
+  constexpr int kHintFrontier = 32;  // the Little Genius 2x2x1: 13 GB by layers
+  if (auto_frontier && *auto_frontier <= kHintFrontier)
     progress.hint =
         "; --method layers may count it far faster, in far more memory (many congruent "
         "pieces, but a frontier wider than auto takes)";

@@ -270,7 +270,7 @@ FoamShapeCount count_foam_shape(const FoamShape& shape, const FoamProblem& pool,
           t.subtrees_done, t.subtrees_total, t.complete};
 }
 
-bool layers_suit(const FoamShape& shape, const FoamProblem& pool, int widest_frontier) {
+std::optional<int> layers_frontier(const FoamShape& shape, const FoamProblem& pool) {
   constexpr double kMostCopiesLeft = 1 << 25;  // combinations of copies left
   constexpr int kMostFaces = 32;
   double combinations = 1;
@@ -281,8 +281,13 @@ bool layers_suit(const FoamShape& shape, const FoamProblem& pool, int widest_fro
   if (!copies || combinations > kMostCopiesLeft || shape.surface.face_count() > kMostFaces ||
       too_few_pieces(shape, pool) ||
       std::any_of(pool.kinds.begin(), pool.kinds.end(), [](const auto& k) { return k.group >= 0; }))
-    return false;
-  return search::PlateLayers(shape.surface, pool.kinds).widest_frontier() <= widest_frontier;
+    return std::nullopt;
+  return search::narrow_frontier(shape.surface);
+}
+
+bool layers_suit(const FoamShape& shape, const FoamProblem& pool, int widest_frontier) {
+  const std::optional<int> frontier = layers_frontier(shape, pool);
+  return frontier && *frontier <= widest_frontier;
 }
 
 search::LayerTally count_foam_shape_by_layers(const FoamShape& shape, const FoamProblem& pool,

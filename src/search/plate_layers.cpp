@@ -4,6 +4,7 @@
 #include <bit>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 
@@ -14,20 +15,43 @@
 namespace cubenum::search {
 namespace {
 
+[[noreturn]] void too_many() {
+  throw std::overflow_error("the count passes 2^128 - 1 assemblies");
+}
+LayerCount times(LayerCount a, LayerCount b) {
+  LayerCount p = 0;
+  if (__builtin_mul_overflow(a, b, &p)) too_many();
+  return p;
+}
+LayerCount plus(LayerCount a, LayerCount b) {
+  LayerCount s = 0;
+  if (__builtin_add_overflow(a, b, &s)) too_many();
+  return s;
+}
+
+// The surface cell under bit i (row-major) of face f's plate.
+int cell_at(const PlateSurface& s, int f, int i) {
+  return s.cell_of(f, {i / kPlateSide, i % kPlateSide});
+}
+
 // Groups of faces filled at once (one face; or a cycle of faces under a
 // symmetry, whose plates follow from the first one's), in an order that
 // keeps the frontier narrow (cells with both filled and unfilled faces):
 // from a few start groups, greedily the group leaving the fewest frontier
 // cells (a sweep along a cuboid's long side); the order whose largest
-// frontier is least, then whose sum is.
-std::vector<int> narrow_order(const PlateSurface& s, const std::vector<std::vector<int>>& groups) {
+// frontier is least, then whose sum is, with that largest frontier.
+struct NarrowOrder {
+  std::vector<int> order;
+  int widest = 1 << 30;
+};
+NarrowOrder narrow_order(const PlateSurface& s, const std::vector<std::vector<int>>& groups) {
   const int n = static_cast<int>(groups.size());
   // Each group's cells, with how many of its faces reach each.
   std::vector<std::vector<std::pair<int, int>>> group_cells(n);
   for (int g = 0; g < n; ++g)
     for (const int f : groups[g])
       for (int i = 0; i < kPlateCells; ++i) {
-        const int cell = s.cell_of(f, {i / kPlateSide, i % kPlateSide});
+        const int cell = cell_at(s, f, i);
         auto& cells = group_cells[g];
         const auto it = std::find_if(cells.begin(), cells.end(),
                                      [&](const auto& c) { return c.first == cell; });
@@ -69,7 +93,14 @@ std::vector<int> narrow_order(const PlateSurface& s, const std::vector<std::vect
     }
     if (cost < best_cost) best_cost = cost, best = std::move(order);
   }
-  return best;
+  return {std::move(best), best_cost.first};
+}
+
+// Each face a group of its own.
+std::vector<std::vector<int>> single_faces(const std::vector<int>& faces) {
+  std::vector<std::vector<int>> groups;
+  for (const int f : faces) groups.push_back({f});
+  return groups;
 }
 
 // A layer's state: the covered frontier cells (bit i: the i-th frontier
@@ -89,10 +120,7 @@ struct WideSlot {
   static WideSlot make(const Key& k, LayerCount c, int, bool&) { return {k, c}; }
   Key state(int) const { return key; }
   LayerCount value() const { return count; }
-  void add(LayerCount c, bool&) {
-    if (__builtin_add_overflow(count, c, &count))
-      throw std::overflow_error("the count passes 2^128 - 1 assemblies");
-  }
+  void add(LayerCount c, bool&) { count = plus(count, c); }
   bool operator==(const WideSlot& o) const { return key == o.key; }
   std::uint64_t hash() const { return hash_bytes(&key, sizeof key); }
 };
@@ -219,20 +247,6 @@ bool is_identity(const PlateSurface::Symmetry& g) {
   return true;
 }
 
-[[noreturn]] void too_many() {
-  throw std::overflow_error("the count passes 2^128 - 1 assemblies");
-}
-LayerCount times(LayerCount a, LayerCount b) {
-  LayerCount p = 0;
-  if (__builtin_mul_overflow(a, b, &p)) too_many();
-  return p;
-}
-LayerCount plus(LayerCount a, LayerCount b) {
-  LayerCount s = 0;
-  if (__builtin_add_overflow(a, b, &s)) too_many();
-  return s;
-}
-
 }  // namespace
 
 // Filling the group of faces of step k: each move's cells among the
@@ -258,18 +272,30 @@ PlateLayers::PlateLayers(const PlateSurface& surface, std::vector<PlateKind> kin
   int bits = 0;
   for (const PlateKind& k : kinds_) {
     if (k.group >= 0) throw std::invalid_argument("counting by layers keeps no group capacities");
+    const int width = std::bit_width(static_cast<unsigned>(k.multiplicity));
     usage_shift_.push_back(bits);
+    usage_mask_.push_back((std::uint64_t{1} << width) - 1);
     usage_start_ |= static_cast<std::uint64_t>(k.multiplicity) << bits;
-    bits += std::bit_width(static_cast<unsigned>(k.multiplicity));
+    bits += width;
     if (bits > 64)
       throw std::invalid_argument("counting by layers: the copies left need more than 64 bits");
+    // The distinct plates of the kind (transforms that give the same cells are one).
+    grids_.emplace_back();
+    for (int e = 0; e < kPlateTransforms; ++e)
+      if (const PlateGrid grid = transform_grid(k.grid, e);
+          std::find(grids_.back().begin(), grids_.back().end(), grid) == grids_.back().end())
+        grids_.back().push_back(grid);
   }
-  std::vector<std::vector<int>> faces;
-  for (int f = 0; f < surface.face_count(); ++f) faces.push_back({f});
-  for (const int f : narrow_order(surface, faces)) order_.push_back(f);
-  faces.clear();
-  for (const int f : order_) faces.push_back({f});
-  steps_ = make_steps(faces, nullptr);
+  std::vector<int> faces(surface.face_count());
+  std::iota(faces.begin(), faces.end(), 0);
+  order_ = narrow_order(surface, single_faces(faces)).order;
+  steps_ = make_steps(single_faces(order_), nullptr);
+}
+
+int narrow_frontier(const PlateSurface& surface) {
+  std::vector<int> faces(surface.face_count());
+  std::iota(faces.begin(), faces.end(), 0);
+  return narrow_order(surface, single_faces(faces)).widest;
 }
 
 std::string decimal(LayerCount n) {
@@ -284,9 +310,13 @@ std::string decimal(LayerCount n) {
 PlateLayers::~PlateLayers() = default;
 
 int PlateLayers::widest_frontier() const {
-  int widest = 0;
-  for (const Step& s : steps_) widest = std::max(widest, s.width_after);
-  return widest;
+  return widest(steps_);
+}
+
+int PlateLayers::widest(const std::vector<Step>& steps) {
+  int cells = 0;
+  for (const Step& step : steps) cells = std::max(cells, step.width_after);
+  return cells;
 }
 
 // The plates of a group's faces for `first` on its first face: the same on
@@ -355,7 +385,7 @@ std::vector<PlateLayers::Step> PlateLayers::make_steps(
       bool valid = true;
       for (std::size_t j = 0; j < group.size(); ++j)
         for (int i = 0; i < kPlateCells; ++i) {
-          const int cell = s.cell_of(group[j], {i / kPlateSide, i % kPlateSide});
+          const int cell = cell_at(s, group[j], i);
           touched.push_back(cell);
           if (!(plates[j] >> i & 1)) continue;
           valid = valid && ++covers[cell] == 1;
@@ -371,11 +401,7 @@ std::vector<PlateLayers::Step> PlateLayers::make_steps(
     std::vector<std::pair<std::uint64_t, Step::Move>> keyed;
     for (std::size_t kind = 0; kind < kinds_.size(); ++kind) {
       if (static_cast<std::size_t>(kinds_[kind].multiplicity) < group.size()) continue;
-      std::vector<PlateGrid> seen;
-      for (int e = 0; e < kPlateTransforms; ++e) {
-        const PlateGrid grid = transform_grid(kinds_[kind].grid, e);
-        if (std::find(seen.begin(), seen.end(), grid) != seen.end()) continue;
-        seen.push_back(grid);
+      for (const PlateGrid grid : grids_[kind]) {
         const std::vector<PlateGrid> plates = group_plates(group, symmetry, grid);
         if (plates.empty()) continue;
         if (const auto m = make_move(plates, kind))
@@ -400,23 +426,20 @@ std::vector<PlateLayers::Step> PlateLayers::make_steps(
 // The layers kept compact where the covered cells and the copies left fit
 // one word, and over again wide if a count passes 64 bits.
 bool PlateLayers::fill(const std::vector<Step>& steps, const LayerOptions& options,
-                       bool label_copies, const LastLayer& last, std::uint64_t* largest) const {
-  int widest = 0;
-  for (const Step& step : steps) widest = std::max(widest, step.width_after);
+                       const LastLayer& last, std::uint64_t* largest) const {
+  const int frontier = widest(steps);
   const int usage_bits = std::bit_width(usage_start_);
-  if (widest + usage_bits <= 64 && !options.wide_states) {
-    const Filled compact =
-        fill_with<CompactSlot>(steps, options, label_copies, last, largest, widest);
+  if (frontier + usage_bits <= 64 && !options.wide_states) {
+    const Filled compact = fill_with<CompactSlot>(steps, options, last, largest, frontier);
     if (compact != Filled::Overflowed) return compact == Filled::Done;
   }
-  return fill_with<WideSlot>(steps, options, label_copies, last, largest, 0) == Filled::Done;
+  return fill_with<WideSlot>(steps, options, last, largest, 0) == Filled::Done;
 }
 
 template <class Slot>
 PlateLayers::Filled PlateLayers::fill_with(const std::vector<Step>& steps,
-                                           const LayerOptions& options, bool label_copies,
-                                           const LastLayer& last, std::uint64_t* largest,
-                                           int shift) const {
+                                           const LayerOptions& options, const LastLayer& last,
+                                           std::uint64_t* largest, int shift) const {
   auto layer = std::make_unique<Layer<Slot>>();
   {
     LayerWriter<Slot> start(*layer, shift);
@@ -448,7 +471,7 @@ PlateLayers::Filled PlateLayers::fill_with(const std::vector<Step>& steps,
             const std::uint64_t left = copies_left(key.left, m.kind);
             if (left < m.uses) continue;
             LayerCount ways = count;  // with labels: which copies, in order
-            if (label_copies)
+            if (options.label_copies)
               for (std::uint64_t j = 0; j < m.uses; ++j) ways = times(ways, left - j);
             out.add({kept | m.adds, key.left - (std::uint64_t{m.uses} << usage_shift_[m.kind])},
                     ways);
@@ -471,8 +494,7 @@ PlateLayers::Filled PlateLayers::fill_with(const std::vector<Step>& steps,
 }
 
 std::uint64_t PlateLayers::copies_left(std::uint64_t left, int kind) const {
-  const auto width = std::bit_width(static_cast<unsigned>(kinds_[kind].multiplicity));
-  return left >> usage_shift_[kind] & ((std::uint64_t{1} << width) - 1);
+  return left >> usage_shift_[kind] & usage_mask_[kind];
 }
 
 LayerTally PlateLayers::count(const LayerOptions& options) const {
@@ -489,7 +511,7 @@ LayerTally PlateLayers::count(const LayerOptions& options) const {
       }
     tally.piece_choices = plus(tally.piece_choices, ways);
   };
-  if (!fill(steps_, options, options.label_copies, last, &tally.largest_layer)) {
+  if (!fill(steps_, options, last, &tally.largest_layer)) {
     tally = {};
     tally.complete = false;
     return tally;
@@ -543,24 +565,23 @@ std::vector<std::vector<int>> PlateLayers::cycles_of(const PlateSurface::Symmetr
 // step (each cycle's copies at once). Where the cycles' frontier is too
 // wide for the keys, a search over the cycles instead. None when stopped.
 std::optional<LayerCount> PlateLayers::fixed_by(int g, const LayerOptions& options) const {
+  if (options.fixed_by_search) return fixed_by_search(g);
   const auto& sym = surface_->symmetries()[static_cast<std::size_t>(g)];
   const std::vector<std::vector<int>> cycles = cycles_of(sym);
   std::vector<std::vector<int>> ordered;
-  for (const int c : narrow_order(*surface_, cycles)) ordered.push_back(cycles[c]);
+  for (const int c : narrow_order(*surface_, cycles).order) ordered.push_back(cycles[c]);
   std::vector<Step> steps;
-  if (options.fixed_by_search) return fixed_by_search(g);
   try {
     steps = make_steps(ordered, &sym);
   } catch (const std::invalid_argument&) {
     return fixed_by_search(g);
   }
-  LayerOptions quiet;
+  LayerOptions quiet;  // copies interchangeable, no progress
   quiet.stop = options.stop;
   quiet.wide_states = options.wide_states;
   LayerCount fixed = 0;
   if (!fill(
-          steps, quiet, false, [&](std::uint64_t, LayerCount c) { fixed = plus(fixed, c); },
-          nullptr))
+          steps, quiet, [&](std::uint64_t, LayerCount c) { fixed = plus(fixed, c); }, nullptr))
     return std::nullopt;
   return fixed;
 }
@@ -575,7 +596,7 @@ LayerCount PlateLayers::fixed_by_search(int g) const {
   const auto lay = [&](int face, PlateGrid grid, int step) {
     bool ok = true;
     for (int i = 0; i < kPlateCells; ++i) {
-      const int cell = s.cell_of(face, {i / kPlateSide, i % kPlateSide});
+      const int cell = cell_at(s, face, i);
       cover[cell] += step * static_cast<int>(grid >> i & 1);
       filled[cell] += step;
       ok = ok && cover[cell] <= 1 &&
@@ -593,11 +614,7 @@ LayerCount PlateLayers::fixed_by_search(int g) const {
     const int uses = static_cast<int>(cycle.size());
     for (std::size_t kind = 0; kind < kinds_.size(); ++kind) {
       if (left[kind] < uses) continue;
-      std::vector<PlateGrid> tried;
-      for (int e = 0; e < kPlateTransforms; ++e) {
-        const PlateGrid grid = transform_grid(kinds_[kind].grid, e);
-        if (std::find(tried.begin(), tried.end(), grid) != tried.end()) continue;
-        tried.push_back(grid);
+      for (const PlateGrid grid : grids_[kind]) {
         const std::vector<PlateGrid> plates = group_plates(cycle, &sym, grid);
         if (plates.empty()) continue;
         bool ok = true;

@@ -6,6 +6,7 @@
 // symmetries follow from the geometry. A single cube gives exactly the
 // 98-cell shell of the foam cube.
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,15 +53,19 @@ struct FoamShapeCount {
 
 FoamShapeCount count_foam_shape(const FoamShape& shape, const FoamProblem& pool,
                                 const search::AssemblyOptions& options = {});
-// Whether counting by layers suits the shape and pool: many congruent
-// copies (pieces at least 1.5 x shapes) whose combinations left are few
-// (at most 2^25), at most 32 faces and a frontier of at most 24 cells.
-// Measured: the Little Genius 3x1x1 (frontier 24) takes 11 s and 1 GB by
-// layers, its 2x2x1 (32) 3.5 min and 13 GB; a pool of distinct pieces has
-// about as many states as partial assemblies.
-// `widest_frontier` raises the frontier's cap (a long search's note names
-// the layers for a frontier of up to 32).
-bool layers_suit(const FoamShape& shape, const FoamProblem& pool, int widest_frontier = 24);
+// Where counting by layers may serve the shape and pool (many congruent
+// copies: pieces at least 1.5 x shapes; at most 2^25 combinations of
+// copies left; at most 32 faces), the widest frontier of its fill order in
+// cells; otherwise nothing.
+std::optional<int> layers_frontier(const FoamShape& shape, const FoamProblem& pool);
+// Whether the layers suit the shape and pool (`foam count --method auto`
+// picks them): a frontier of at most `widest_frontier` cells. Measured: the
+// Little Genius 3x1x1 (frontier 24) takes 11 s and 1 GB by layers, its
+// 2x2x1 (32) 3.5 min and 13 GB; a pool of distinct pieces has about as many
+// states as partial assemblies.
+inline constexpr int kLayersWidestFrontier = 24;
+bool layers_suit(const FoamShape& shape, const FoamProblem& pool,
+                 int widest_frontier = kLayersWidestFrontier);
 // The same by layers (search/plate_layers.hpp), in 128 bits; no listing,
 // no stop but the options'.
 search::LayerTally count_foam_shape_by_layers(const FoamShape& shape, const FoamProblem& pool,

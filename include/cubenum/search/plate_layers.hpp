@@ -53,6 +53,10 @@ struct LayerTally {
   bool complete = true;
 };
 
+// The widest frontier (in cells) of the order the layers fill the
+// surface's faces in, without their tables: whether layers can serve.
+int narrow_frontier(const PlateSurface& surface);
+
 class PlateLayers {
  public:
   // Throws std::invalid_argument when a state does not fit the layers' keys
@@ -69,14 +73,9 @@ class PlateLayers {
   // the assemblies each symmetry fixes.
   LayerTally count(const LayerOptions& options = {}) const;
 
-  const std::vector<int>& order() const { return order_; }
   int widest_frontier() const;
 
  private:
-  struct Candidate {
-    PlateGrid grid;
-    std::uint16_t kind;
-  };
   struct Step;  // how layer k's keys become layer k+1's
   // Steps filling `groups` of faces in turn: single faces, or the cycles of
   // `symmetry` (each cycle's plates the images of its first face's).
@@ -85,12 +84,13 @@ class PlateLayers {
   using LastLayer = std::function<void(std::uint64_t copies_left, LayerCount count)>;
   // The layers over `steps`, the last one's states given to `last`; false
   // when stopped.
-  bool fill(const std::vector<Step>& steps, const LayerOptions& options, bool label_copies,
-            const LastLayer& last, std::uint64_t* largest) const;
+  bool fill(const std::vector<Step>& steps, const LayerOptions& options, const LastLayer& last,
+            std::uint64_t* largest) const;
   enum class Filled { Done, Stopped, Overflowed };
   template <class Slot>
-  Filled fill_with(const std::vector<Step>& steps, const LayerOptions& options, bool label_copies,
+  Filled fill_with(const std::vector<Step>& steps, const LayerOptions& options,
                    const LastLayer& last, std::uint64_t* largest, int shift) const;
+  static int widest(const std::vector<Step>& steps);  // frontier cells, at most
   std::uint64_t copies_left(std::uint64_t left, int kind) const;
   std::vector<std::vector<int>> cycles_of(const PlateSurface::Symmetry& g) const;
   std::optional<LayerCount> fixed_by(int symmetry, const LayerOptions& options) const;
@@ -100,8 +100,10 @@ class PlateLayers {
   std::vector<PlateKind> kinds_;
   std::vector<int> order_;
   std::vector<Step> steps_;
-  std::vector<int> usage_shift_;
-  std::uint64_t usage_start_ = 0;  // every copy left
+  std::vector<std::vector<PlateGrid>> grids_;  // each kind's distinct plates
+  std::vector<int> usage_shift_;               // each kind's copies left: bits at shift
+  std::vector<std::uint64_t> usage_mask_;      // under mask
+  std::uint64_t usage_start_ = 0;              // every copy left
 };
 
 }  // namespace cubenum::search
