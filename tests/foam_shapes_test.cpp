@@ -384,12 +384,6 @@ TEST(FoamShapeSymmetry, CountWithoutChoicesGivesTheCountsOfTheWholeSearch) {
   EXPECT_GE(compared, 8);
 }
 
-// ---------------------------------------------------- counts by layers
-
-search::LayerTally by_layers(const FoamShape& shape, const FoamProblem& pool) {
-  return count_foam_shape_by_layers(shape, pool);
-}
-
 // Raw, the classes and the piece choices of two counts (either engine's).
 template <class A, class B>
 void expect_same_counts(const A& a, const B& b, const std::string& what) {
@@ -397,6 +391,54 @@ void expect_same_counts(const A& a, const B& b, const std::string& what) {
   EXPECT_EQ(a.rotations, b.rotations) << what;
   EXPECT_EQ(a.symmetries, b.symmetries) << what;
   EXPECT_EQ(a.piece_choices, b.piece_choices) << what;
+}
+
+// With tally_by_shape, the search by identity over shapes (copies
+// labelled) counts by shape as well: each solution it makes once, not as
+// its labellings. Each count must be that of its own search: by identity
+// alone, and by shape from a pool whose copies are not told apart;
+// anchored, making every solution, and without the choices.
+TEST(FoamShapeSymmetry, CountsByShapeFromTheSearchByIdentity) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> jobs = {
+      {"happy-cube-little-genius", {"nature", "fruits", "animals"}},
+      {"happy-cube-micro", {"blue", "green"}}};
+  const std::vector<FoamShape> shapes = {load_foam_shape("cuboid:1x1x1"),
+                                         load_foam_shape("cuboid:2x1x1"),
+                                         make_foam_shape("L", {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})};
+  std::vector<search::AssemblyOptions> ways(3);
+  ways[1].every_solution = true;
+  ways[2].count_selections = false;
+  int compared = 0;
+  for (const auto& [set, colours] : jobs) {
+    const FoamProblem labelled =
+        foam_shape_pool({set_of(set)}, FoamBy::Identity, colours, /*via_shapes=*/true);
+    const FoamProblem by_shape = foam_shape_pool({set_of(set)}, FoamBy::Shape, colours);
+    ASSERT_TRUE(labelled.label_copies) << set;
+    for (const FoamShape& shape : shapes)
+      for (const search::AssemblyOptions& way : ways) {
+        const bool anchored = !way.every_solution && way.count_selections;
+        if (!anchored && shape.surface.face_count() > 10 && labelled.pieces.size() > 12)
+          continue;  // seconds
+        const std::string what = shape.name + " " + set;
+        search::AssemblyOptions both = way;
+        both.tally_by_shape = true;
+        const FoamShapeCount c = count_foam_shape(shape, labelled, both);
+        expect_same_counts(c, count_foam_shape(shape, labelled, way), what + " by identity");
+        ASSERT_TRUE(c.by_shape.has_value()) << what;
+        expect_same_counts(*c.by_shape, count_foam_shape(shape, by_shape, way), what + " by shape");
+        if (c.raw > 0) {
+          EXPECT_LT(c.by_shape->raw, c.raw) << what;  // the copies told apart: more
+        }
+        compared += c.by_shape->raw > 0;
+      }
+  }
+  EXPECT_GE(compared, 12);
+}
+
+// ---------------------------------------------------- counts by layers
+
+search::LayerTally by_layers(const FoamShape& shape, const FoamProblem& pool) {
+  return count_foam_shape_by_layers(shape, pool);
 }
 
 // The count by layers (search/plate_layers.hpp, written apart from the
@@ -905,6 +947,49 @@ TEST(FoamShapeCli, MethodLayersAndSearchGiveTheSameCounts) {
             &status);
   EXPECT_EQ(status, 4) << out;
   EXPECT_NE(out.find("no counts before its last layer"), std::string::npos) << out;
+}
+
+// `--by both` gives, from one count, the counts of `--by identity` and of
+// `--by shape`, in two rows and two results, by the search and by layers;
+// it is refused where it cannot be one count.
+TEST(FoamShapeCli, ByBothGivesTheCountsByIdentityAndByShape) {
+  const std::string job = "--shape cuboid:2x1x1 --colours nature,fruits,animals " + kData +
+                          "foam/happy-cube-little-genius.txt";
+  for (const std::string method : {"search", "layers"}) {
+    std::map<std::string, Json> counts;
+    for (const std::string by : {"both", "identity", "shape"}) {
+      const auto program = testing::run_cubenum("foam count --method " + method + " --by " + by +
+                                                " --json - " + job);
+      ASSERT_EQ(program.status, 0) << program.output;
+      const Json j = Json::parse(program.output.substr(program.output.find('{')));
+      EXPECT_EQ(j["by"], by);
+      EXPECT_EQ(j["results"].size(), by == "both" ? 2U : 1U);
+      counts[by] = j["results"][0];
+      if (by == "both") counts["both, by shape"] = j["results"][1];
+    }
+    EXPECT_EQ(counts["both"]["by"], "identity");
+    EXPECT_EQ(counts["both, by shape"]["by"], "shape");
+    for (const char* field : {"raw", "rotations", "symmetries", "piece_choices"}) {
+      EXPECT_EQ(counts["both"][field], counts["identity"][field]) << method << " " << field;
+      EXPECT_EQ(counts["both, by shape"][field], counts["shape"][field]) << method << " " << field;
+      EXPECT_GT(counts["shape"][field].get<std::uint64_t>(), 0U) << field;
+    }
+    EXPECT_EQ(counts["both"]["method"], method);
+  }
+  int status = 0;
+  const std::string table = run("foam count --by both " + job, &status);
+  EXPECT_EQ(status, 0) << table;
+  EXPECT_NE(table.find("\nidentity "), std::string::npos) << table;
+  EXPECT_NE(table.find("\nshape "), std::string::npos) << table;
+  const std::pair<std::string, std::string> refused[] = {
+      {"foam count --by both " + kData + "foam/happy-cube-little-genius.txt", "only with --shape"},
+      {"foam solve --by both --first 1 " + job, "only for foam count --shape"},
+      {"foam count --by both --direct " + job, "--direct"}};
+  for (const auto& [command, why] : refused) {
+    const std::string out = run(command, &status);
+    EXPECT_EQ(status, 2) << command << "\n" << out;
+    EXPECT_NE(out.find(why), std::string::npos) << command << "\n" << out;
+  }
 }
 
 TEST(FoamShapeCli, SolveWithoutFirstListsCanonicalAssemblies) {

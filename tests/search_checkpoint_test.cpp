@@ -115,6 +115,20 @@ TEST(SearchCheckpoint, CountWithoutChoicesInSlicesGivesTheUninterruptedCount) {
   EXPECT_EQ(counts_of(out), whole);
 }
 
+// By identity and by shape from one search: the counts by shape are saved
+// in the tallies too. Micro's three colours hold congruent pieces.
+TEST(SearchCheckpoint, CountByBothInSlicesGivesTheUninterruptedCounts) {
+  const fs::path dir = scratch("both-slices");
+  const std::string command =
+      "foam count --by both --shape cuboid:2x1x1 --colours blue,green,red " + kData +
+      "/foam/happy-cube-micro.txt";
+  const Json whole = uninterrupted(command, dir);
+  ASSERT_EQ(whole["results"].size(), 2U);
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  EXPECT_GT(in_slices(command, ck, out, 0.1), 2);
+  EXPECT_EQ(counts_of(out), whole);
+}
+
 TEST(SearchCheckpoint, SeveralSearchesInSlicesGiveTheUninterruptedCounts) {
   const fs::path dir = scratch("own-slices");
   const Json whole = uninterrupted(kOwn, dir);
@@ -339,6 +353,18 @@ TEST(SearchCheckpoint, TalliesRoundTripAndDamageIsRefused) {
   // a tally without them (saved before they were) reads as it did.
   t.raw_by_ties = {0, 11, 0, 13};
   EXPECT_EQ(cubenum::search::AssemblyTally::decode(t.encode(), "test").raw_by_ties, t.raw_by_ties);
+  // The counts by shape (--by both) after them, with the sums by ties or without.
+  EXPECT_FALSE(back.by_shape.has_value());
+  for (const bool ties : {true, false}) {
+    if (!ties) t.raw_by_ties.clear();
+    t.by_shape = cubenum::search::AssemblyTally::Counts{77, 11, 6, 0};
+    const auto again = cubenum::search::AssemblyTally::decode(t.encode(), "test");
+    ASSERT_TRUE(again.by_shape.has_value());
+    EXPECT_EQ(again.by_shape->raw, 77U);
+    EXPECT_EQ(again.by_shape->rotations, 11U);
+    EXPECT_EQ(again.by_shape->symmetries, 6U);
+    EXPECT_EQ(again.raw_by_ties, t.raw_by_ties);
+  }
   for (std::size_t cut : {std::size_t{0}, std::size_t{3}, bytes.size() - 1})
     EXPECT_THROW(cubenum::search::AssemblyTally::decode({bytes.data(), cut}, "test"),
                  std::runtime_error);

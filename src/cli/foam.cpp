@@ -57,7 +57,10 @@ void add_common_options(Command* action, FoamOptions& o) {
   o.action = action;
   action->add_option("--challenge", o.challenge, "own | one-per-colour | pool")
       ->capture_default_str();
-  action->add_option("--by", o.by, "tell pieces apart by identity or by shape")
+  action
+      ->add_option("--by", o.by,
+                   "tell pieces apart by identity or by shape (count --shape: both, from one "
+                   "search)")
       ->capture_default_str();
   action->add_flag("--via-shapes", o.via_shapes,
                    "by identity, faster where sets share piece shapes: search over shapes and "
@@ -137,6 +140,10 @@ void check_count_options(const FoamOptions& o) {
                      "do)");
   if (o.memory_gib && !(*o.memory_gib > 0))
     throw InputError("--memory", 0, "expected a positive number of GiB");
+  if (o.by == "both" && o.shape.empty())
+    throw InputError("--by", 0,
+                     "both: only with --shape (one search counts by identity and by "
+                     "shape)");
   if (o.method != "auto" && o.method != "search" && o.method != "layers")
     throw InputError("--method", 0, "expected auto, search or layers, got " + excerpt(o.method));
   if (o.method == "layers") {
@@ -471,23 +478,34 @@ struct ShapeJob {
   FoamProblem pool;
 };
 
+// How a shape's pool tells its pieces apart: `--by both` searches by
+// identity (over shapes where pieces are congruent) and counts by shape in
+// the same search.
+puzzles::FoamBy shape_by(const FoamOptions& o) {
+  return o.by == "both" ? puzzles::FoamBy::Identity : puzzles::parse_foam_by(o.by);
+}
+
 ShapeJob load_shape_job(const FoamOptions& o, const std::vector<puzzles::FoamSet>& sets,
                         bool via_shapes) {
   if (o.challenge != "own" && o.challenge != "pool")
     throw InputError("--challenge", 0, "a shape is built from the pool of the pieces given");
   auto shape = puzzles::load_foam_shape(o.shape);
-  auto pool = puzzles::foam_shape_pool(sets, puzzles::parse_foam_by(o.by), split_colours(o.colours),
-                                       via_shapes);
+  auto pool = puzzles::foam_shape_pool(sets, shape_by(o), split_colours(o.colours), via_shapes);
   return {std::move(shape), std::move(pool)};
 }
 
 // The shape's JSON has the schema of every foam count (PUZZLES.md):
 // challenge (a shape is built from the pool), by, the shape's fields, and
-// `results`, one object (the pool) with its counts in `result`.
-Json shape_json(const ShapeJob& job, const FoamOptions& o, const Json& result) {
+// `results`, one object (the pool) with its counts in `result`; with
+// `--by both`, two (each with its "by").
+Json shape_json(const ShapeJob& job, const FoamOptions& o, const std::vector<Json>& counts) {
   const auto& s = job.shape.surface;
-  Json pool = {{"name", job.pool.name}};
-  for (const auto& [key, value] : result.items()) pool[key] = value;
+  Json results = Json::array();
+  for (const Json& result : counts) {
+    Json pool = {{"name", job.pool.name}};
+    for (const auto& [key, value] : result.items()) pool[key] = value;
+    results.push_back(std::move(pool));
+  }
   return {{"challenge", "pool"},
           {"shape", job.shape.name},
           {"cubes", job.shape.cubes.size()},
@@ -498,7 +516,11 @@ Json shape_json(const ShapeJob& job, const FoamOptions& o, const Json& result) {
           {"by", o.by},
           {"colours", split_colours(o.colours)},
           {"pieces", job.pool.pieces.size()},
-          {"results", Json::array({pool})}};
+          {"results", std::move(results)}};
+}
+
+Json shape_json(const ShapeJob& job, const FoamOptions& o, const Json& result) {
+  return shape_json(job, o, std::vector<Json>{result});
 }
 
 // The counts of a shape, with the shape's own fields first.
@@ -520,13 +542,23 @@ void print_shape_header(std::ostream& out, const ShapeJob& job) {
       s.rotation_count(), job.pool.pieces.size());
 }
 
-// The table row of a shape's count.
-void print_shape_counts(std::ostream& out, const std::array<std::string, 4>& counts,
-                        double seconds) {
-  out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9}\n", "raw", "rotations", "symmetries",
-                     "piece_choices", "seconds");
-  out << fmt::format("{:>14} {:>12} {:>12} {:>13} {:>9.3f}\n", counts[0], counts[1], counts[2],
-                     counts[3], seconds);
+// A table row of a shape's count: how the pieces are told apart (empty
+// when the count is one), raw, rotations, symmetries, piece choices.
+struct ShapeCountRow {
+  std::string by;
+  std::array<std::string, 4> counts;
+};
+
+void print_shape_counts(std::ostream& out, const std::vector<ShapeCountRow>& rows, double seconds) {
+  const bool labelled = rows.size() > 1;
+  const auto by = [&](const std::string& text) {
+    return labelled ? fmt::format("{:<9}", text) : std::string();
+  };
+  out << fmt::format("{}{:>14} {:>12} {:>12} {:>13} {:>9}\n", by("by"), "raw", "rotations",
+                     "symmetries", "piece_choices", "seconds");
+  for (const ShapeCountRow& row : rows)
+    out << fmt::format("{}{:>14} {:>12} {:>12} {:>13} {:>9.3f}\n", by(row.by), row.counts[0],
+                       row.counts[1], row.counts[2], row.counts[3], seconds);
 }
 
 // A count of the layers in JSON: a number up to 2^64 - 1, past it its
@@ -556,9 +588,11 @@ bool count_by_layers(const FoamOptions& o, std::optional<int> auto_frontier) {
   return true;
 }
 
-// The count by layers, its progress the layers done.
-Json run_shape_count_by_layers(const FoamOptions& o, const ActionContext& ctx,
-                               const ShapeJob& job) {
+// The count by layers, its progress the layers done. With `--by both`,
+// by identity and then by shape (the layers keep the copies left, so the
+// two are separate counts).
+Json run_shape_count_by_layers(const FoamOptions& o, const ActionContext& ctx, const ShapeJob& job,
+                               const std::vector<puzzles::FoamSet>& sets) {
   Progress layers("foam count by layers: " + job.shape.name, 0, "layers");
   search::LayerOptions options;
   options.layer_done = [&layers](int done, int total, std::uint64_t states) {
@@ -572,46 +606,57 @@ Json run_shape_count_by_layers(const FoamOptions& o, const ActionContext& ctx,
     options.stop = [clock, limit = o.time_limit] { return clock->seconds() > limit; };
   }
   options.stop = stop_or_guard(std::move(options.stop), guard);
-  Stopwatch clock;
-  const auto c = puzzles::count_foam_shape_by_layers(job.shape, job.pool, options);
-  const double seconds = clock.seconds();
-  if (!c.complete) {
-    const std::string why =
-        "a count by layers has no counts before its last layer (--method search gives lower "
-        "bounds as it goes)";
-    if (guard && guard->tripped())
-      throw MemoryStop(
-          fmt::format("the count by layers held {}, more than the {} allowed, and was "
-                      "stopped: {}",
-                      bytes_text(guard->held()), bytes_text(guard->limit()), why));
-    throw RunStopped(fmt::format("the count by layers was stopped by --time-limit: {}", why));
-  }
+  std::vector<std::pair<std::string, FoamProblem>> pools = {{"identity", job.pool}};
+  if (o.by == "both")
+    pools.emplace_back(
+        "shape", puzzles::foam_shape_pool(sets, puzzles::FoamBy::Shape, split_colours(o.colours)));
+  else
+    pools.front().first.clear();
   const bool choices = !o.no_choices;
-  print_shape_counts(
-      ctx.out,
-      {search::decimal(c.raw), search::decimal(c.rotations), search::decimal(c.symmetries),
-       choices ? search::decimal(c.piece_choices) : std::string("-")},
-      seconds);
-  Json r = {{"raw", wide_json(c.raw)},
-            {"rotations", wide_json(c.rotations)},
-            {"symmetries", wide_json(c.symmetries)},
-            {"piece_choices", choices ? wide_json(c.piece_choices) : Json(nullptr)},
-            {"complete", true},
-            {"method", "layers"},
-            {"largest_layer", c.largest_layer},
-            {"count_seconds", seconds}};
-  return shape_json(job, o, r);
+  std::vector<ShapeCountRow> rows;
+  std::vector<Json> counts;
+  Stopwatch clock;
+  for (const auto& [by, pool] : pools) {
+    const auto c = puzzles::count_foam_shape_by_layers(job.shape, pool, options);
+    if (!c.complete) {
+      const std::string why =
+          "a count by layers has no counts before its last layer (--method search gives lower "
+          "bounds as it goes)";
+      if (guard && guard->tripped())
+        throw MemoryStop(
+            fmt::format("the count by layers held {}, more than the {} allowed, and was "
+                        "stopped: {}",
+                        bytes_text(guard->held()), bytes_text(guard->limit()), why));
+      throw RunStopped(fmt::format("the count by layers was stopped by --time-limit: {}", why));
+    }
+    rows.push_back(
+        {by,
+         {search::decimal(c.raw), search::decimal(c.rotations), search::decimal(c.symmetries),
+          choices ? search::decimal(c.piece_choices) : std::string("-")}});
+    Json r = {{"raw", wide_json(c.raw)},
+              {"rotations", wide_json(c.rotations)},
+              {"symmetries", wide_json(c.symmetries)},
+              {"piece_choices", choices ? wide_json(c.piece_choices) : Json(nullptr)},
+              {"complete", true},
+              {"method", "layers"},
+              {"largest_layer", c.largest_layer}};
+    if (!by.empty()) r["by"] = by;
+    counts.push_back(std::move(r));
+  }
+  const double seconds = clock.seconds();
+  print_shape_counts(ctx.out, rows, seconds);
+  for (Json& r : counts) r["count_seconds"] = seconds;
+  return shape_json(job, o, counts);
 }
 
 Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   const auto sets = load_sets(o);
-  const bool via_shapes =
-      count_via_shapes(o, puzzles::FoamChallenge::Pool, puzzles::parse_foam_by(o.by), sets);
+  const bool via_shapes = count_via_shapes(o, puzzles::FoamChallenge::Pool, shape_by(o), sets);
   const ShapeJob job = load_shape_job(o, sets, via_shapes);
   const std::optional<int> auto_frontier = auto_layers_frontier(o, job);
   if (count_by_layers(o, auto_frontier)) {
     print_shape_header(ctx.out, job);
-    return run_shape_count_by_layers(o, ctx, job);
+    return run_shape_count_by_layers(o, ctx, job, sets);
   }
   CountCheckpoint checkpoint(o.checkpoints, o.time_limit,
                              count_identity(o, sets, via_shapes, &job.shape));
@@ -623,6 +668,7 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
         "; --method layers may count it far faster, in far more memory (many congruent "
         "pieces, but a frontier wider than auto takes)";
   auto options = progress_options(progress);
+  options.tally_by_shape = o.by == "both";
   apply(checkpoint, options, "shape");
   const auto guard = guard_memory(o, options);
   if (o.time_limit > 0)
@@ -633,21 +679,40 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   const bool out_of_memory = guard && guard->tripped() && !c.complete;
   if (!c.complete && checkpoint.saving() && !out_of_memory) checkpoint.stopped();
   if (!out_of_memory) checkpoint.finished();
-  print_shape_counts(ctx.out,
-                     {std::to_string(c.raw), std::to_string(c.rotations),
-                      std::to_string(c.symmetries), choices_text(c.piece_choices, !o.no_choices)},
-                     seconds);
+  std::vector<ShapeCountRow> rows = {
+      {options.tally_by_shape ? "identity" : "",
+       {std::to_string(c.raw), std::to_string(c.rotations), std::to_string(c.symmetries),
+        choices_text(c.piece_choices, !o.no_choices)}}};
+  if (c.by_shape)
+    rows.push_back({"shape",
+                    {std::to_string(c.by_shape->raw), std::to_string(c.by_shape->rotations),
+                     std::to_string(c.by_shape->symmetries),
+                     choices_text(c.by_shape->piece_choices, !o.no_choices)}});
+  print_shape_counts(ctx.out, rows, seconds);
   if (!c.complete)
     ctx.out << fmt::format("stopped {} after {}/{} subtrees: the counts are lower bounds\n",
                            out_of_memory ? "at the memory limit" : "by --time-limit",
                            c.subtrees_done, c.subtrees_total);
   if (out_of_memory) memory_stopped(o, *guard);
-  Json r = shape_count_fields(c, !o.no_choices);
-  r["method"] = "search";
-  r["subtrees_done"] = c.subtrees_done;
-  r["subtrees_total"] = c.subtrees_total;
-  r["count_seconds"] = seconds;
-  Json fields = shape_json(job, o, r);
+  std::vector<Json> counts = {shape_count_fields(c, !o.no_choices)};
+  if (c.by_shape) {
+    counts.front()["by"] = "identity";
+    const auto& s = *c.by_shape;
+    counts.push_back({{"raw", s.raw},
+                      {"rotations", s.rotations},
+                      {"symmetries", s.symmetries},
+                      {"piece_choices", choices_json(s.piece_choices, !o.no_choices)},
+                      {"complete", c.complete},
+                      {"by", "shape"}});
+  }
+  for (Json& r : counts) {
+    r["complete"] = c.complete;
+    r["method"] = "search";
+    r["subtrees_done"] = c.subtrees_done;
+    r["subtrees_total"] = c.subtrees_total;
+    r["count_seconds"] = seconds;
+  }
+  Json fields = shape_json(job, o, counts);
   if (checkpoint.resumed()) fields["resumed"] = true;
   return fields;
 }
@@ -797,6 +862,8 @@ void register_foam(Command& app) {
       add_action(*foam, "solve", "list assemblies in canonical order as nets (text, SVG)",
                  [solve_opts](const ActionContext& ctx) {
                    check_options(*solve_opts);
+                   if (solve_opts->by == "both")
+                     throw InputError("--by", 0, "both: only for foam count --shape");
                    return solve_opts->shape.empty() ? run_solve(*solve_opts, ctx)
                                                     : run_shape_solve(*solve_opts, ctx);
                  });

@@ -261,12 +261,17 @@ bool too_few_pieces(const FoamShape& shape, const FoamProblem& pool) {
 
 FoamShapeCount count_foam_shape(const FoamShape& shape, const FoamProblem& pool,
                                 const search::AssemblyOptions& options) {
-  if (too_few_pieces(shape, pool)) return {};
+  if (too_few_pieces(shape, pool)) {
+    FoamShapeCount none;
+    if (options.tally_by_shape) none.by_shape.emplace();
+    return none;
+  }
   const search::PlateAssembly engine(shape.surface, pool.kinds, pool.group_capacity);
   search::AssemblyOptions with_labels = options;
   with_labels.label_copies = pool.label_copies;
   search::AssemblyTally t = engine.count(with_labels);
-  return {t.raw,           t.rotations,      t.symmetries, t.piece_choices, std::move(t.listed),
+  return {t.raw,           t.rotations,      t.symmetries,
+          t.piece_choices, t.by_shape,       std::move(t.listed),
           t.subtrees_done, t.subtrees_total, t.complete};
 }
 

@@ -146,6 +146,12 @@ AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
   selections.merge(other.selections);
   list_limit = std::max(list_limit, other.list_limit);
   listed.insert(listed.end(), other.listed.begin(), other.listed.end());
+  if (other.by_shape) {
+    Counts& mine = by_shape ? *by_shape : by_shape.emplace();
+    mine.raw = plus(mine.raw, other.by_shape->raw);
+    mine.rotations = plus(mine.rotations, other.by_shape->rotations);
+    mine.symmetries = plus(mine.symmetries, other.by_shape->symmetries);
+  }
   subtrees_done += other.subtrees_done;
   complete = complete && other.complete;
   if (raw_by_ties.size() < other.raw_by_ties.size()) raw_by_ties.resize(other.raw_by_ties.size());
@@ -187,10 +193,16 @@ std::vector<std::byte> AssemblyTally::encode() const {
       w.put(p.transform);
     }
   }
-  if (!raw_by_ties.empty()) {  // after the rest: tallies saved before read alike
+  // After the rest, each block only when there is something (tallies
+  // saved before read alike): the sums by ties, then the counts by shape
+  // (which need the block before, empty or not).
+  if (!raw_by_ties.empty() || by_shape) {
     w.put(std::uint64_t{raw_by_ties.size()});
     for (const std::uint64_t sum : raw_by_ties) w.put(sum);
   }
+  if (by_shape)
+    for (const std::uint64_t v : {by_shape->raw, by_shape->rotations, by_shape->symmetries})
+      w.put(v);
   return std::move(w.out);
 }
 
@@ -223,6 +235,12 @@ AssemblyTally AssemblyTally::decode(std::span<const std::byte> bytes, const std:
   if (!r.done())
     for (std::uint64_t n = r.length(8); n != 0; --n)
       t.raw_by_ties.push_back(r.get<std::uint64_t>());
+  if (!r.done()) {
+    Counts& s = t.by_shape.emplace();
+    s.raw = r.get<std::uint64_t>();
+    s.rotations = r.get<std::uint64_t>();
+    s.symmetries = r.get<std::uint64_t>();
+  }
   if (!r.done()) throw InputError(source, 0, "bytes after a tally's end (corrupt)");
   return t;
 }
@@ -538,7 +556,7 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
 // labels x |orbit| / ties raw assemblies. The search adds labels by ties,
 // and count() divides at the end (each tie count's sum is exact).
 bool PlateAssembly::count_without_forms(const AssemblyOptions& o) const {
-  if (o.count_selections || o.list_limit > 0 || o.every_solution) return false;
+  if (o.count_selections || o.list_limit > 0 || o.every_solution || o.tally_by_shape) return false;
   return o.label_copies || std::all_of(kinds_.begin(), kinds_.end(),
                                        [](const PlateKind& k) { return k.multiplicity == 1; });
 }
@@ -853,6 +871,14 @@ void PlateAssembly::record(State& st, AssemblyTally& tally) const {
         plus(tally.rotations, labels == 1 ? 1 : exact_quotient(labels, fixing_rotations));
   if (least_overall)
     tally.symmetries = plus(tally.symmetries, labels == 1 ? 1 : exact_quotient(labels, fixing_all));
+  if (st.options->tally_by_shape) {  // the same without the labels
+    AssemblyTally::Counts& s = tally.by_shape ? *tally.by_shape : tally.by_shape.emplace();
+    if (!st.reduced) ++s.raw;
+    if (st.reduced && least_rotated)
+      s.raw += static_cast<std::uint64_t>(rotations / fixing_rotations);
+    s.rotations += least_rotated;
+    s.symmetries += least_overall;
+  }
 
   if (least_overall && st.options->count_selections) {
     SelectionKey& selection = st.selection;
@@ -910,8 +936,11 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   // Fewer pieces than faces: no cover, and nothing to search (a 3x3x3
   // cube's 54 faces from 36 pieces would search for a long time).
   if (usable_pieces(kinds_, group_capacity_) < static_cast<std::uint64_t>(surface_->face_count()) ||
-      !borders_fillable())
-    return {};
+      !borders_fillable()) {
+    AssemblyTally none;
+    if (options.tally_by_shape) none.by_shape.emplace();
+    return none;
+  }
   State start = start_state(options);
   const bool list_raw = options.list_limit > 0 && options.list_up_to == SymmetryGroup::None;
   start.reduced = !options.every_solution && !list_raw;
@@ -1009,6 +1038,10 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   }
   total.keep_smallest();
   total.piece_choices = piece_choices(total, options.label_copies);
+  if (options.tally_by_shape) {
+    if (!total.by_shape) total.by_shape.emplace();
+    total.by_shape->piece_choices = piece_choices(total, false);
+  }
   return total;
 }
 

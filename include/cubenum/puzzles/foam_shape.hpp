@@ -46,6 +46,8 @@ FoamProblem foam_shape_pool(const std::vector<FoamSet>& sets, FoamBy by,
 
 struct FoamShapeCount {
   std::uint64_t raw = 0, rotations = 0, symmetries = 0, piece_choices = 0;
+  // AssemblyOptions::tally_by_shape: the counts by shape from the same search.
+  std::optional<search::AssemblyTally::Counts> by_shape;
   std::vector<search::AssemblyKey> listed;
   std::size_t subtrees_done = 0, subtrees_total = 0;
   bool complete = true;  // false when stopped by the time limit

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -72,6 +73,11 @@ struct AssemblyOptions {
   // search treats them as one shape: each solution stands for the ways to
   // pick its copies, and classes split by the stabiliser's free action.
   bool label_copies = false;
+  // With label_copies: count by shape in the same search as well (the
+  // copies not told apart: each solution made counts once, not as its
+  // labellings), in AssemblyTally::by_shape. Both counts come from the same
+  // solutions and canonical forms, so the second costs next to nothing.
+  bool tally_by_shape = false;
   std::function<void(const SplitProgress&)> progress;
   // Stop when this returns true (asked between subtrees and every few
   // thousand placements); the tally then holds the subtrees finished.
@@ -98,6 +104,12 @@ struct AssemblyTally {
   std::uint64_t raw = 0, rotations = 0, symmetries = 0;
   SelectionSet selections;
   std::uint64_t piece_choices = 0;  // set by count(): distinct piece selections
+  // AssemblyOptions::tally_by_shape: the counts with the copies not told
+  // apart (piece_choices: the selections of shapes, set by count()).
+  struct Counts {
+    std::uint64_t raw = 0, rotations = 0, symmetries = 0, piece_choices = 0;
+  };
+  std::optional<Counts> by_shape;
   // A count without choices or listing whose pieces are all told apart
   // makes no canonical forms (count_without_forms): entry m sums the
   // weights of the solutions made with m faces of the anchor's orbit
