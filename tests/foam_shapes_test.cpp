@@ -9,6 +9,7 @@
 #include <bitset>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -836,16 +837,48 @@ TEST(FoamShapeCli, LongCountSaysSoOnce) {
   EXPECT_EQ(program.output.find("--method layers"), std::string::npos) << program.output;
 }
 
-// Where the layers would suit but for a frontier wider than auto takes
-// (Little Genius on the 2x2x1: 32 cells; 3.5 min and 13 GB by layers,
-// about 95 h by the search), the long search's note names them.
-TEST(FoamShapeCli, LongSearchNamesTheLayersWhereTheyMayServe) {
-  const auto program = testing::run_cubenum("foam count --shape cuboid:2x2x1 --time-limit 4 " +
-                                            kData + "foam/happy-cube-little-genius.txt");
+// Where the layers may serve but their frontier is wide (the 2x2x1: 32
+// cells; Little Genius' 36 pieces take 3.5 min and 13 GB by layers, about
+// 95 h by the search), auto tries them first: three themes are counted by
+// layers with the search's counts; where they outgrow --memory, the search
+// counts (within what is left of --time-limit). Where an option only the
+// search has keeps auto from the layers, the long search's note names them.
+TEST(FoamShapeCli, AutoTriesWideLayersFirstAndFallsBackOnTheSearch) {
+  const std::string lg = kData + "foam/happy-cube-little-genius.txt";
+  const std::string themes = "foam count --shape cuboid:2x2x1 --colours nature,fruits,animals ";
+  std::map<std::string, Json> counts;
+  for (const std::string method : {"auto", "search"}) {
+    const auto program = testing::run_cubenum(themes + "--method " + method + " --json - " + lg);
+    ASSERT_EQ(program.status, 0) << program.output;
+    EXPECT_EQ(program.output.find("counting by layers first") != std::string::npos,
+              method == "auto")
+        << program.output;
+    counts[method] = Json::parse(program.output.substr(program.output.find('{')))["results"][0];
+  }
+  EXPECT_EQ(counts["auto"]["method"], "layers");
+  for (const char* field : {"raw", "rotations", "symmetries", "piece_choices"})
+    EXPECT_EQ(counts["auto"][field], counts["search"][field]) << field;
+
+  auto program = testing::run_cubenum(
+      "foam count --shape cuboid:2x2x1 --memory 0.3 --time-limit 5 --json - " + lg);
   EXPECT_EQ(program.status, 0) << program.output;
-  EXPECT_EQ(program.output.find("counted by layers"), std::string::npos) << program.output;
+  EXPECT_NE(program.output.find("counting by layers first"), std::string::npos) << program.output;
+  EXPECT_NE(program.output.find("counted by the search instead"), std::string::npos)
+      << program.output;
+  const Json j = Json::parse(program.output.substr(program.output.find('{')));
+  EXPECT_EQ(j["results"][0]["method"], "search");
+  EXPECT_EQ(j["results"][0]["complete"], false);
+
+  const std::string ck = ::testing::TempDir() + "auto-layers-ckpt";
+  std::filesystem::remove_all(ck);
+  program = testing::run_cubenum("foam count --shape cuboid:2x2x1 --time-limit 4 --checkpoint " +
+                                 ck + " " + lg);
+  std::filesystem::remove_all(ck);
+  EXPECT_EQ(program.status, 4) << program.output;
+  EXPECT_EQ(program.output.find("by layers"), std::string::npos) << program.output;
   EXPECT_NE(program.output.find("a long count: about "), std::string::npos) << program.output;
-  EXPECT_NE(program.output.find("--method layers may count it far faster"), std::string::npos)
+  EXPECT_NE(program.output.find("without --checkpoint, the layers may count it far faster"),
+            std::string::npos)
       << program.output;
 }
 

@@ -568,31 +568,42 @@ Json wide_json(search::LayerCount n) {
   return search::decimal(n);
 }
 
-// Where `auto` may count a shape by layers (one process, nothing only the
-// search has), the widest frontier of their fill order
-// (puzzles::layers_frontier); otherwise nothing.
-std::optional<int> auto_layers_frontier(const FoamOptions& o, const ShapeJob& job) {
-  if (o.method != "auto" || search_option(o) != nullptr || this_cluster().processes() > 1)
-    return std::nullopt;
-  return puzzles::layers_frontier(job.shape, job.pool);
-}
+// How a shape is counted: by the search, by layers, or by layers first
+// and by the search if the layers outgrow the memory allowed.
+enum class ShapeMethod { Search, Layers, LayersThenSearch };
 
-// Whether a shape is counted by layers: when asked, or by default (auto)
-// where they suit it (a frontier of at most kLayersWidestFrontier cells).
-bool count_by_layers(const FoamOptions& o, std::optional<int> auto_frontier) {
-  if (o.method != "auto") return o.method == "layers";
-  if (!auto_frontier || *auto_frontier > puzzles::kLayersWidestFrontier) return false;
+// --method, or for `auto` (one process, nothing only the search has) the
+// widest frontier of the layers' fill order (puzzles::layers_frontier)
+// decides: the layers where they suit the shape, tried first up to
+// kLayersTriedFrontier cells; said on standard error.
+ShapeMethod shape_method(const FoamOptions& o, const ShapeJob& job) {
+  if (o.method != "auto") return o.method == "layers" ? ShapeMethod::Layers : ShapeMethod::Search;
+  if (search_option(o) != nullptr || this_cluster().processes() > 1) return ShapeMethod::Search;
+  const std::optional<int> frontier = puzzles::layers_frontier(job.shape, job.pool);
+  if (!frontier || *frontier > puzzles::kLayersTriedFrontier) return ShapeMethod::Search;
+  if (*frontier <= puzzles::kLayersWidestFrontier) {
+    fmt::print(stderr,
+               "cubenum: note: counted by layers (the pool's many congruent pieces make few "
+               "distinct states; --method search: assembly by assembly)\n");
+    return ShapeMethod::Layers;
+  }
   fmt::print(stderr,
-             "cubenum: note: counted by layers (the pool's many congruent pieces make few "
-             "distinct states; --method search: assembly by assembly)\n");
-  return true;
+             "cubenum: note: counting by layers first (many congruent pieces, but a frontier of "
+             "{} cells: they may outgrow the memory, and then the search counts it; --method "
+             "search: the search alone)\n",
+             *frontier);
+  return ShapeMethod::LayersThenSearch;
 }
 
 // The count by layers, its progress the layers done. With `--by both`,
 // by identity and then by shape (the layers keep the copies left, so the
 // two are separate counts).
-Json run_shape_count_by_layers(const FoamOptions& o, const ActionContext& ctx, const ShapeJob& job,
-                               const std::vector<puzzles::FoamSet>& sets) {
+// With `fallback`, outgrowing the memory is said on standard error and
+// gives nothing (the search counts it then).
+std::optional<Json> run_shape_count_by_layers(const FoamOptions& o, const ActionContext& ctx,
+                                              const ShapeJob& job,
+                                              const std::vector<puzzles::FoamSet>& sets,
+                                              bool fallback) {
   Progress layers("foam count by layers: " + job.shape.name, 0, "layers");
   search::LayerOptions options;
   options.layer_done = [&layers](int done, int total, std::uint64_t states) {
@@ -618,6 +629,13 @@ Json run_shape_count_by_layers(const FoamOptions& o, const ActionContext& ctx, c
   Stopwatch clock;
   for (const auto& [by, pool] : pools) {
     const auto c = puzzles::count_foam_shape_by_layers(job.shape, pool, options);
+    if (!c.complete && fallback && guard && guard->tripped()) {
+      fmt::print(stderr,
+                 "cubenum: note: the layers held {}, more than the {} allowed (--memory): "
+                 "counted by the search instead\n",
+                 bytes_text(guard->held()), bytes_text(guard->limit()));
+      return std::nullopt;
+    }
     if (!c.complete) {
       const std::string why =
           "a count by layers has no counts before its last layer (--method search gives lower "
@@ -649,24 +667,21 @@ Json run_shape_count_by_layers(const FoamOptions& o, const ActionContext& ctx, c
   return shape_json(job, o, counts);
 }
 
-Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
-  const auto sets = load_sets(o);
-  const bool via_shapes = count_via_shapes(o, puzzles::FoamChallenge::Pool, shape_by(o), sets);
-  const ShapeJob job = load_shape_job(o, sets, via_shapes);
-  const std::optional<int> auto_frontier = auto_layers_frontier(o, job);
-  if (count_by_layers(o, auto_frontier)) {
-    print_shape_header(ctx.out, job);
-    return run_shape_count_by_layers(o, ctx, job, sets);
-  }
+// The search's count of a shape (its header printed unless `headed`).
+Json run_shape_search(const FoamOptions& o, const ActionContext& ctx, const ShapeJob& job,
+                      const std::vector<puzzles::FoamSet>& sets, bool via_shapes, bool headed) {
   CountCheckpoint checkpoint(o.checkpoints, o.time_limit,
                              count_identity(o, sets, via_shapes, &job.shape));
-  print_shape_header(ctx.out, job);
+  if (!headed) print_shape_header(ctx.out, job);
   SearchProgress progress("foam count: " + job.shape.name);
-  constexpr int kHintFrontier = 32;  // the Little Genius 2x2x1: 13 GB by layers
-  if (auto_frontier && *auto_frontier <= kHintFrontier)
-    progress.hint =
-        "; --method layers may count it far faster, in far more memory (many congruent "
-        "pieces, but a frontier wider than auto takes)";
+  // Where only an option of the search kept auto from the layers.
+  const char* option = search_option(o);
+  if (o.method == "auto" && option != nullptr && this_cluster().processes() == 1) {
+    const std::optional<int> frontier = puzzles::layers_frontier(job.shape, job.pool);
+    if (frontier && *frontier <= puzzles::kLayersTriedFrontier)
+      progress.hint = fmt::format(
+          "; without {}, the layers may count it far faster (many congruent pieces)", option);
+  }
   auto options = progress_options(progress);
   options.tally_by_shape = o.by == "both";
   apply(checkpoint, options, "shape");
@@ -715,6 +730,21 @@ Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   Json fields = shape_json(job, o, counts);
   if (checkpoint.resumed()) fields["resumed"] = true;
   return fields;
+}
+
+Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
+  const auto sets = load_sets(o);
+  const bool via_shapes = count_via_shapes(o, puzzles::FoamChallenge::Pool, shape_by(o), sets);
+  const ShapeJob job = load_shape_job(o, sets, via_shapes);
+  const ShapeMethod method = shape_method(o, job);
+  if (method == ShapeMethod::Search) return run_shape_search(o, ctx, job, sets, via_shapes, false);
+  print_shape_header(ctx.out, job);
+  Stopwatch tried;
+  const bool fallback = method == ShapeMethod::LayersThenSearch;
+  if (auto counted = run_shape_count_by_layers(o, ctx, job, sets, fallback)) return *counted;
+  FoamOptions rest = o;  // the search has what is left of --time-limit
+  if (o.time_limit > 0) rest.time_limit = std::max(1e-3, o.time_limit - tried.seconds());
+  return run_shape_search(rest, ctx, job, sets, via_shapes, true);
 }
 
 Json shape_solution_json(const ShapeJob& job, const search::AssemblyKey& key) {

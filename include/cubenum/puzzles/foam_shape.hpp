@@ -66,6 +66,10 @@ std::optional<int> layers_frontier(const FoamShape& shape, const FoamProblem& po
 // 2x2x1 (32) 3.5 min and 13 GB; a pool of distinct pieces has about as many
 // states as partial assemblies.
 inline constexpr int kLayersWidestFrontier = 24;
+// Up to this frontier `auto` tries the layers first and falls back on the
+// search where they outgrow the memory allowed (the Little Genius 2x2x1:
+// 13 GB by layers against about 95 h by the search).
+inline constexpr int kLayersTriedFrontier = 32;
 bool layers_suit(const FoamShape& shape, const FoamProblem& pool,
                  int widest_frontier = kLayersWidestFrontier);
 // The same by layers (search/plate_layers.hpp), in 128 bits; no listing,
