@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -108,6 +109,9 @@ struct PlateAssembly::Work {
 
 struct PlateAssembly::State {
   std::vector<PlateGrid> covered;  // per face: its cells covered by placed neighbours
+  // per link (each depth's own range of links_): its face's covered cells
+  // before the placement at that depth, put back by unplace()
+  std::vector<PlateGrid> covered_before;
   std::vector<int> remaining, group_used;
   std::vector<const Candidate*> chosen;  // per depth
   AssemblyKey key;                       // record()'s buffer
@@ -476,6 +480,7 @@ inline bool PlateAssembly::fits(const State& st, int depth, const Candidate& c) 
   if (st.remaining[c.kind] == 0) return false;
   if (st.reduced && depths_[depth].in_anchor_orbit && depth > 0 && c.kind < st.chosen[0]->kind)
     return false;
+  if (group_capacity_.empty()) return true;
   const int group = kinds_[c.kind].group;
   return group < 0 || st.group_used[group] < group_capacity_[group];
 }
@@ -483,8 +488,12 @@ inline bool PlateAssembly::fits(const State& st, int depth, const Candidate& c) 
 inline bool PlateAssembly::place(State& st, int depth, const Candidate& c) const {
   if (!fits(st, depth, c)) return false;
   const DepthTable& d = depths_[depth];
-  for (const Link* link = links_.data() + d.link_begin; link != links_.data() + d.link_end; ++link)
-    st.covered[link->face] |= link->image[extract_bits(c.grid, link->cells)];
+  for (std::uint32_t k = d.link_begin; k != d.link_end; ++k) {
+    const Link& link = links_[k];
+    PlateGrid& covered = st.covered[link.face];
+    st.covered_before[k] = covered;
+    covered |= link.image[extract_bits(c.grid, link.cells)];
+  }
   --st.remaining[c.kind];
   if (d.counts_borders) take_borders(st, c.kind, 1);
   const int group = kinds_[c.kind].group;
@@ -494,10 +503,10 @@ inline bool PlateAssembly::place(State& st, int depth, const Candidate& c) const
 }
 
 inline void PlateAssembly::unplace(State& st, int depth, const Candidate& c) const {
-  // An exact cover: no other placed plate covers these cells.
+  // Last link first: a face with several links gets its first value back.
   const DepthTable& d = depths_[depth];
-  for (const Link* link = links_.data() + d.link_begin; link != links_.data() + d.link_end; ++link)
-    st.covered[link->face] &= ~link->image[extract_bits(c.grid, link->cells)];
+  for (std::uint32_t k = d.link_end; k != d.link_begin; --k)
+    st.covered[links_[k - 1].face] = st.covered_before[k - 1];
   ++st.remaining[c.kind];
   if (d.counts_borders) take_borders(st, c.kind, -1);
   const int group = kinds_[c.kind].group;
@@ -918,6 +927,7 @@ PlateAssembly::State PlateAssembly::start_state(const AssemblyOptions& options) 
   State start;
   const int faces = surface_->face_count();
   start.covered.assign(faces, 0);
+  start.covered_before.assign(links_.size(), 0);
   start.remaining.reserve(kinds_.size());
   for (std::size_t k = 0; k < kinds_.size(); ++k) {
     start.remaining.push_back(kinds_[k].multiplicity);
