@@ -597,9 +597,8 @@ ShapeMethod shape_method(const FoamOptions& o, const ShapeJob& job) {
 
 // The count by layers, its progress the layers done. With `--by both`,
 // by identity and then by shape (the layers keep the copies left, so the
-// two are separate counts).
-// With `fallback`, outgrowing the memory is said on standard error and
-// gives nothing (the search counts it then).
+// two are separate counts). With `fallback`, outgrowing the memory is said
+// on standard error and gives nothing (the search counts it then).
 std::optional<Json> run_shape_count_by_layers(const FoamOptions& o, const ActionContext& ctx,
                                               const ShapeJob& job,
                                               const std::vector<puzzles::FoamSet>& sets,
@@ -717,7 +716,7 @@ Json run_shape_search(const FoamOptions& o, const ActionContext& ctx, const Shap
                       {"rotations", s.rotations},
                       {"symmetries", s.symmetries},
                       {"piece_choices", choices_json(s.piece_choices, !o.no_choices)},
-                      {"complete", c.complete},
+                      {"complete", c.complete},  // as the first: "by" after it
                       {"by", "shape"}});
   }
   for (Json& r : counts) {
