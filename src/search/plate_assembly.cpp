@@ -59,22 +59,36 @@ std::vector<std::vector<int>> neighbours(const PlateSurface& s) {
   return out;
 }
 
-// Faces in a fixed order from `first`: each next face has as many placed
-// neighbours as possible (ties: the lower index), so constraints bite early.
+// Faces in a fixed order from `first`: each next face shares as many
+// cells as possible with the faces placed (ties: more placed neighbours,
+// then the lower index), so constraints bite early. Counting the cells and
+// not only the neighbours (a corner is one cell, an edge five) matters:
+// the Marble 3x1x1 from three colours took 9.1 s by neighbours, 0.10 s by
+// cells; four colours on the 2x2x1 87 s against 38 s.
 std::vector<int> fill_order(const PlateSurface& surface, int first) {
   const auto next_to = neighbours(surface);
   const int n = surface.face_count();
-  std::vector<int> order{first}, links(n, 0);
+  std::vector<int> order, links(n, 0), cells(n, 0);
   std::vector<bool> placed(n, false);
-  placed[first] = true;
-  for (const int g : next_to[first]) ++links[g];
+  const auto place = [&](int f) {
+    order.push_back(f);
+    placed[f] = true;
+    for (const int g : next_to[f]) ++links[g];
+    for (int cell = 0; cell < surface.cell_count(); ++cell) {
+      const auto& faces = surface.faces_of(cell);
+      if (std::find(faces.begin(), faces.end(), f) == faces.end()) continue;
+      for (const int g : faces)
+        if (g != f) ++cells[g];
+    }
+  };
+  place(first);
   while (static_cast<int>(order.size()) < n) {
     int best = -1;
     for (int f = 0; f < n; ++f)
-      if (!placed[f] && (best < 0 || links[f] > links[best])) best = f;
-    order.push_back(best);
-    placed[best] = true;
-    for (const int g : next_to[best]) ++links[g];
+      if (!placed[f] &&
+          (best < 0 || std::pair(cells[f], links[f]) > std::pair(cells[best], links[best])))
+        best = f;
+    place(best);
   }
   return order;
 }
