@@ -495,7 +495,10 @@ TEST(DistributedCounts, FoamCountsAreTheOneProcessOnes) {
   const std::vector<std::string> commands = {
       "foam count --challenge pool " + sets, kShapeCount, "foam count --challenge own " + sets,
       "foam count --challenge one-per-colour --by shape " + sets,
-      kShapeCount + " --no-choices"};  // no canonical forms: the sums by ties travel
+      kShapeCount + " --no-choices",  // no canonical forms: the sums by ties travel
+      // by identity and by shape from one search: the counts by shape travel
+      "foam count --by both --shape cuboid:2x1x1 --colours blue,green,red " + kData +
+          "/foam/happy-cube-micro.txt"};
   for (const std::string& command : commands) {
     const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
     ASSERT_EQ(alone.status, 0) << alone.output;
