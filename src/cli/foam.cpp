@@ -525,14 +525,29 @@ Json shape_json(const ShapeJob& job, const FoamOptions& o, const Json& result) {
   return shape_json(job, o, std::vector<Json>{result});
 }
 
-// The counts of a shape, with the shape's own fields first.
+// A count in JSON: a number up to 2^64 - 1, past it (the layers' 128 bits)
+// its decimal digits as a string (JSON readers keep 64 bits at most).
+Json wide_json(search::LayerCount n) {
+  if (n <= std::numeric_limits<std::uint64_t>::max()) return static_cast<std::uint64_t>(n);
+  return search::decimal(n);
+}
+
+// A shape's counts (from the search, by shape beside it, or the layers) in
+// JSON; the piece choices null when not counted.
+template <class Count>
+Json count_json(const Count& c, bool choices_counted) {
+  return {{"raw", wide_json(c.raw)},
+          {"rotations", wide_json(c.rotations)},
+          {"symmetries", wide_json(c.symmetries)},
+          {"piece_choices", choices_counted ? wide_json(c.piece_choices) : Json(nullptr)}};
+}
+
+// The same with whether the count is complete.
 template <class Count>
 Json shape_count_fields(const Count& c, bool choices_counted = true) {
-  return {{"raw", c.raw},
-          {"rotations", c.rotations},
-          {"symmetries", c.symmetries},
-          {"piece_choices", choices_json(c.piece_choices, choices_counted)},
-          {"complete", c.complete}};
+  Json r = count_json(c, choices_counted);
+  r["complete"] = c.complete;
+  return r;
 }
 
 void print_shape_header(std::ostream& out, const ShapeJob& job) {
@@ -551,6 +566,13 @@ struct ShapeCountRow {
   std::array<std::string, 4> counts;
 };
 
+template <class Count>
+ShapeCountRow count_row(std::string by, const Count& c, bool choices_counted) {
+  return {std::move(by),
+          {search::decimal(c.raw), search::decimal(c.rotations), search::decimal(c.symmetries),
+           choices_counted ? search::decimal(c.piece_choices) : std::string("-")}};
+}
+
 void print_shape_counts(std::ostream& out, const std::vector<ShapeCountRow>& rows, double seconds) {
   const bool labelled = rows.size() > 1;
   const auto by = [&](const std::string& text) {
@@ -561,13 +583,6 @@ void print_shape_counts(std::ostream& out, const std::vector<ShapeCountRow>& row
   for (const ShapeCountRow& row : rows)
     out << fmt::format("{}{:>14} {:>12} {:>12} {:>13} {:>9.3f}\n", by(row.by), row.counts[0],
                        row.counts[1], row.counts[2], row.counts[3], seconds);
-}
-
-// A count of the layers in JSON: a number up to 2^64 - 1, past it its
-// decimal digits as a string (JSON readers keep 64 bits at most).
-Json wide_json(search::LayerCount n) {
-  if (n <= std::numeric_limits<std::uint64_t>::max()) return static_cast<std::uint64_t>(n);
-  return search::decimal(n);
 }
 
 // How a shape is counted: by the search, by layers, or by layers first
@@ -648,17 +663,11 @@ std::optional<Json> run_shape_count_by_layers(const FoamOptions& o, const Action
                         bytes_text(guard->held()), bytes_text(guard->limit()), why));
       throw RunStopped(fmt::format("the count by layers was stopped by --time-limit: {}", why));
     }
-    rows.push_back(
-        {by,
-         {search::decimal(c.raw), search::decimal(c.rotations), search::decimal(c.symmetries),
-          choices ? search::decimal(c.piece_choices) : std::string("-")}});
-    Json r = {{"raw", wide_json(c.raw)},
-              {"rotations", wide_json(c.rotations)},
-              {"symmetries", wide_json(c.symmetries)},
-              {"piece_choices", choices ? wide_json(c.piece_choices) : Json(nullptr)},
-              {"complete", true},
-              {"method", "layers"},
-              {"largest_layer", c.largest_layer}};
+    rows.push_back(count_row(by, c, choices));
+    Json r = count_json(c, choices);
+    r["complete"] = true;
+    r["method"] = "layers";
+    r["largest_layer"] = c.largest_layer;
     if (!by.empty()) r["by"] = by;
     counts.push_back(std::move(r));
   }
@@ -695,34 +704,23 @@ Json run_shape_search(const FoamOptions& o, const ActionContext& ctx, const Shap
   const bool out_of_memory = guard && guard->tripped() && !c.complete;
   if (!c.complete && checkpoint.saving() && !out_of_memory) checkpoint.stopped();
   if (!out_of_memory) checkpoint.finished();
-  std::vector<ShapeCountRow> rows = {
-      {options.tally_by_shape ? "identity" : "",
-       {std::to_string(c.raw), std::to_string(c.rotations), std::to_string(c.symmetries),
-        choices_text(c.piece_choices, !o.no_choices)}}};
-  if (c.by_shape)
-    rows.push_back({"shape",
-                    {std::to_string(c.by_shape->raw), std::to_string(c.by_shape->rotations),
-                     std::to_string(c.by_shape->symmetries),
-                     choices_text(c.by_shape->piece_choices, !o.no_choices)}});
+  const bool choices = !o.no_choices;
+  std::vector<ShapeCountRow> rows = {count_row(c.by_shape ? "identity" : "", c, choices)};
+  std::vector<Json> counts = {count_json(c, choices)};
+  if (c.by_shape) {
+    rows.push_back(count_row("shape", *c.by_shape, choices));
+    counts.push_back(count_json(*c.by_shape, choices));
+  }
   print_shape_counts(ctx.out, rows, seconds);
   if (!c.complete)
     ctx.out << fmt::format("stopped {} after {}/{} subtrees: the counts are lower bounds\n",
                            out_of_memory ? "at the memory limit" : "by --time-limit",
                            c.subtrees_done, c.subtrees_total);
   if (out_of_memory) memory_stopped(o, *guard);
-  std::vector<Json> counts = {shape_count_fields(c, !o.no_choices)};
-  if (c.by_shape) {
-    counts.front()["by"] = "identity";
-    const auto& s = *c.by_shape;
-    counts.push_back({{"raw", s.raw},
-                      {"rotations", s.rotations},
-                      {"symmetries", s.symmetries},
-                      {"piece_choices", choices_json(s.piece_choices, !o.no_choices)},
-                      {"complete", c.complete},  // as the first: "by" after it
-                      {"by", "shape"}});
-  }
-  for (Json& r : counts) {
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    Json& r = counts[i];
     r["complete"] = c.complete;
+    if (c.by_shape) r["by"] = i == 0 ? "identity" : "shape";
     r["method"] = "search";
     r["subtrees_done"] = c.subtrees_done;
     r["subtrees_total"] = c.subtrees_total;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -885,10 +884,11 @@ void PlateAssembly::record(State& st, AssemblyTally& tally) const {
   const std::uint64_t labels = st.options->label_copies ? labellings(key) : 1;
   // Reduced search: only solutions with their least kind on face 0 are
   // made; each rotation class adds its size (orbit-stabiliser) to raw.
-  if (!st.reduced) tally.raw = plus(tally.raw, labels);
-  if (st.reduced && least_rotated)
-    tally.raw =
-        plus(tally.raw, times(labels, static_cast<std::uint64_t>(rotations / fixing_rotations)));
+  const std::uint64_t raw_each = !st.reduced ? 1
+                                 : least_rotated
+                                     ? static_cast<std::uint64_t>(rotations / fixing_rotations)
+                                     : 0;
+  tally.raw = plus(tally.raw, times(labels, raw_each));
   if (least_rotated)
     tally.rotations =
         plus(tally.rotations, labels == 1 ? 1 : exact_quotient(labels, fixing_rotations));
@@ -896,9 +896,7 @@ void PlateAssembly::record(State& st, AssemblyTally& tally) const {
     tally.symmetries = plus(tally.symmetries, labels == 1 ? 1 : exact_quotient(labels, fixing_all));
   if (st.options->tally_by_shape) {  // the same without the labels
     AssemblyTally::Counts& s = tally.by_shape ? *tally.by_shape : tally.by_shape.emplace();
-    if (!st.reduced) ++s.raw;
-    if (st.reduced && least_rotated)
-      s.raw += static_cast<std::uint64_t>(rotations / fixing_rotations);
+    s.raw += raw_each;
     s.rotations += least_rotated;
     s.symmetries += least_overall;
   }
