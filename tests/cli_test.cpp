@@ -66,6 +66,10 @@ TEST(Cli, ScaleWritesItsTableAndPlotWhereToldAndItsJson) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("\"command\": \"cubenum nine-colour-cube count\""), std::string::npos);
   EXPECT_NE(r.output.find("\"threads\": 2"), std::string::npos);
+  // The job's counts, so that scales run apart can be compared: 40 classes
+  // up to colours x 9! labellings (the 40 are checked against a naive
+  // enumeration in nine_colour_cube_test.cpp).
+  EXPECT_NE(r.output.find("\"labelled\": 14515200"), std::string::npos) << r.output;
   std::ifstream md(dir + "/scaling-nine-colour-cube-count.md");
   std::ifstream svg(dir + "/scaling-nine-colour-cube-count.svg");
   ASSERT_TRUE(md && svg);

@@ -165,7 +165,10 @@ void run_scale(const ScaleOptions& o, const std::vector<std::string>& words) {
       "Machine: {}.\n\n{}\n![speedup](scaling-{}.svg)\n",
       command, made_by, o.repeat, report::describe(report::this_machine()),
       report::scaling_markdown(points), name);
-  Json result = {{"command", command}, {"repeat", o.repeat}, {"points", Json::array()}};
+  // The counts too, so that scales run apart (a thread count a process)
+  // can be checked against each other.
+  Json result = {
+      {"command", command}, {"repeat", o.repeat}, {"points", Json::array()}, {"counts", reference}};
   for (const auto& p : points)
     result["points"].push_back({{"threads", p.threads}, {"seconds", p.seconds}});
   std::error_code ec;
