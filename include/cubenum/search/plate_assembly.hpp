@@ -238,7 +238,7 @@ class PlateAssembly {
   void collect_prefixes(State& state, int depth, int split, Prefix& current,
                         std::vector<Prefix>& out) const;
   bool fits(const State& state, int depth, const Candidate& c) const;
-  bool place(State& state, int depth, const Candidate& c) const;
+  void place(State& state, int depth, const Candidate& c) const;
   void unplace(State& state, int depth, const Candidate& c) const;
   State start_state(const AssemblyOptions& options) const;
   void report(State& state, const AssemblyTally& tally, std::uint64_t nodes) const;
