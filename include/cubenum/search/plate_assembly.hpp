@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
@@ -242,7 +243,7 @@ class PlateAssembly {
   void unplace(State& state, int depth, const Candidate& c) const;
   State start_state(const AssemblyOptions& options) const;
   void report(State& state, const AssemblyTally& tally, std::uint64_t nodes) const;
-  double estimate_nodes(const State& from, int split, std::uint64_t seed) const;
+  double descend(State& state, int split, int descents, std::mt19937_64& random) const;
   std::vector<double> estimate_subtrees(const State& start, int split,
                                         const std::vector<Prefix>& prefixes) const;
   struct Restart;
