@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 
 namespace cubenum {
 namespace {
@@ -44,6 +46,29 @@ TEST(Progress, LineShowsDoneOfTotalRateTimeAndTimeLeft) {
   EXPECT_EQ(open_ended.text().rfind("search, ", 0), 0U) << open_ended.text();  // nothing done yet
   open_ended.add(4096);
   EXPECT_EQ(open_ended.text().rfind("search: 4,096 nodes, ", 0), 0U) << open_ended.text();
+  progress::set_mode(progress::Mode::Auto);
+}
+
+// A count resumed at 40 % that reaches 50 % has done a tenth in its time:
+// five times that time is left, not one (the whole 50 % was not done in it).
+TEST(Progress, TimeLeftOfAResumedRunComesFromWhatThisRunDid) {
+  progress::set_mode(progress::Mode::Never);
+  Progress shares("count", 100, "subtrees");
+  shares.set_fraction(0.4);  // done before this run
+  EXPECT_LT(shares.seconds_left(), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  shares.set_fraction(0.5);
+  EXPECT_NEAR(shares.seconds_left() / shares.seconds(), 5.0, 0.05);
+
+  Progress subtrees("count", 100, "subtrees");
+  subtrees.set_done_before(40);
+  subtrees.set_done(40);
+  EXPECT_LT(subtrees.seconds_left(), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  subtrees.set_done(50);
+  EXPECT_NEAR(subtrees.seconds_left() / subtrees.seconds(), 5.0, 0.05);
+  subtrees.set_done_before(0);  // a fresh run: half done, as long again
+  EXPECT_NEAR(subtrees.seconds_left() / subtrees.seconds(), 1.0, 0.05);
   progress::set_mode(progress::Mode::Auto);
 }
 

@@ -265,7 +265,7 @@ struct SearchProgress {
 void warn_if_long(SearchProgress& progress, double share) {
   const double elapsed = progress.subtrees.seconds();
   if (elapsed < 3 || share <= 0 || progress.warned.load(std::memory_order_relaxed)) return;
-  const double left = elapsed * (1 - share) / share;
+  const double left = progress.subtrees.seconds_left();
   if (left < 3600 || progress.warned.exchange(true) || this_cluster().process() != 0) return;
   progress::note_line(fmt::format(
       "cubenum: note: a long count: about {} left, from the subtrees' estimated sizes (a rough "
@@ -278,6 +278,7 @@ search::AssemblyOptions progress_options(SearchProgress& progress) {
   options.progress = [&progress](const search::SplitProgress& p) {
     progress.subtrees.set_total(p.total);
     progress.subtrees.set_done(p.done);
+    progress.subtrees.set_done_before(p.before);
   };
   options.work_done = [&progress](double share) {
     progress.subtrees.set_fraction(share);

@@ -127,6 +127,7 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
     options.progress = [&](const search::SplitProgress& p) {
       subtrees.set_total(p.total);
       subtrees.set_done(p.done);
+      subtrees.set_done_before(p.before);
     };
     options.stop = stop;
     options.cluster = &this_cluster();

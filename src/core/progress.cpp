@@ -269,20 +269,34 @@ std::string Progress::text() const {
   } else if (done > 0) {
     s += fmt::format(": {}{}", progress::grouped(done), unit);
   }
-  if (done > 0 && elapsed > 0)
-    s += fmt::format(", {}/s", rate_text(static_cast<double>(done) / elapsed));
+  const std::uint64_t before = std::min(done_before_.load(std::memory_order_relaxed), done);
+  if (done > before && elapsed > 0)
+    s += fmt::format(", {}/s", rate_text(static_cast<double>(done - before) / elapsed));
   s += ", " + progress::duration(elapsed);
-  const double fraction = fraction_.load(std::memory_order_relaxed);
-  if (fraction > 0 && fraction < 1)
-    s += ", about " + progress::duration(elapsed * (1 - fraction) / fraction) + " left";
-  else if (fraction < 0 && estimate_.load(std::memory_order_relaxed) && total > 0 && done > 0 &&
-           done < total)
-    s += ", about " +
-         progress::duration(elapsed * static_cast<double>(total - done) /
-                            static_cast<double>(done)) +
-         " left";
+  const double left = seconds_left();
+  if (left >= 0) s += ", about " + progress::duration(left) + " left";
   if (!detail_.empty()) s += ", " + detail_;
   return s;
+}
+
+void Progress::set_fraction(double fraction) {
+  double unset = -1;
+  fraction_before_.compare_exchange_strong(unset, fraction, std::memory_order_relaxed);
+  fraction_.store(fraction, std::memory_order_relaxed);
+}
+
+double Progress::seconds_left() const {
+  const double elapsed = seconds();
+  const double fraction = fraction_.load(std::memory_order_relaxed);
+  if (fraction >= 0) {
+    const double gained = fraction - fraction_before_.load(std::memory_order_relaxed);
+    return fraction < 1 && gained > 0 ? elapsed * (1 - fraction) / gained : -1;
+  }
+  const std::uint64_t done = done_.load(std::memory_order_relaxed);
+  const std::uint64_t total = total_.load(std::memory_order_relaxed);
+  const std::uint64_t before = std::min(done_before_.load(std::memory_order_relaxed), done);
+  if (!estimate_.load(std::memory_order_relaxed) || done <= before || done >= total) return -1;
+  return elapsed * static_cast<double>(total - done) / static_cast<double>(done - before);
 }
 
 }  // namespace cubenum

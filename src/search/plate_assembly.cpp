@@ -108,14 +108,15 @@ struct PlateAssembly::Work {
   double total = 0;
   std::atomic<std::uint64_t> nodes{0}, finished_nodes{0};
   std::atomic<double> finished_estimate{0};
+  double before = 0;  // the estimate of the subtrees finished before this run
 
-  // Nodes of unfinished subtrees count at the finished ones' ratio of
-  // estimate to nodes (1 before any finishes: the estimate is unbiased).
+  // Nodes of unfinished subtrees count at the ratio of estimate to nodes of
+  // those this run finished (1 before any finishes: the estimate is unbiased).
   double share() const {
     const double estimated = finished_estimate.load(std::memory_order_relaxed);
     const auto searched = static_cast<double>(finished_nodes.load(std::memory_order_relaxed));
     const auto in_flight = static_cast<double>(nodes.load(std::memory_order_relaxed)) - searched;
-    const double scale = searched > 0 ? estimated / searched : 1;
+    const double scale = searched > 0 ? (estimated - before) / searched : 1;
     return total > 0 ? std::min(0.999, (estimated + scale * std::max(in_flight, 0.0)) / total) : 0;
   }
 };
@@ -1025,8 +1026,12 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   if (start.work != nullptr && !run.pending.empty()) {  // the others finished before
     double pending = 0;
     for (const std::uint32_t s : run.pending) pending += work.estimate[s];
-    work.finished_estimate = work.total - pending;
+    work.before = work.total - pending;
+    work.finished_estimate = work.before;
   }
+  // The share done before this run, first: the time left comes from what
+  // this run adds to it (a resumed count's earlier part took no time here).
+  if (start.work != nullptr) options.work_done(work.share());
   const bool without_forms = start.reduced && count_without_forms(options);
   const auto search_one = [&](const Prefix& prefix, AssemblyTally& tally) {
     tally.list_limit = options.list_limit;

@@ -75,8 +75,14 @@ class Progress {
   void set_detail(std::string detail);
   void set_estimate(bool estimate) { estimate_.store(estimate, std::memory_order_relaxed); }
   // The share of the work done, when it is not done / total (subtrees of
-  // unequal sizes): the time left is then estimated from it.
-  void set_fraction(double fraction) { fraction_.store(fraction, std::memory_order_relaxed); }
+  // unequal sizes): the time left is then estimated from it. The first share
+  // given is taken as done before this run (a count resumed from a
+  // checkpoint), as is `set_done_before`: the time left comes from what
+  // this run has done in its time, not from the whole.
+  void set_fraction(double fraction);
+  void set_done_before(std::uint64_t done) { done_before_.store(done, std::memory_order_relaxed); }
+  // The time left, or < 0 while there is no estimate.
+  double seconds_left() const;
   std::uint64_t done() const { return done_.load(std::memory_order_relaxed); }
   double seconds() const;
 
@@ -85,9 +91,10 @@ class Progress {
 
  private:
   std::string what_, unit_, detail_;  // detail_ under the drawer's lock
-  std::atomic<std::uint64_t> done_{0}, total_{0};
+  std::atomic<std::uint64_t> done_{0}, total_{0}, done_before_{0};
   std::atomic<bool> estimate_{true};
-  std::atomic<double> fraction_{-1};  // < 0: done / total
+  std::atomic<double> fraction_{-1};         // < 0: done / total
+  std::atomic<double> fraction_before_{-1};  // the first fraction given
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -29,6 +29,9 @@ struct SplitProgress {
   // The estimated share of the work done (subtrees differ in size), or < 0
   // when the search does not estimate it.
   double work_done = -1;
+  // Of `done`, those finished before this run (one resumed from a
+  // checkpoint): the time left comes from the rate of this run.
+  std::size_t before = 0;
 };
 
 template <class Local>
@@ -67,7 +70,7 @@ Local search_subtrees(std::span<const Prefix> prefixes, Search&& search,
   const bool shared = run.cluster != nullptr && run.cluster->processes() > 1;
   PerWorker<Local> locals;
   std::atomic<std::size_t> done{earlier};
-  if (run.progress) run.progress({earlier, total});
+  if (run.progress) run.progress({.done = earlier, .total = total, .before = earlier});
   // As many draws in every process as there are subtrees: each subtree is
   // drawn by some worker, the draws after the last one find nothing.
   parallel_for_chunks(count, 1, [&](std::size_t, std::size_t) {
@@ -93,7 +96,7 @@ Local search_subtrees(std::span<const Prefix> prefixes, Search&& search,
     if (!whole) return;  // stopped: not done, and the line keeps what was
     const std::size_t d = shared ? earlier + std::min<std::size_t>(k + 1, count)
                                  : done.fetch_add(1, std::memory_order_relaxed) + 1;
-    if (run.progress) run.progress({d, total});
+    if (run.progress) run.progress({.done = d, .total = total, .before = earlier});
   });
   Local sum{};
   locals.for_each([&](Local& local) {
