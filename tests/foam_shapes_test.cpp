@@ -17,9 +17,12 @@
 #include <set>
 #include <sstream>
 
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/progress.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/report/json.hpp"
+#include "cubenum/search/subtree_checkpoint.hpp"
 #include "run_cubenum.hpp"
 #include "scratch_files.hpp"
 
@@ -591,6 +594,55 @@ TEST(FoamShapeCount, WorkShareGrowsToTheWholeAndChangesNoCount) {
     EXPECT_LT(share, 1);
   }
   EXPECT_GT(*std::max_element(shares.begin(), shares.end()), 0.99);
+}
+
+// A count resumed from a checkpoint first reports the share its earlier run
+// finished, before it searches (the progress line measures the time left
+// from there: the earlier part took no time in this run), then grows to
+// the whole; its counts are those of one run.
+TEST(FoamShapeCount, ResumedCountReportsTheShareDoneBeforeFirst) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  const FoamProblem pool =
+      foam_shape_pool({set_of("happy-cube-original")}, FoamBy::Identity, {"blue", "green"});
+  const FoamShapeCount whole = count_foam_shape(two, pool);
+  const std::string dir = testing::scratch("foam-shape-resumed-share").string();
+  const CheckpointJson identity = {{"test", "resumed share"}};
+  std::mutex mutex;
+  double reached = 0;
+  {
+    search::SubtreeCheckpoint checkpoint(dir, identity, false, 0, this_cluster());
+    search::AssemblyOptions first;
+    first.checkpoint = &checkpoint;
+    first.work_done = [&](double share) {
+      const std::lock_guard lock(mutex);
+      reached = std::max(reached, share);
+    };
+    first.stop = [&] {
+      const std::lock_guard lock(mutex);
+      return reached >= 0.3;
+    };
+    EXPECT_FALSE(count_foam_shape(two, pool, first).complete);
+    checkpoint.save(true);
+  }
+  std::vector<std::pair<double, std::uint64_t>> shares;  // and the nodes searched by then
+  Progress nodes("search", 0, "nodes");
+  search::SubtreeCheckpoint checkpoint(dir, identity, true, 0, this_cluster());
+  search::AssemblyOptions second;
+  second.checkpoint = &checkpoint;
+  second.nodes = &nodes;
+  second.work_done = [&](double share) {
+    const std::lock_guard lock(mutex);
+    shares.emplace_back(share, nodes.done());
+  };
+  const FoamShapeCount resumed = count_foam_shape(two, pool, second);
+  EXPECT_EQ(resumed.raw, whole.raw);
+  EXPECT_EQ(resumed.symmetries, whole.symmetries);
+  EXPECT_EQ(resumed.piece_choices, whole.piece_choices);
+  ASSERT_FALSE(shares.empty());
+  EXPECT_EQ(shares.front().second, 0U) << "the earlier run's share comes before any search";
+  EXPECT_GT(shares.front().first, 0.1);
+  EXPECT_LT(shares.front().first, 0.9);
+  EXPECT_GT(std::max_element(shares.begin(), shares.end())->first, 0.99);
 }
 
 // ---------------------------------------------------- first solutions

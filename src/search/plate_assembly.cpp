@@ -102,22 +102,26 @@ int local_bit(const PlateSurface& s, int f, int cell) {
 }  // namespace
 
 // How far a count got, for its progress: the subtrees' estimated sizes, and
-// the nodes searched in all of them and in the finished ones.
+// the nodes this process searched in all of them and in the finished ones.
 struct PlateAssembly::Work {
   std::vector<double> estimate;  // per subtree
   double total = 0;
-  std::atomic<std::uint64_t> nodes{0}, finished_nodes{0};
-  std::atomic<double> finished_estimate{0};
   double before = 0;  // the estimate of the subtrees finished before this run
+  int processes = 1;  // of a distributed count, each with its own Work
+  std::atomic<std::uint64_t> nodes{0}, finished_nodes{0};
+  std::atomic<double> finished_estimate{0};  // of those this process finished
 
   // Nodes of unfinished subtrees count at the ratio of estimate to nodes of
-  // those this run finished (1 before any finishes: the estimate is unbiased).
+  // those finished (1 before any finishes: the estimate is unbiased). The
+  // processes of a distributed count draw the subtrees as they go, so each
+  // does about its share of the work: the whole is that many times its own.
   double share() const {
     const double estimated = finished_estimate.load(std::memory_order_relaxed);
     const auto searched = static_cast<double>(finished_nodes.load(std::memory_order_relaxed));
     const auto in_flight = static_cast<double>(nodes.load(std::memory_order_relaxed)) - searched;
-    const double scale = searched > 0 ? (estimated - before) / searched : 1;
-    return total > 0 ? std::min(0.999, (estimated + scale * std::max(in_flight, 0.0)) / total) : 0;
+    const double scale = searched > 0 ? estimated / searched : 1;
+    const double mine = estimated + scale * std::max(in_flight, 0.0);
+    return total > 0 ? std::min(0.999, (before + processes * mine) / total) : 0;
   }
 };
 
@@ -1013,6 +1017,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   if (options.work_done) {
     work.estimate = estimate_subtrees(start, split, prefixes);
     for (const double e : work.estimate) work.total += e;
+    if (options.cluster != nullptr) work.processes = options.cluster->processes();
     start.work = &work;
   }
 
@@ -1027,7 +1032,6 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     double pending = 0;
     for (const std::uint32_t s : run.pending) pending += work.estimate[s];
     work.before = work.total - pending;
-    work.finished_estimate = work.before;
   }
   // The share done before this run, first: the time left comes from what
   // this run adds to it (a resumed count's earlier part took no time here).
