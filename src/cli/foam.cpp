@@ -262,9 +262,8 @@ struct SearchProgress {
 // A count that, a few seconds in, looks like more than an hour says so
 // once on standard error, progress line or not (a run whose standard error
 // is not a terminal draws none): never an endless run without a word.
-void warn_if_long(SearchProgress& progress, double share) {
-  const double elapsed = progress.subtrees.seconds();
-  if (elapsed < 3 || share <= 0 || progress.warned.load(std::memory_order_relaxed)) return;
+void warn_if_long(SearchProgress& progress) {
+  if (progress.subtrees.seconds() < 3 || progress.warned.load(std::memory_order_relaxed)) return;
   const double left = progress.subtrees.seconds_left();
   if (left < 3600 || progress.warned.exchange(true) || this_cluster().process() != 0) return;
   progress::note_line(fmt::format(
@@ -282,19 +281,26 @@ search::AssemblyOptions progress_options(SearchProgress& progress) {
   };
   options.work_done = [&progress](double share) {
     progress.subtrees.set_fraction(share);
-    warn_if_long(progress, share);
+    warn_if_long(progress);
   };
   options.nodes = &progress.nodes;
   options.assemblies = &progress.assemblies;
   return options;
 }
 
-// The piece choices as printed and in JSON: null / "-" when not counted.
-Json choices_json(std::uint64_t choices, bool counted) {
-  return counted ? Json(choices) : Json(nullptr);
+// A count in JSON: a number up to 2^64 - 1, past it (the layers' 128 bits)
+// its decimal digits as a string (JSON readers keep 64 bits at most).
+Json wide_json(search::LayerCount n) {
+  if (n <= std::numeric_limits<std::uint64_t>::max()) return static_cast<std::uint64_t>(n);
+  return search::decimal(n);
 }
-std::string choices_text(std::uint64_t choices, bool counted) {
-  return counted ? std::to_string(choices) : "-";
+
+// The piece choices as printed and in JSON: null / "-" when not counted.
+Json choices_json(search::LayerCount choices, bool counted) {
+  return counted ? wide_json(choices) : Json(nullptr);
+}
+std::string choices_text(search::LayerCount choices, bool counted) {
+  return counted ? search::decimal(choices) : "-";
 }
 
 Json count_fields(const FoamProblem& problem, const puzzles::FoamCount& c, double seconds,
@@ -526,13 +532,6 @@ Json shape_json(const ShapeJob& job, const FoamOptions& o, const Json& result) {
   return shape_json(job, o, std::vector<Json>{result});
 }
 
-// A count in JSON: a number up to 2^64 - 1, past it (the layers' 128 bits)
-// its decimal digits as a string (JSON readers keep 64 bits at most).
-Json wide_json(search::LayerCount n) {
-  if (n <= std::numeric_limits<std::uint64_t>::max()) return static_cast<std::uint64_t>(n);
-  return search::decimal(n);
-}
-
 // A shape's counts (from the search, by shape beside it, or the layers) in
 // JSON; the piece choices null when not counted.
 template <class Count>
@@ -540,15 +539,7 @@ Json count_json(const Count& c, bool choices_counted) {
   return {{"raw", wide_json(c.raw)},
           {"rotations", wide_json(c.rotations)},
           {"symmetries", wide_json(c.symmetries)},
-          {"piece_choices", choices_counted ? wide_json(c.piece_choices) : Json(nullptr)}};
-}
-
-// The same with whether the count is complete.
-template <class Count>
-Json shape_count_fields(const Count& c, bool choices_counted = true) {
-  Json r = count_json(c, choices_counted);
-  r["complete"] = c.complete;
-  return r;
+          {"piece_choices", choices_json(c.piece_choices, choices_counted)}};
 }
 
 void print_shape_header(std::ostream& out, const ShapeJob& job) {
@@ -571,7 +562,7 @@ template <class Count>
 ShapeCountRow count_row(std::string by, const Count& c, bool choices_counted) {
   return {std::move(by),
           {search::decimal(c.raw), search::decimal(c.rotations), search::decimal(c.symmetries),
-           choices_counted ? search::decimal(c.piece_choices) : std::string("-")}};
+           choices_text(c.piece_choices, choices_counted)}};
 }
 
 void print_shape_counts(std::ostream& out, const std::vector<ShapeCountRow>& rows, double seconds) {
@@ -800,7 +791,8 @@ Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJ
                          c.complete ? "" : " (stopped by --time-limit: lower bounds)",
                          c.listed.size(), o.up_to);
   const Json listed = show_shape_solutions(o, ctx, job, c.listed);
-  Json r = shape_count_fields(c);
+  Json r = count_json(c, true);
+  r["complete"] = c.complete;
   r["count_seconds"] = seconds;
   r["solutions"] = listed;
   Json all = shape_json(job, o, r);

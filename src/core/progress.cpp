@@ -269,9 +269,9 @@ std::string Progress::text() const {
   } else if (done > 0) {
     s += fmt::format(": {}{}", progress::grouped(done), unit);
   }
-  const std::uint64_t before = std::min(done_before_.load(std::memory_order_relaxed), done);
-  if (done > before && elapsed > 0)
-    s += fmt::format(", {}/s", rate_text(static_cast<double>(done - before) / elapsed));
+  const std::uint64_t done_here = done_this_run();
+  if (done_here > 0 && elapsed > 0)
+    s += fmt::format(", {}/s", rate_text(static_cast<double>(done_here) / elapsed));
   s += ", " + progress::duration(elapsed);
   const double left = seconds_left();
   if (left >= 0) s += ", about " + progress::duration(left) + " left";
@@ -294,9 +294,14 @@ double Progress::seconds_left() const {
   }
   const std::uint64_t done = done_.load(std::memory_order_relaxed);
   const std::uint64_t total = total_.load(std::memory_order_relaxed);
-  const std::uint64_t before = std::min(done_before_.load(std::memory_order_relaxed), done);
-  if (!estimate_.load(std::memory_order_relaxed) || done <= before || done >= total) return -1;
-  return elapsed * static_cast<double>(total - done) / static_cast<double>(done - before);
+  const std::uint64_t done_here = done_this_run();
+  if (!estimate_.load(std::memory_order_relaxed) || done_here == 0 || done >= total) return -1;
+  return elapsed * static_cast<double>(total - done) / static_cast<double>(done_here);
+}
+
+std::uint64_t Progress::done_this_run() const {
+  const std::uint64_t done = done_.load(std::memory_order_relaxed);
+  return done - std::min(done_before_.load(std::memory_order_relaxed), done);
 }
 
 }  // namespace cubenum

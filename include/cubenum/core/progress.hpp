@@ -90,6 +90,8 @@ class Progress {
   std::string text() const;
 
  private:
+  std::uint64_t done_this_run() const;  // done less done before this run
+
   std::string what_, unit_, detail_;  // detail_ under the drawer's lock
   std::atomic<std::uint64_t> done_{0}, total_{0}, done_before_{0};
   std::atomic<bool> estimate_{true};
