@@ -141,6 +141,9 @@ struct PlateAssembly::State {
   std::array<int, 5> left_by_corners{};
   std::array<int, 13> left_by_edges{};
   int corners_filled = 0, edges_filled = 0;
+  // The pieces left by kind_bit(kind), and the bits with any left.
+  std::array<int, 64> left_by_kind_bit{};
+  std::uint64_t free_kind_bits = 0;
   std::uint64_t nodes = 0;         // search nodes of this subtree
   std::uint64_t raw_reported = 0;  // the tally's raw when last reported
   Work* work = nullptr;
@@ -360,20 +363,68 @@ void PlateAssembly::build_tables() {
 
   for (int d = 0; d < s.face_count(); ++d) {
     const int face = order[d];
-    // Cells of this face whose every other face is already placed: the new
-    // plate must cover exactly the ones they left open.
-    PlateGrid decided = 0;
-    for (int i = 0; i < kPlateCells; ++i) {
-      const auto& faces = s.faces_of(s.cell_of(face, {i / kPlateSide, i % kPlateSide}));
-      if (faces.size() >= 2 && std::all_of(faces.begin(), faces.end(),
-                                           [&](int g) { return g == face || depth_of[g] < d; }))
-        decided |= PlateGrid{1} << i;
-    }
     // Only the placements above a check of the bound are counted for it.
-    depths_.push_back(
-        {face, bucket_table(decided), 0, 0, in_anchor_orbit_[face], checks_borders_at(d + 1)});
+    depths_.push_back({face, bucket_table(decided_cells(face, depth_of, d)), 0, 0,
+                       in_anchor_orbit_[face], checks_borders_at(d + 1)});
   }
   build_links(depth_of);
+  build_forward_checks(depth_of);
+}
+
+// Cells of `face` whose every other face is among the first `placed` of
+// the fill order: a plate on `face` must cover exactly the ones they left open.
+PlateGrid PlateAssembly::decided_cells(int face, const std::vector<int>& depth_of,
+                                       int placed) const {
+  const PlateSurface& s = *surface_;
+  PlateGrid decided = 0;
+  for (int i = 0; i < kPlateCells; ++i) {
+    const auto& faces = s.faces_of(s.cell_of(face, {i / kPlateSide, i % kPlateSide}));
+    if (faces.size() >= 2 && std::all_of(faces.begin(), faces.end(),
+                                         [&](int g) { return g == face || depth_of[g] < placed; }))
+      decided |= PlateGrid{1} << i;
+  }
+  return decided;
+}
+
+// For each depth, the later faces its placement decides cells of, each
+// with the kinds of the candidates that match each pattern of them.
+void PlateAssembly::build_forward_checks(const std::vector<int>& depth_of) {
+  for (std::size_t d = 0; d < depths_.size(); ++d) {
+    DepthTable& depth = depths_[d];
+    depth.check_begin = static_cast<std::uint32_t>(forward_checks_.size());
+    for (std::uint32_t k = depth.link_begin; k != depth.link_end; ++k) {
+      const auto face = static_cast<int>(links_[k].face);
+      const PlateGrid decided = decided_cells(face, depth_of, static_cast<int>(d) + 1);
+      if (decided != 0) forward_checks_.push_back({links_[k].face, kinds_table(decided)});
+    }
+    depth.check_end = static_cast<std::uint32_t>(forward_checks_.size());
+  }
+}
+
+// The table of kinds bucketed on `decided`, made once per distinct set.
+std::uint32_t PlateAssembly::kinds_table(PlateGrid decided) {
+  for (std::size_t t = 0; t < kinds_tables_.size(); ++t)
+    if (kinds_tables_[t].decided == decided) return static_cast<std::uint32_t>(t);
+  KindsTable& t = kinds_tables_.emplace_back();
+  t.decided = decided;
+  t.kinds.assign(std::size_t{1} << std::popcount(decided), 0);
+  for (const Candidate& c : placements_)
+    t.kinds[bucket_of(decided, ~c.grid)] |= std::uint64_t{1} << kind_bit(c.kind);
+  return static_cast<std::uint32_t>(kinds_tables_.size()) - 1;
+}
+
+// After a placement at `depth`: every later face it decides cells of still
+// has a candidate that matches them and whose kind may be free.
+[[gnu::always_inline]] inline bool PlateAssembly::later_faces_open(const State& st,
+                                                                   int depth) const {
+  const DepthTable& d = depths_[depth];
+  for (std::uint32_t i = d.check_begin; i != d.check_end; ++i) {
+    const KindsTable& t = kinds_tables_[forward_checks_[i].table];
+    if ((t.kinds[bucket_of(t.decided, st.covered[forward_checks_[i].face])] & st.free_kind_bits) ==
+        0)
+      return false;
+  }
+  return true;
 }
 
 // Symmetry s maps face src to face f with a frame transform; the image of a
@@ -517,6 +568,8 @@ std::uint32_t PlateAssembly::bucket_of(PlateGrid decided, PlateGrid covered) {
     covered |= link.image[extract_bits(c.grid, link.cells)];
   }
   --st.remaining[c.kind];
+  if (--st.left_by_kind_bit[kind_bit(c.kind)] == 0)
+    st.free_kind_bits &= ~(std::uint64_t{1} << kind_bit(c.kind));
   if (d.counts_borders) take_borders(st, c.kind, 1);
   const int group = kinds_[c.kind].group;
   if (group >= 0) ++st.group_used[group];
@@ -530,6 +583,8 @@ std::uint32_t PlateAssembly::bucket_of(PlateGrid decided, PlateGrid covered) {
   for (std::uint32_t k = d.link_end; k != d.link_begin; --k)
     st.covered[links_[k - 1].face] = st.covered_before[k - 1];
   ++st.remaining[c.kind];
+  if (st.left_by_kind_bit[kind_bit(c.kind)]++ == 0)
+    st.free_kind_bits |= std::uint64_t{1} << kind_bit(c.kind);
   if (d.counts_borders) take_borders(st, c.kind, -1);
   const int group = kinds_[c.kind].group;
   if (group >= 0) --st.group_used[group];
@@ -570,7 +625,7 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
   for (const Candidate& c : bucket) {
     if (!fits(st, depth, c)) continue;
     place(st, depth, c);
-    search(st, depth + 1, tally);
+    if (later_faces_open(st, depth)) search(st, depth + 1, tally);
     unplace(st, depth, c);
   }
 }
@@ -622,7 +677,7 @@ void PlateAssembly::search_weights(State& st, int depth, std::uint64_t weight, i
       continue;
     }
     place(st, depth, c);
-    search_weights(st, depth + 1, w, tie);
+    if (later_faces_open(st, depth)) search_weights(st, depth + 1, w, tie);
     unplace(st, depth, c);
   }
 }
@@ -672,10 +727,18 @@ double PlateAssembly::descend(State& st, int split, int descents, std::mt19937_6
         if (fits(st, depth, c)) fitting.push_back(&c);
       if (fitting.empty()) break;
       weight *= static_cast<double>(fitting.size());
-      nodes += weight;
-      if (depth + 1 == faces) break;
+      if (depth + 1 == faces) {
+        nodes += weight;
+        break;
+      }
+      // The search visits only the children that leave the later faces
+      // open: one drawn from all that fit stands for its share of them (a
+      // closed one ends the descent), so the sum stays unbiased while only
+      // the child drawn is placed.
       place(st, depth, *fitting[random() % fitting.size()]);
       placed = depth + 1;
+      if (!later_faces_open(st, depth)) break;
+      nodes += weight;
     }
     for (int depth = placed; depth-- > split;) unplace(st, depth, *st.chosen[depth]);
     sum += nodes;
@@ -976,9 +1039,12 @@ PlateAssembly::State PlateAssembly::start_state(const AssemblyOptions& options) 
   start.remaining.reserve(kinds_.size());
   for (std::size_t k = 0; k < kinds_.size(); ++k) {
     start.remaining.push_back(kinds_[k].multiplicity);
+    start.left_by_kind_bit[kind_bit(static_cast<int>(k))] += kinds_[k].multiplicity;
     start.left_by_corners[corners_[k]] += kinds_[k].multiplicity;
     start.left_by_edges[edges_[k]] += kinds_[k].multiplicity;
   }
+  for (int b = 0; b < 64; ++b)
+    if (start.left_by_kind_bit[b] > 0) start.free_kind_bits |= std::uint64_t{1} << b;
   start.group_used.assign(group_capacity_.size(), 0);
   start.chosen.assign(faces, nullptr);
   start.key.assign(faces, {});

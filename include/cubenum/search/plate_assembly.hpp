@@ -208,12 +208,32 @@ class PlateAssembly {
     std::uint32_t link_begin = 0, link_end = 0;
     bool in_anchor_orbit = false;  // the face is in the anchor's orbit
     bool counts_borders = false;   // a placement here feeds the bound on the pieces left
+    // The forward checks after a placement here: forward_checks_[check_begin, check_end).
+    std::uint32_t check_begin = 0, check_end = 0;
   };
+  // Forward checking: a placement decides cells of later faces, and each
+  // must keep a candidate that matches them and whose kind is free, or the
+  // subtree holds no cover (most of the deepest nodes, without it). The
+  // kinds are folded onto 64 bits: exact up to 64 kinds; beyond, a bit
+  // stands for several and the check only errs towards going on.
+  struct KindsTable {
+    PlateGrid decided = 0;
+    std::vector<std::uint64_t> kinds;  // per bucket (as BucketTable's): its kinds' bits
+  };
+  struct ForwardCheck {
+    std::uint32_t face = 0;
+    std::uint32_t table = 0;  // index into kinds_tables_
+  };
+  static int kind_bit(int kind) { return kind & 63; }
   struct State;
   struct Work;
   using Prefix = std::vector<std::uint32_t>;
 
   void build_tables();
+  PlateGrid decided_cells(int face, const std::vector<int>& depth_of, int placed) const;
+  void build_forward_checks(const std::vector<int>& depth_of);
+  std::uint32_t kinds_table(PlateGrid decided);
+  bool later_faces_open(const State& state, int depth) const;
   void build_symmetries();
   void build_links(const std::vector<int>& depth_of);
   // The links of face f to the faces in `to` (-1: every face), appended to `out`.
@@ -268,6 +288,8 @@ class PlateAssembly {
   std::vector<BucketTable> tables_;
   std::vector<DepthTable> depths_;
   std::vector<Link> links_;
+  std::vector<KindsTable> kinds_tables_;
+  std::vector<ForwardCheck> forward_checks_;
   // For the first-solution search, which fills faces in any order: every
   // face's links to all faces, and its shared cells with the other faces.
   std::vector<Link> all_links_;
