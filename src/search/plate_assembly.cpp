@@ -911,6 +911,7 @@ int PlateAssembly::image_order(const AssemblyKey& key, int s) const {
 std::uint64_t PlateAssembly::labellings(const AssemblyKey& key) const {
   std::uint64_t n = 1;
   for (int f = 0; f < surface_->face_count(); ++f) {
+    if (kinds_[key[f].kind].multiplicity == 1) continue;  // one way (most faces, most often)
     int earlier = 0;
     for (int g = 0; g < f; ++g) earlier += key[g].kind == key[f].kind;
     n = times(n, static_cast<std::uint64_t>(kinds_[key[f].kind].multiplicity - earlier));
