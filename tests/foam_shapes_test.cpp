@@ -272,6 +272,28 @@ TEST(FoamShapeEngine, CuboidAgreesWithNaiveVoxelCover) {
                                         FoamBy::Identity, {colour}));
 }
 
+// The search's forward checks fold kinds onto 64 bits, so past 64 kinds two
+// kinds share a bit, and the last piece of one must not close the other.
+// Marble's blue and green (12 pieces) as kinds 0-5 and 64-69, with 58 kinds
+// of no copies between: the counts of the 12 alone (which the naive voxel
+// cover checks above).
+TEST(FoamShapeEngine, KindsSharingAForwardCheckBitCountAlike) {
+  const FoamShape two = load_foam_shape("cuboid:2x1x1");
+  const FoamProblem pool =
+      foam_shape_pool({set_of("happy-cube-marble")}, FoamBy::Identity, {"blue", "green"});
+  ASSERT_EQ(pool.kinds.size(), 12U);
+  std::vector<search::PlateKind> spread(pool.kinds.begin(), pool.kinds.begin() + 6);
+  while (spread.size() < 64) spread.push_back({pool.kinds[0].grid, 0, -1});
+  spread.insert(spread.end(), pool.kinds.begin() + 6, pool.kinds.end());
+  const auto alone = search::PlateAssembly(two.surface, pool.kinds, pool.group_capacity).count();
+  const auto wide = search::PlateAssembly(two.surface, spread, pool.group_capacity).count();
+  EXPECT_GT(alone.raw, 0U);
+  EXPECT_EQ(wide.raw, alone.raw);
+  EXPECT_EQ(wide.rotations, alone.rotations);
+  EXPECT_EQ(wide.symmetries, alone.symmetries);
+  EXPECT_EQ(wide.piece_choices, alone.piece_choices);
+}
+
 // By identity through a search over shapes (each solution standing for the
 // ways to pick its congruent copies) agrees with the direct search.
 TEST(FoamShapeEngine, IdentityViaShapesAgreesWithDirectSearch) {
