@@ -395,7 +395,7 @@ void PlateAssembly::build_forward_checks(const std::vector<int>& depth_of) {
     for (std::uint32_t k = depth.link_begin; k != depth.link_end; ++k) {
       const auto face = static_cast<int>(links_[k].face);
       const PlateGrid decided = decided_cells(face, depth_of, static_cast<int>(d) + 1);
-      if (decided != 0) forward_checks_.push_back({links_[k].face, kinds_table(decided)});
+      if (decided != 0) forward_checks_.push_back({k, kinds_table(decided)});
     }
     depth.check_end = static_cast<std::uint32_t>(forward_checks_.size());
   }
@@ -413,16 +413,19 @@ std::uint32_t PlateAssembly::kinds_table(PlateGrid decided) {
   return static_cast<std::uint32_t>(kinds_tables_.size()) - 1;
 }
 
-// After a placement at `depth`: every later face it decides cells of still
-// has a candidate that matches them and whose kind may be free.
-[[gnu::always_inline]] inline bool PlateAssembly::later_faces_open(const State& st,
-                                                                   int depth) const {
+// Whether placing `c` (which fits) at `depth` leaves every later face it
+// decides cells of a candidate that matches them and whose kind may be
+// free: worked out from the links, without placing it.
+[[gnu::always_inline]] inline bool PlateAssembly::later_faces_open(const State& st, int depth,
+                                                                   const Candidate& c) const {
   const DepthTable& d = depths_[depth];
+  std::uint64_t free = st.free_kind_bits;
+  if (st.left_by_kind_bit[kind_bit(c.kind)] == 1) free &= ~(std::uint64_t{1} << kind_bit(c.kind));
   for (std::uint32_t i = d.check_begin; i != d.check_end; ++i) {
+    const Link& link = links_[forward_checks_[i].link];
     const KindsTable& t = kinds_tables_[forward_checks_[i].table];
-    if ((t.kinds[bucket_of(t.decided, st.covered[forward_checks_[i].face])] & st.free_kind_bits) ==
-        0)
-      return false;
+    const PlateGrid covered = st.covered[link.face] | link.image[extract_bits(c.grid, link.cells)];
+    if ((t.kinds[bucket_of(t.decided, covered)] & free) == 0) return false;
   }
   return true;
 }
@@ -623,9 +626,9 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
     return;
   }
   for (const Candidate& c : bucket) {
-    if (!fits(st, depth, c)) continue;
+    if (!fits(st, depth, c) || !later_faces_open(st, depth, c)) continue;
     place(st, depth, c);
-    if (later_faces_open(st, depth)) search(st, depth + 1, tally);
+    search(st, depth + 1, tally);
     unplace(st, depth, c);
   }
 }
@@ -669,6 +672,7 @@ void PlateAssembly::search_weights(State& st, int depth, std::uint64_t weight, i
   const bool last = depth + 1 == static_cast<int>(depths_.size());
   for (const Candidate& c : bucket_at(st, depth)) {
     if (!fits(st, depth, c)) continue;
+    if (!last && !later_faces_open(st, depth, c)) continue;
     const std::uint64_t w = times(weight, weight_of(st, c));
     const int tie = ties + ties_of(st, depth, c);
     if (last) {  // its bucket fixes every shared cell: only the piece had to be free
@@ -677,7 +681,7 @@ void PlateAssembly::search_weights(State& st, int depth, std::uint64_t weight, i
       continue;
     }
     place(st, depth, c);
-    if (later_faces_open(st, depth)) search_weights(st, depth + 1, w, tie);
+    search_weights(st, depth + 1, w, tie);
     unplace(st, depth, c);
   }
 }
@@ -735,9 +739,10 @@ double PlateAssembly::descend(State& st, int split, int descents, std::mt19937_6
       // open: one drawn from all that fit stands for its share of them (a
       // closed one ends the descent), so the sum stays unbiased while only
       // the child drawn is placed.
-      place(st, depth, *fitting[random() % fitting.size()]);
+      const Candidate& drawn = *fitting[random() % fitting.size()];
+      if (!later_faces_open(st, depth, drawn)) break;
+      place(st, depth, drawn);
       placed = depth + 1;
-      if (!later_faces_open(st, depth)) break;
       nodes += weight;
     }
     for (int depth = placed; depth-- > split;) unplace(st, depth, *st.chosen[depth]);

@@ -221,7 +221,7 @@ class PlateAssembly {
     std::vector<std::uint64_t> kinds;  // per bucket (as BucketTable's): its kinds' bits
   };
   struct ForwardCheck {
-    std::uint32_t face = 0;
+    std::uint32_t link = 0;   // index into links_: the later face and the cells it shares
     std::uint32_t table = 0;  // index into kinds_tables_
   };
   static int kind_bit(int kind) { return kind & 63; }
@@ -233,7 +233,7 @@ class PlateAssembly {
   PlateGrid decided_cells(int face, const std::vector<int>& depth_of, int placed) const;
   void build_forward_checks(const std::vector<int>& depth_of);
   std::uint32_t kinds_table(PlateGrid decided);
-  bool later_faces_open(const State& state, int depth) const;
+  bool later_faces_open(const State& state, int depth, const Candidate& c) const;
   void build_symmetries();
   void build_links(const std::vector<int>& depth_of);
   // The links of face f to the faces in `to` (-1: every face), appended to `out`.
