@@ -720,30 +720,23 @@ void PlateAssembly::report(State& st, const AssemblyTally& tally, std::uint64_t 
 // is put back as it was.
 double PlateAssembly::descend(State& st, int split, int descents, std::mt19937_64& random) const {
   const int faces = static_cast<int>(depths_.size());
-  std::vector<const Candidate*> fitting;
+  std::vector<const Candidate*> children;
   double sum = 0;
   for (int descent = 0; descent < descents; ++descent) {
     double weight = 1, nodes = 1;
     int placed = split;
     for (int depth = split; depth < faces; ++depth) {
-      fitting.clear();
+      // The search's children: the candidates that fit and leave the later faces open.
+      const bool last = depth + 1 == faces;
+      children.clear();
       for (const Candidate& c : bucket_at(st, depth))
-        if (fits(st, depth, c)) fitting.push_back(&c);
-      if (fitting.empty()) break;
-      weight *= static_cast<double>(fitting.size());
-      if (depth + 1 == faces) {
-        nodes += weight;
-        break;
-      }
-      // The search visits only the children that leave the later faces
-      // open: one drawn from all that fit stands for its share of them (a
-      // closed one ends the descent), so the sum stays unbiased while only
-      // the child drawn is placed.
-      const Candidate& drawn = *fitting[random() % fitting.size()];
-      if (!later_faces_open(st, depth, drawn)) break;
-      place(st, depth, drawn);
-      placed = depth + 1;
+        if (fits(st, depth, c) && (last || later_faces_open(st, depth, c))) children.push_back(&c);
+      if (children.empty()) break;
+      weight *= static_cast<double>(children.size());
       nodes += weight;
+      if (last) break;
+      place(st, depth, *children[random() % children.size()]);
+      placed = depth + 1;
     }
     for (int depth = placed; depth-- > split;) unplace(st, depth, *st.chosen[depth]);
     sum += nodes;
