@@ -395,22 +395,11 @@ void PlateAssembly::build_forward_checks(const std::vector<int>& depth_of) {
     for (std::uint32_t k = depth.link_begin; k != depth.link_end; ++k) {
       const auto face = static_cast<int>(links_[k].face);
       const PlateGrid decided = decided_cells(face, depth_of, static_cast<int>(d) + 1);
-      if (decided != 0) forward_checks_.push_back({k, kinds_table(decided)});
+      if (decided != 0)
+        forward_checks_.push_back({k, static_cast<std::uint32_t>(bucket_table(decided))});
     }
     depth.check_end = static_cast<std::uint32_t>(forward_checks_.size());
   }
-}
-
-// The table of kinds bucketed on `decided`, made once per distinct set.
-std::uint32_t PlateAssembly::kinds_table(PlateGrid decided) {
-  for (std::size_t t = 0; t < kinds_tables_.size(); ++t)
-    if (kinds_tables_[t].decided == decided) return static_cast<std::uint32_t>(t);
-  KindsTable& t = kinds_tables_.emplace_back();
-  t.decided = decided;
-  t.kinds.assign(std::size_t{1} << std::popcount(decided), 0);
-  for (const Candidate& c : placements_)
-    t.kinds[bucket_of(decided, ~c.grid)] |= std::uint64_t{1} << kind_bit(c.kind);
-  return static_cast<std::uint32_t>(kinds_tables_.size()) - 1;
 }
 
 // Whether placing `c` (which fits) at `depth` leaves every later face it
@@ -423,7 +412,7 @@ std::uint32_t PlateAssembly::kinds_table(PlateGrid decided) {
   if (st.left_by_kind_bit[kind_bit(c.kind)] == 1) free &= ~(std::uint64_t{1} << kind_bit(c.kind));
   for (std::uint32_t i = d.check_begin; i != d.check_end; ++i) {
     const Link& link = links_[forward_checks_[i].link];
-    const KindsTable& t = kinds_tables_[forward_checks_[i].table];
+    const BucketTable& t = tables_[forward_checks_[i].table];
     const PlateGrid covered = st.covered[link.face] | link.image[extract_bits(c.grid, link.cells)];
     if ((t.kinds[bucket_of(t.decided, covered)] & free) == 0) return false;
   }
@@ -517,11 +506,16 @@ void PlateAssembly::build_links(const std::vector<int>& depth_of) {
   }
 }
 
-// The table of candidates bucketed on `decided`, made once per distinct set.
+// The table of candidates bucketed on `decided`, made once per distinct
+// set, with each bucket's kinds.
 int PlateAssembly::bucket_table(PlateGrid decided) {
   for (std::size_t t = 0; t < tables_.size(); ++t)
     if (tables_[t].decided == decided) return static_cast<int>(t);
-  tables_.push_back(make_bucket_table(decided));
+  BucketTable& t = tables_.emplace_back(make_bucket_table(decided));
+  t.kinds.assign(t.bucket_start.size() - 1, 0);
+  for (std::size_t b = 0; b + 1 < t.bucket_start.size(); ++b)
+    for (std::uint32_t i = t.bucket_start[b]; i != t.bucket_start[b + 1]; ++i)
+      t.kinds[b] |= std::uint64_t{1} << kind_bit(t.candidates[i].kind);
   return static_cast<int>(tables_.size()) - 1;
 }
 

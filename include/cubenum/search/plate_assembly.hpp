@@ -192,6 +192,9 @@ class PlateAssembly {
     PlateGrid decided = 0;
     std::vector<std::uint32_t> bucket_start;
     std::vector<Candidate> candidates;
+    // The counting search's tables (bucket_table): per bucket, the
+    // kind_bit()s of its candidates, for the forward checks.
+    std::vector<std::uint64_t> kinds;
   };
   // Cells a face shares with another face (an edge of 5 cells or a
   // corner): `cells` on this face, and for each pattern of them (packed to
@@ -216,13 +219,9 @@ class PlateAssembly {
   // subtree holds no cover (most of the deepest nodes, without it). The
   // kinds are folded onto 64 bits: exact up to 64 kinds; beyond, a bit
   // stands for several and the check only errs towards going on.
-  struct KindsTable {
-    PlateGrid decided = 0;
-    std::vector<std::uint64_t> kinds;  // per bucket (as BucketTable's): its kinds' bits
-  };
   struct ForwardCheck {
     std::uint32_t link = 0;   // index into links_: the later face and the cells it shares
-    std::uint32_t table = 0;  // index into kinds_tables_
+    std::uint32_t table = 0;  // index into tables_: bucketed on the later face's decided cells
   };
   static int kind_bit(int kind) { return kind & 63; }
   struct State;
@@ -232,7 +231,6 @@ class PlateAssembly {
   void build_tables();
   PlateGrid decided_cells(int face, const std::vector<int>& depth_of, int placed) const;
   void build_forward_checks(const std::vector<int>& depth_of);
-  std::uint32_t kinds_table(PlateGrid decided);
   bool later_faces_open(const State& state, int depth, const Candidate& c) const;
   void build_symmetries();
   void build_links(const std::vector<int>& depth_of);
@@ -288,7 +286,6 @@ class PlateAssembly {
   std::vector<BucketTable> tables_;
   std::vector<DepthTable> depths_;
   std::vector<Link> links_;
-  std::vector<KindsTable> kinds_tables_;
   std::vector<ForwardCheck> forward_checks_;
   // For the first-solution search, which fills faces in any order: every
   // face's links to all faces, and its shared cells with the other faces.
