@@ -190,15 +190,16 @@ CheckpointJson count_identity(const FoamOptions& o, const std::vector<puzzles::F
     // A shape's method follows from its pieces (congruent ones: over
     // shapes), so the pieces come first in what a refusal names. Its
     // subtrees are those of the search anchored on the largest orbit of
-    // faces, filled by the cells they share with the faces placed: a
-    // checkpoint of an earlier search (over every face; by neighbours) is
-    // refused.
+    // faces, the anchor's placement the least under its stabiliser, filled
+    // by the cells they share with the faces placed: a checkpoint of an
+    // earlier search (over every face; by neighbours; every anchor
+    // placement) is refused.
     identity.erase("via_shapes");
     std::string cubes;
     for (const Vec3& c : shape->cubes) cubes += fmt::format("{},{},{};", c[0], c[1], c[2]);
     identity["shape"] = {{"cubes", shape->cubes.size()}, {"xxh3", hex_hash(cubes)}};
     identity["colours"] = split_colours(o.colours);
-    identity["search"] = "anchored, faces by shared cells";
+    identity["search"] = "anchored up to the anchor's stabiliser, faces by shared cells";
     identity["via_shapes"] = via_shapes;
   }
   // A count without the choices saves tallies without them.

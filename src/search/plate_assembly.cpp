@@ -135,7 +135,10 @@ struct PlateAssembly::State {
   AssemblyKey key;                       // record()'s buffer
   SelectionKey selection;
   const AssemblyOptions* options = nullptr;
-  bool reduced = false;  // generate only solutions with their least kind on face 0
+  // Generate only solutions with the least kind of the anchor's orbit on
+  // the anchor, there in the least placement of its orbit under `anchor`.
+  bool reduced = false;
+  const AnchorGroup* anchor = nullptr;
   // The pieces left by how many plate-corner (0-4) and plate-edge (0-12)
   // cells they fill, and the cells of each sort the placed pieces fill.
   std::array<int, 5> left_by_corners{};
@@ -452,6 +455,44 @@ void PlateAssembly::build_symmetries() {
     if (f != anchor_) compare_order_.push_back(static_cast<std::uint32_t>(f));
   for (int f = 0; f < s.face_count(); ++f)
     if (in_anchor_orbit_[f]) anchor_orbit_.push_back(static_cast<std::uint32_t>(f));
+  build_anchor_groups();
+}
+
+// The anchor's stabilisers (AnchorGroup), and for each face of its orbit a
+// rotation that takes it to the anchor.
+void PlateAssembly::build_anchor_groups() {
+  const int rotations = surface_->rotation_count();
+  to_anchor_.assign(surface_->face_count(), -1);
+  for (int s = 0; s < static_cast<int>(sym_source_.size()); ++s) {
+    const auto source = static_cast<int>(sym_source_[s][anchor_]);
+    if (s < rotations && to_anchor_[source] < 0) to_anchor_[source] = s;
+    if (source != anchor_) continue;
+    if (s < rotations) by_rotations_.frames.push_back(sym_frame_[s][anchor_]);
+    by_symmetries_.frames.push_back(sym_frame_[s][anchor_]);
+  }
+  // A reflection that keeps the anchor keeps its orbit too (the orbit under
+  // every symmetry is the rotations' one); without such a reflection the
+  // reflections move the anchor's orbit, and the rotations act alone.
+  if (by_symmetries_.frames.size() == by_rotations_.frames.size()) by_symmetries_ = by_rotations_;
+  for (AnchorGroup* g : {&by_rotations_, &by_symmetries_})
+    g->order = static_cast<int>(g->frames.size() * anchor_orbit_.size());
+}
+
+// Whether `c` on the anchor is the least placement of its orbit under `group`.
+bool PlateAssembly::least_at_anchor(const AnchorGroup& group, const Candidate& c) const {
+  return std::all_of(group.frames.begin(), group.frames.end(), [&](std::uint8_t frame) {
+    return canonical_after_[c.kind][frame * kPlateTransforms + c.transform] >= c.transform;
+  });
+}
+
+// How many elements of `group` fix `c`, placed on `face` (of the anchor's
+// orbit) and brought to the anchor by a rotation.
+int PlateAssembly::fixing_at_anchor(const AnchorGroup& group, int face, const Candidate& c) const {
+  const auto& after = canonical_after_[c.kind];
+  const int moved = after[sym_frame_[to_anchor_[face]][anchor_] * kPlateTransforms + c.transform];
+  return static_cast<int>(
+      std::count_if(group.frames.begin(), group.frames.end(),
+                    [&](std::uint8_t f) { return after[f * kPlateTransforms + moved] == moved; }));
 }
 
 void PlateAssembly::add_links(int f, const std::vector<bool>& to, std::vector<Link>& out) const {
@@ -634,11 +675,15 @@ void PlateAssembly::search(State& st, int depth, AssemblyTally& tally) const {
 // raw / |rotations| and the symmetry classes raw / |symmetries|; without
 // choices or a listing, no solution needs its canonical form. The anchored
 // search makes the solutions whose anchor holds the least kind of its
-// orbit; of a class of raw size labels x |rotations| / |stabiliser| it makes
-// ties x |anchor's stabiliser| / |stabiliser|, where ties counts the orbit's
-// faces holding that kind: each made solution stands for
-// labels x |orbit| / ties raw assemblies. The search adds labels by ties,
-// and count() divides at the end (each tie count's sum is exact).
+// orbit, in the least placement of its orbit under the anchor's
+// stabiliser S (AnchorGroup). The group A acting (S and the orbit) moves
+// each face f of the orbit holding that kind to the anchor by |S|
+// elements, of which as many leave the least placement there as S has
+// elements fixing f's placement: a class of labels x |A| assemblies is
+// made `ties` times, the sum of those numbers over such faces, and each
+// made solution stands for labels x |A| / ties raw assemblies. The search
+// adds labels by ties, and count() divides at the end (each tie count's
+// sum is exact).
 bool PlateAssembly::count_without_forms(const AssemblyOptions& o) const {
   if (o.count_selections || o.list_limit > 0 || o.every_solution || o.tally_by_shape) return false;
   return o.label_copies || std::all_of(kinds_.begin(), kinds_.end(),
@@ -650,15 +695,18 @@ std::uint64_t PlateAssembly::weight_of(const State& st, const Candidate& c) cons
   return st.options->label_copies ? static_cast<std::uint64_t>(st.remaining[c.kind]) : 1;
 }
 
-// 1 when `c` at `depth` is on the anchor's orbit with the anchor's kind.
+// For `c` at `depth` on the anchor's orbit with the anchor's kind, the
+// elements of the anchor's stabiliser that fix it there; otherwise 0.
 int PlateAssembly::ties_of(const State& st, int depth, const Candidate& c) const {
-  return depths_[depth].in_anchor_orbit && (depth == 0 || c.kind == st.chosen[0]->kind) ? 1 : 0;
+  const DepthTable& d = depths_[depth];
+  if (!d.in_anchor_orbit || (depth > 0 && c.kind != st.chosen[0]->kind)) return 0;
+  return fixing_at_anchor(*st.anchor, d.face, c);
 }
 
 void PlateAssembly::search_weights(State& st, int depth, std::uint64_t weight, int ties) const {
   AssemblyTally& tally = *st.tally;
   if ((++st.nodes & 4095) == 0) {
-    tally.raw = raw_from_ties(tally.raw_by_ties);  // a running estimate (lower bound)
+    tally.raw = raw_from_ties(tally.raw_by_ties, st.anchor->order);  // a running estimate
     report(st, tally, 4096);
     if (st.options->stop && st.options->stop()) st.stopped = true;
   }
@@ -681,14 +729,14 @@ void PlateAssembly::search_weights(State& st, int depth, std::uint64_t weight, i
 }
 
 // raw from the sums by ties: each made solution with `m` ties stands for
-// |orbit| / m raw assemblies. Exact for a whole count (a class's solutions
-// are all made, with one tie count); a stopped count's partial sums are
-// rounded down (lower bounds).
-std::uint64_t PlateAssembly::raw_from_ties(const std::vector<std::uint64_t>& by_ties) const {
-  const auto orbit = static_cast<Wide>(anchor_orbit_.size());
+// |A| / m raw assemblies (A of `group_order` elements). Exact for a whole
+// count (a class's solutions are all made, with one tie count); a stopped
+// count's partial sums are rounded down (lower bounds).
+std::uint64_t PlateAssembly::raw_from_ties(const std::vector<std::uint64_t>& by_ties,
+                                           int group_order) {
   std::uint64_t raw = 0;
   for (std::size_t m = 1; m < by_ties.size(); ++m) {
-    const Wide share = by_ties[m] * orbit / m;
+    const Wide share = by_ties[m] * static_cast<Wide>(group_order) / m;
     if (share > std::numeric_limits<std::uint64_t>::max()) count_overflows();
     raw = plus(raw, static_cast<std::uint64_t>(share));
   }
@@ -969,24 +1017,27 @@ void PlateAssembly::record(State& st, AssemblyTally& tally) const {
   // With labelled copies, each solution stands for `labels` assemblies of
   // distinct pieces; its stabiliser acts freely on them (only the identity
   // fixes every face), so each class splits into labels / |stabiliser|.
-  const std::uint64_t labels = st.options->label_copies ? labellings(key) : 1;
-  // Reduced search: only solutions with their least kind on face 0 are
-  // made; each rotation class adds its size (orbit-stabiliser) to raw.
-  const std::uint64_t raw_each = !st.reduced ? 1
-                                 : least_rotated
-                                     ? static_cast<std::uint64_t>(rotations / fixing_rotations)
-                                     : 0;
-  tally.raw = plus(tally.raw, times(labels, raw_each));
-  if (least_rotated)
-    tally.rotations =
-        plus(tally.rotations, labels == 1 ? 1 : exact_quotient(labels, fixing_rotations));
-  if (least_overall)
-    tally.symmetries = plus(tally.symmetries, labels == 1 ? 1 : exact_quotient(labels, fixing_all));
-  if (st.options->tally_by_shape) {  // the same without the labels
-    AssemblyTally::Counts& s = tally.by_shape ? *tally.by_shape : tally.by_shape.emplace();
-    s.raw += raw_each;
-    s.rotations += least_rotated;
-    s.symmetries += least_overall;
+  const auto labels_of = [&]() -> std::uint64_t {
+    return st.options->label_copies ? labellings(key) : 1;
+  };
+  if (st.reduced) {
+    if (least_overall) count_class(st, tally, labels_of(), fixing_rotations, fixing_all);
+  } else {
+    const std::uint64_t labels =
+        labels_of();  // every solution made: each counts once, each class at its least form
+    tally.raw = plus(tally.raw, labels);
+    if (least_rotated)
+      tally.rotations =
+          plus(tally.rotations, labels == 1 ? 1 : exact_quotient(labels, fixing_rotations));
+    if (least_overall)
+      tally.symmetries =
+          plus(tally.symmetries, labels == 1 ? 1 : exact_quotient(labels, fixing_all));
+    if (st.options->tally_by_shape) {  // the same without the labels
+      AssemblyTally::Counts& s = tally.by_shape ? *tally.by_shape : tally.by_shape.emplace();
+      s.raw += 1;
+      s.rotations += least_rotated;
+      s.symmetries += least_overall;
+    }
   }
 
   if (least_overall && st.options->count_selections) {
@@ -1006,6 +1057,32 @@ void PlateAssembly::record(State& st, AssemblyTally& tally) const {
   }
 }
 
+// Reduced search: only some images of each class are made (the anchor's
+// least kind, its least placement), the least form under every symmetry
+// among them, which counts the whole class: its |symmetries| / |stabiliser|
+// raw assemblies, and the rotation classes it splits into (two where no
+// reflection fixes it).
+void PlateAssembly::count_class(State& st, AssemblyTally& tally, std::uint64_t labels,
+                                int fixing_rotations, int fixing_all) const {
+  const auto symmetries = static_cast<std::uint64_t>(sym_source_.size());
+  const auto rotations = static_cast<std::uint64_t>(surface_->rotation_count());
+  const std::uint64_t size = symmetries / static_cast<std::uint64_t>(fixing_all);
+  const std::uint64_t halves = size * static_cast<std::uint64_t>(fixing_rotations) / rotations;
+  // Told apart, the labelled assemblies' classes: labels / |stabiliser| under
+  // every symmetry, |symmetries| / |rotations| times as many under rotations.
+  const std::uint64_t apart = labels == 1 ? 1 : exact_quotient(labels, fixing_all);
+  tally.raw = plus(tally.raw, times(labels, size));
+  tally.rotations =
+      plus(tally.rotations, labels == 1 ? halves : times(apart, symmetries / rotations));
+  tally.symmetries = plus(tally.symmetries, apart);
+  if (st.options->tally_by_shape) {  // the same without the labels
+    AssemblyTally::Counts& s = tally.by_shape ? *tally.by_shape : tally.by_shape.emplace();
+    s.raw += size;
+    s.rotations += halves;
+    s.symmetries += 1;
+  }
+}
+
 void PlateAssembly::collect_prefixes(State& st, int depth, int split, Prefix& current,
                                      std::vector<Prefix>& out) const {
   if (depth == split) {
@@ -1017,6 +1094,8 @@ void PlateAssembly::collect_prefixes(State& st, int depth, int split, Prefix& cu
   const std::uint32_t bucket = bucket_of(t.decided, st.covered[d.face]);
   for (std::uint32_t i = t.bucket_start[bucket]; i != t.bucket_start[bucket + 1]; ++i) {
     if (!fits(st, depth, t.candidates[i])) continue;
+    if (depth == 0 && st.anchor != nullptr && !least_at_anchor(*st.anchor, t.candidates[i]))
+      continue;
     place(st, depth, t.candidates[i]);
     current[depth] = i;
     collect_prefixes(st, depth + 1, split, current, out);
@@ -1058,6 +1137,10 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   State start = start_state(options);
   const bool list_raw = options.list_limit > 0 && options.list_up_to == SymmetryGroup::None;
   start.reduced = !options.every_solution && !list_raw;
+  // A listing up to rotations needs every rotation class's least form made.
+  const bool list_rotations =
+      options.list_limit > 0 && options.list_up_to == SymmetryGroup::Rotations;
+  if (start.reduced) start.anchor = list_rotations ? &by_rotations_ : &by_symmetries_;
 
   // Split where there are many more subtrees than threads, but no deeper
   // than half the faces: the prefixes are made on one thread.
@@ -1115,10 +1198,11 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     }
     st.raw_reported = tally.raw;
     if (without_forms) {
-      tally.raw_by_ties.resize(std::max(tally.raw_by_ties.size(), anchor_orbit_.size() + 1));
+      const auto most_ties = static_cast<std::size_t>(st.anchor->order);
+      tally.raw_by_ties.resize(std::max(tally.raw_by_ties.size(), most_ties + 1));
       st.tally = &tally;
       search_weights(st, split, weight, ties);
-      tally.raw = raw_from_ties(tally.raw_by_ties);
+      tally.raw = raw_from_ties(tally.raw_by_ties, st.anchor->order);
     } else {
       search(st, split, tally);
     }
@@ -1146,7 +1230,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     total += AssemblyTally::decode(bytes, options.checkpoint->dir());
   total.subtrees_total = prefixes.size();
   if (without_forms) {
-    total.raw = raw_from_ties(total.raw_by_ties);
+    total.raw = raw_from_ties(total.raw_by_ties, start.anchor->order);
     const auto classes = [&](std::size_t order) {
       return total.complete ? exact_quotient(total.raw, static_cast<int>(order))
                             : total.raw / order;

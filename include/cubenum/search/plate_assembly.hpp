@@ -66,9 +66,10 @@ struct AssemblyOptions {
   SymmetryGroup list_up_to = SymmetryGroup::Symmetries;
   // Make every raw solution. Otherwise only solutions with the least kind
   // of the anchor's orbit (the largest orbit of faces under the rotations:
-  // every face on the cube) on the anchor are made (every canonical form is
-  // among them), and raw is the sum of the rotation classes' sizes,
-  // |rotations| / |stabiliser| each.
+  // every face on the cube) on the anchor, in the least placement of its
+  // orbit under the anchor's stabiliser, are made (every canonical form is
+  // among them), and raw is the sum of the classes' sizes,
+  // |symmetries| / |stabiliser| each.
   bool every_solution = false;
   // Count the copies of a kind as distinct pieces (by identity) while the
   // search treats them as one shape: each solution stands for the ways to
@@ -224,6 +225,16 @@ class PlateAssembly {
     std::uint32_t table = 0;  // index into tables_: bucketed on the later face's decided cells
   };
   static int kind_bit(int kind) { return kind & 63; }
+  // The symmetries that keep the anchor face in place: a made solution's
+  // anchor placement is the least of its images under them, so each class
+  // is made fewer times (twice fewer on the cuboids, whose anchor a
+  // reflection keeps). With the reflections only where they keep the
+  // anchor's orbit of faces (then every symmetry acts on the solutions
+  // made); otherwise the rotations alone.
+  struct AnchorGroup {
+    std::vector<std::uint8_t> frames;  // each element's frame transform on the anchor
+    int order = 1;  // of the group acting: |frames| x the faces of the anchor's orbit
+  };
   struct State;
   struct Work;
   using Prefix = std::vector<std::uint32_t>;
@@ -247,8 +258,13 @@ class PlateAssembly {
   void search_weights(State& state, int depth, std::uint64_t weight, int ties) const;
   std::uint64_t weight_of(const State& state, const Candidate& c) const;
   int ties_of(const State& state, int depth, const Candidate& c) const;
-  std::uint64_t raw_from_ties(const std::vector<std::uint64_t>& by_ties) const;
+  static std::uint64_t raw_from_ties(const std::vector<std::uint64_t>& by_ties, int group_order);
+  void build_anchor_groups();
+  bool least_at_anchor(const AnchorGroup& group, const Candidate& c) const;
+  int fixing_at_anchor(const AnchorGroup& group, int face, const Candidate& c) const;
   void record(State& state, AssemblyTally& tally) const;
+  void count_class(State& state, AssemblyTally& tally, std::uint64_t labels, int fixing_rotations,
+                   int fixing_all) const;
   std::uint64_t labellings(const AssemblyKey& key) const;
   static std::uint64_t exact_quotient(std::uint64_t n, int d);
   std::uint64_t piece_choices(const AssemblyTally& tally, bool label_copies) const;
@@ -306,6 +322,8 @@ class PlateAssembly {
   int anchor_ = 0;
   std::vector<bool> in_anchor_orbit_;
   std::vector<std::uint32_t> anchor_orbit_, compare_order_;
+  AnchorGroup by_rotations_, by_symmetries_;
+  std::vector<int> to_anchor_;  // per face of the anchor's orbit: a rotation taking it there
 };
 
 }  // namespace cubenum::search
