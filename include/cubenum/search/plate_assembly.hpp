@@ -263,6 +263,7 @@ class PlateAssembly {
   bool least_at_anchor(const AnchorGroup& group, const Candidate& c) const;
   int fixing_at_anchor(const AnchorGroup& group, int face, const Candidate& c) const;
   void record(State& state, AssemblyTally& tally) const;
+  void sort_selection(const AssemblyKey& key, SelectionKey& out) const;
   void count_class(State& state, AssemblyTally& tally, std::uint64_t labels, int fixing_rotations,
                    int fixing_all) const;
   std::uint64_t labellings(const AssemblyKey& key) const;
