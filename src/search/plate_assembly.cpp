@@ -392,17 +392,22 @@ PlateGrid PlateAssembly::decided_cells(int face, const std::vector<int>& depth_o
 // For each depth, the later faces its placement decides cells of, each
 // with the kinds of the candidates that match each pattern of them.
 void PlateAssembly::build_forward_checks(const std::vector<int>& depth_of) {
+  std::vector<int> table_of;  // per check; the tables grow as they are made
   for (std::size_t d = 0; d < depths_.size(); ++d) {
     DepthTable& depth = depths_[d];
     depth.check_begin = static_cast<std::uint32_t>(forward_checks_.size());
     for (std::uint32_t k = depth.link_begin; k != depth.link_end; ++k) {
-      const auto face = static_cast<int>(links_[k].face);
-      const PlateGrid decided = decided_cells(face, depth_of, static_cast<int>(d) + 1);
-      if (decided != 0)
-        forward_checks_.push_back({k, static_cast<std::uint32_t>(bucket_table(decided))});
+      const Link& link = links_[k];
+      const PlateGrid decided =
+          decided_cells(static_cast<int>(link.face), depth_of, static_cast<int>(d) + 1);
+      if (decided == 0) continue;
+      forward_checks_.push_back({link.cells, decided, link.face, &link.image, nullptr});
+      table_of.push_back(bucket_table(decided));
     }
     depth.check_end = static_cast<std::uint32_t>(forward_checks_.size());
   }
+  for (std::size_t i = 0; i < forward_checks_.size(); ++i)
+    forward_checks_[i].kinds = tables_[static_cast<std::size_t>(table_of[i])].kinds.data();
 }
 
 // Whether placing `c` (which fits) at `depth` leaves every later face it
@@ -414,10 +419,10 @@ void PlateAssembly::build_forward_checks(const std::vector<int>& depth_of) {
   std::uint64_t free = st.free_kind_bits;
   if (st.left_by_kind_bit[kind_bit(c.kind)] == 1) free &= ~(std::uint64_t{1} << kind_bit(c.kind));
   for (std::uint32_t i = d.check_begin; i != d.check_end; ++i) {
-    const Link& link = links_[forward_checks_[i].link];
-    const BucketTable& t = tables_[forward_checks_[i].table];
-    const PlateGrid covered = st.covered[link.face] | link.image[extract_bits(c.grid, link.cells)];
-    if ((t.kinds[bucket_of(t.decided, covered)] & free) == 0) return false;
+    const ForwardCheck& check = forward_checks_[i];
+    const PlateGrid covered =
+        st.covered[check.face] | (*check.image)[extract_bits(c.grid, check.cells)];
+    if ((check.kinds[bucket_of(check.decided, covered)] & free) == 0) return false;
   }
   return true;
 }

@@ -164,6 +164,9 @@ class PlateAssembly {
  public:
   PlateAssembly(const PlateSurface& surface, std::vector<PlateKind> kinds,
                 std::vector<int> group_capacity = {});
+  // Not copied: its forward checks point into its own tables.
+  PlateAssembly(const PlateAssembly&) = delete;
+  PlateAssembly& operator=(const PlateAssembly&) = delete;
 
   AssemblyTally count(const AssemblyOptions& options = {}) const;
   FirstResult first(const FirstOptions& options) const;
@@ -219,10 +222,14 @@ class PlateAssembly {
   // must keep a candidate that matches them and whose kind is free, or the
   // subtree holds no cover (most of the deepest nodes, without it). The
   // kinds are folded onto 64 bits: exact up to 64 kinds; beyond, a bit
-  // stands for several and the check only errs towards going on.
+  // stands for several and the check only errs towards going on. What a
+  // check reads is in it or one pointer away (the search's hottest loop).
   struct ForwardCheck {
-    std::uint32_t link = 0;   // index into links_: the later face and the cells it shares
-    std::uint32_t table = 0;  // index into tables_: bucketed on the later face's decided cells
+    PlateGrid cells = 0;     // the cells a placement here shares with the later face
+    PlateGrid decided = 0;   // the later face's cells decided once it is placed
+    std::uint32_t face = 0;  // the later face
+    const std::array<PlateGrid, 32>* image = nullptr;  // its link's images of `cells`
+    const std::uint64_t* kinds = nullptr;              // per bucket on `decided`: the kind bits
   };
   static int kind_bit(int kind) { return kind & 63; }
   // The symmetries that keep the anchor face in place: a made solution's
