@@ -1027,9 +1027,8 @@ void PlateAssembly::record(State& st, AssemblyTally& tally) const {
   };
   if (st.reduced) {
     if (least_overall) count_class(st, tally, labels_of(), fixing_rotations, fixing_all);
-  } else {
-    const std::uint64_t labels =
-        labels_of();  // every solution made: each counts once, each class at its least form
+  } else {  // every solution made: each counts once, each class at its least form
+    const std::uint64_t labels = labels_of();
     tally.raw = plus(tally.raw, labels);
     if (least_rotated)
       tally.rotations =
@@ -1065,23 +1064,24 @@ void PlateAssembly::record(State& st, AssemblyTally& tally) const {
 // among them, which counts the whole class: its |symmetries| / |stabiliser|
 // raw assemblies, and the rotation classes it splits into (two where no
 // reflection fixes it).
-void PlateAssembly::count_class(State& st, AssemblyTally& tally, std::uint64_t labels,
+void PlateAssembly::count_class(const State& st, AssemblyTally& tally, std::uint64_t labels,
                                 int fixing_rotations, int fixing_all) const {
   const auto symmetries = static_cast<std::uint64_t>(sym_source_.size());
   const auto rotations = static_cast<std::uint64_t>(surface_->rotation_count());
   const std::uint64_t size = symmetries / static_cast<std::uint64_t>(fixing_all);
-  const std::uint64_t halves = size * static_cast<std::uint64_t>(fixing_rotations) / rotations;
+  const std::uint64_t rotation_classes =
+      size * static_cast<std::uint64_t>(fixing_rotations) / rotations;
   // Told apart, the labelled assemblies' classes: labels / |stabiliser| under
   // every symmetry, |symmetries| / |rotations| times as many under rotations.
   const std::uint64_t apart = labels == 1 ? 1 : exact_quotient(labels, fixing_all);
   tally.raw = plus(tally.raw, times(labels, size));
   tally.rotations =
-      plus(tally.rotations, labels == 1 ? halves : times(apart, symmetries / rotations));
+      plus(tally.rotations, labels == 1 ? rotation_classes : times(apart, symmetries / rotations));
   tally.symmetries = plus(tally.symmetries, apart);
   if (st.options->tally_by_shape) {  // the same without the labels
     AssemblyTally::Counts& s = tally.by_shape ? *tally.by_shape : tally.by_shape.emplace();
     s.raw += size;
-    s.rotations += halves;
+    s.rotations += rotation_classes;
     s.symmetries += 1;
   }
 }

@@ -271,8 +271,8 @@ class PlateAssembly {
   int fixing_at_anchor(const AnchorGroup& group, int face, const Candidate& c) const;
   void record(State& state, AssemblyTally& tally) const;
   void sort_selection(const AssemblyKey& key, SelectionKey& out) const;
-  void count_class(State& state, AssemblyTally& tally, std::uint64_t labels, int fixing_rotations,
-                   int fixing_all) const;
+  void count_class(const State& state, AssemblyTally& tally, std::uint64_t labels,
+                   int fixing_rotations, int fixing_all) const;
   std::uint64_t labellings(const AssemblyKey& key) const;
   static std::uint64_t exact_quotient(std::uint64_t n, int d);
   std::uint64_t piece_choices(const AssemblyTally& tally, bool label_copies) const;
