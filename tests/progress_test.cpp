@@ -72,5 +72,21 @@ TEST(Progress, TimeLeftOfAResumedRunComesFromWhatThisRunDid) {
   progress::set_mode(progress::Mode::Auto);
 }
 
+// The time before the first share (estimating the work) is not the work's:
+// half done in 0.1 s of work is 0.1 s left, however long the start took.
+TEST(Progress, TimeLeftFromShareCountsFromTheFirstShare) {
+  progress::set_mode(progress::Mode::Never);
+  Progress shares("count", 100, "subtrees");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // estimating
+  const double start = shares.seconds();
+  shares.set_fraction(0);  // the search starts
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  shares.set_fraction(0.5);
+  EXPECT_GE(start, 0.3);
+  EXPECT_NEAR(shares.seconds_measured(), shares.seconds() - start, 0.01);
+  EXPECT_NEAR(shares.seconds_left() / shares.seconds_measured(), 1.0, 0.05);
+  progress::set_mode(progress::Mode::Auto);
+}
+
 }  // namespace
 }  // namespace cubenum

@@ -281,12 +281,17 @@ std::string Progress::text() const {
 
 void Progress::set_fraction(double fraction) {
   double unset = -1;
-  fraction_before_.compare_exchange_strong(unset, fraction, std::memory_order_relaxed);
+  if (fraction_before_.compare_exchange_strong(unset, fraction, std::memory_order_relaxed))
+    fraction_since_.store(seconds(), std::memory_order_relaxed);
   fraction_.store(fraction, std::memory_order_relaxed);
 }
 
+double Progress::seconds_measured() const {
+  return std::max(seconds() - fraction_since_.load(std::memory_order_relaxed), 0.0);
+}
+
 double Progress::seconds_left() const {
-  const double elapsed = seconds();
+  const double elapsed = seconds_measured();
   const double fraction = fraction_.load(std::memory_order_relaxed);
   if (fraction >= 0) {
     const double gained = fraction - fraction_before_.load(std::memory_order_relaxed);

@@ -78,11 +78,16 @@ class Progress {
   // unequal sizes): the time left is then estimated from it. The first share
   // given is taken as done before this run (a count resumed from a
   // checkpoint), as is `set_done_before`: the time left comes from what
-  // this run has done in its time, not from the whole.
+  // this run has done in its time, not from the whole. Its time starts at
+  // the first share given (the work's start: not what came before it, such
+  // as estimating the work, which would make the first estimates far too
+  // long).
   void set_fraction(double fraction);
   void set_done_before(std::uint64_t done) { done_before_.store(done, std::memory_order_relaxed); }
   // The time left, or < 0 while there is no estimate.
   double seconds_left() const;
+  // The time the estimate comes from: since the first share given, if any.
+  double seconds_measured() const;
   std::uint64_t done() const { return done_.load(std::memory_order_relaxed); }
   double seconds() const;
 
@@ -97,6 +102,7 @@ class Progress {
   std::atomic<bool> estimate_{true};
   std::atomic<double> fraction_{-1};         // < 0: done / total
   std::atomic<double> fraction_before_{-1};  // the first fraction given
+  std::atomic<double> fraction_since_{0};    // seconds() when it was given
   std::chrono::steady_clock::time_point start_;
 };
 
