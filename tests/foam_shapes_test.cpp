@@ -347,9 +347,9 @@ TEST(FoamShapeSymmetry, CanonicalCountsAgreeWithBurnside) {
 // The counting search makes only the solutions with the least piece of the
 // anchor's orbit (the largest orbit of faces under the rotations) on the
 // anchor, there in the least placement under the symmetries that keep the
-// anchor in place, and recovers raw from the classes' sizes: it must give the counts
-// of the search that makes every solution (`every_solution`, counted one by
-// one). The cube (one orbit of six faces), the 2x1x1 (orbits of eight and
+// anchor in place, and recovers raw from the classes' sizes: it must give
+// the counts of the search that makes every solution (`every_solution`,
+// counted one by one). The cube (one orbit of six faces), the 2x1x1 (orbits of eight and
 // two: the anchor is not face 0) and an L of three cubes (only two
 // rotations); distinct pieces, congruent ones by shape and by identity over
 // shapes, whose assemblies can be symmetric.

@@ -265,7 +265,7 @@ struct SearchProgress {
 // standard error is not a terminal draws none): never an endless run
 // without a word. (Counted from the start, the estimate of the subtrees'
 // sizes before the search made the 2x1x1 from all 192 pieces say 25,409 h
-// for a count of 27 minutes.)
+// for a count of 23 minutes.)
 void warn_if_long(SearchProgress& progress) {
   if (progress.subtrees.seconds_measured() < 3 || progress.warned.load(std::memory_order_relaxed))
     return;

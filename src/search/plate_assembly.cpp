@@ -479,8 +479,6 @@ void PlateAssembly::build_anchor_groups() {
   // every symmetry is the rotations' one); without such a reflection the
   // reflections move the anchor's orbit, and the rotations act alone.
   if (by_symmetries_.frames.size() == by_rotations_.frames.size()) by_symmetries_ = by_rotations_;
-  for (AnchorGroup* g : {&by_rotations_, &by_symmetries_})
-    g->order = static_cast<int>(g->frames.size() * anchor_orbit_.size());
 }
 
 // Whether `c` on the anchor is the least placement of its orbit under `group`.
@@ -711,7 +709,7 @@ int PlateAssembly::ties_of(const State& st, int depth, const Candidate& c) const
 void PlateAssembly::search_weights(State& st, int depth, std::uint64_t weight, int ties) const {
   AssemblyTally& tally = *st.tally;
   if ((++st.nodes & 4095) == 0) {
-    tally.raw = raw_from_ties(tally.raw_by_ties, st.anchor->order);  // a running estimate
+    tally.raw = raw_from_ties(tally.raw_by_ties, acting_order(*st.anchor));  // a running estimate
     report(st, tally, 4096);
     if (st.options->stop && st.options->stop()) st.stopped = true;
   }
@@ -1223,11 +1221,11 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     }
     st.raw_reported = tally.raw;
     if (without_forms) {
-      const auto most_ties = static_cast<std::size_t>(st.anchor->order);
+      const auto most_ties = static_cast<std::size_t>(acting_order(*st.anchor));
       tally.raw_by_ties.resize(std::max(tally.raw_by_ties.size(), most_ties + 1));
       st.tally = &tally;
       search_weights(st, split, weight, ties);
-      tally.raw = raw_from_ties(tally.raw_by_ties, st.anchor->order);
+      tally.raw = raw_from_ties(tally.raw_by_ties, acting_order(*st.anchor));
     } else {
       search(st, split, tally);
     }
@@ -1255,7 +1253,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     total += AssemblyTally::decode(bytes, options.checkpoint->dir());
   total.subtrees_total = prefixes.size();
   if (without_forms) {
-    total.raw = raw_from_ties(total.raw_by_ties, start.anchor->order);
+    total.raw = raw_from_ties(total.raw_by_ties, acting_order(*start.anchor));
     const auto classes = [&](std::size_t order) {
       return total.complete ? exact_quotient(total.raw, static_cast<int>(order))
                             : total.raw / order;

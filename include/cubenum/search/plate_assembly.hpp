@@ -240,7 +240,6 @@ class PlateAssembly {
   // made); otherwise the rotations alone.
   struct AnchorGroup {
     std::vector<std::uint8_t> frames;  // each element's frame transform on the anchor
-    int order = 1;  // of the group acting: |frames| x the faces of the anchor's orbit
   };
   struct State;
   struct Work;
@@ -267,6 +266,10 @@ class PlateAssembly {
   int ties_of(const State& state, int depth, const Candidate& c) const;
   static std::uint64_t raw_from_ties(const std::vector<std::uint64_t>& by_ties, int group_order);
   void build_anchor_groups();
+  // The order of the group acting with `group`: it times the anchor's orbit.
+  int acting_order(const AnchorGroup& group) const {
+    return static_cast<int>(group.frames.size() * anchor_orbit_.size());
+  }
   bool least_at_anchor(const AnchorGroup& group, const Candidate& c) const;
   int fixing_at_anchor(const AnchorGroup& group, int face, const Candidate& c) const;
   void record(State& state, AssemblyTally& tally) const;
