@@ -14,6 +14,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <initializer_list>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -395,17 +396,26 @@ bool all_ended(const std::string& marker, int seconds) {
 }
 
 // Starts the run as start_mpi does, kills one of its processes (SIGKILL)
-// `at_ms` later, and waits for mpirun to end the others. `killed` is false
-// when the run had ended before (a busy machine timed the whole run slower
-// than it then ran): its checkpoint is then a finished run's.
-void kill_one_process_at(int processes, const std::string& args, const std::string& marker,
-                         int at_ms, bool& killed) {
+// once `moment` has returned, and waits for mpirun to end the others.
+// `killed` is false when the run had ended before (a busy machine timed
+// the whole run slower than it then ran): its checkpoint is then a
+// finished run's.
+void kill_one_process_when(int processes, const std::string& args, const std::string& marker,
+                           const std::function<void()>& moment, bool& killed) {
   start_mpi(processes, args, marker);
-  std::this_thread::sleep_for(std::chrono::milliseconds(at_ms));
+  moment();
   const std::vector<int> running = processes_with(marker);
   killed = !running.empty();
   if (killed) ::kill(running.back(), SIGKILL);
   ASSERT_TRUE(all_ended(marker, 60)) << "mpirun did not end the killed run's processes";
+}
+
+// The same, `at_ms` after the processes run.
+void kill_one_process_at(int processes, const std::string& args, const std::string& marker,
+                         int at_ms, bool& killed) {
+  kill_one_process_when(
+      processes, args, marker,
+      [at_ms] { std::this_thread::sleep_for(std::chrono::milliseconds(at_ms)); }, killed);
 }
 
 // Moments to kill `mpirun -np processes cubenum args` at: fractions of
@@ -463,9 +473,14 @@ TEST(DistributedCheckpoint, OneProcessKilledAtAnyMomentResumesToTheSameResult) {
 namespace {
 
 const std::string kData = CUBENUM_DATA_DIR;
-// About 2.6 s on one thread (325 piece choices).
+// About 0.1 s on one thread (325 piece choices).
 const std::string kShapeCount = "foam count --shape cuboid:2x1x1 --colours blue,green,red " +
                                 kData + "/foam/happy-cube-original.txt";
+// About 3 s on one thread (11,155 piece choices): long enough for kills
+// to land inside the search.
+const std::string kLongerShapeCount =
+    "foam count --shape cuboid:2x1x1 --colours blue,green,red,yellow " + kData +
+    "/foam/happy-cube-original.txt";
 
 // A count's JSON without what differs between runs of the same count.
 Json counts_of(const fs::path& json) {
@@ -543,33 +558,44 @@ TEST(DistributedCounts, CheckpointedSlicesGoOnAtAnyProcessCount) {
 }
 
 // SIGKILL to one process of a count under mpirun (saving after every
-// subtree), at several moments; mpirun ends the others. Resumed on two
-// processes, or started afresh when no part was saved, the count is the
-// one-process count.
+// subtree), at several moments (fractions of the run's time, and the
+// moment the first part is committed: a kill after a save however fast the
+// machine); mpirun ends the others. Resumed on two processes, or started
+// afresh when no part was saved, the count is the one-process count.
 TEST(DistributedCounts, OneProcessKilledAtAnyMomentResumesToTheSameCount) {
   const fs::path dir = cubenum::testing::scratch("distributed-foam-kill");
-  const auto alone = run_cubenum(kShapeCount + " --json " + (dir / "alone.json").string());
+  const std::string& count = kLongerShapeCount;
+  const auto alone = run_cubenum(count + " --json " + (dir / "alone.json").string());
   ASSERT_EQ(alone.status, 0) << alone.output;
-  int resumed = 0, kills = 0;
-  const std::string saving = kShapeCount + " --threads 1 --checkpoint-every 0";
-  int n = 0;
-  for (const int at_ms : moments_ms(3, saving, (dir / "ck").string(), {0.02, 0.1, 0.25, 0.4})) {
+  const std::string saving = count + " --threads 1 --checkpoint-every 0";
+  std::vector<int> moments = moments_ms(3, saving, (dir / "ck").string(), {0.02, 0.1, 0.25, 0.4});
+  moments.push_back(-1);  // at the first part
+  int resumed = 0, kills = 0, n = 0;
+  for (const int at_ms : moments) {
     const std::string ck = (dir / ("ck" + std::to_string(++n))).string();
     const std::string out = (dir / "killed.json").string();
+    const std::string when = at_ms < 0 ? "at the first part" : std::to_string(at_ms) + " ms";
     fs::remove(out);
     bool killed = false;
+    const auto moment = [&ck, at_ms] {
+      if (at_ms >= 0) return std::this_thread::sleep_for(std::chrono::milliseconds(at_ms));
+      for (int waited = 0; !has_part(ck) && !processes_with(ck).empty() && waited < 60000; ++waited)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    };
     ASSERT_NO_FATAL_FAILURE(
-        kill_one_process_at(3, saving + " --checkpoint " + ck, ck, at_ms, killed));
+        kill_one_process_when(3, saving + " --checkpoint " + ck, ck, moment, killed));
     kills += killed ? 1 : 0;
     const bool saved = has_part(ck);
     resumed += saved ? 1 : 0;
-    const auto run = run_mpi(2, kShapeCount + (saved ? " --resume " : " --checkpoint ") + ck +
-                                    " --threads 1 --json " + out);
-    ASSERT_EQ(run.status, 0) << "killed at " << at_ms << " ms: " << run.output;
-    EXPECT_EQ(counts_of(out), counts_of(dir / "alone.json")) << "killed at " << at_ms << " ms";
+    const auto run = run_mpi(
+        2, count + (saved ? " --resume " : " --checkpoint ") + ck + " --threads 1 --json " + out);
+    ASSERT_EQ(run.status, 0) << "killed " << when << ": " << run.output;
+    EXPECT_EQ(counts_of(out), counts_of(dir / "alone.json")) << "killed " << when;
     for (const auto& entry : fs::recursive_directory_iterator(ck))
       EXPECT_FALSE(entry.path().filename().string().ends_with(".partial")) << entry.path();
   }
+  RecordProperty("kills", kills);
+  RecordProperty("resumed", resumed);
   EXPECT_GT(kills, 0);
   EXPECT_GT(resumed, 0);
 }
@@ -599,12 +625,12 @@ TEST(DistributedCounts, PolycubeCountsAreTheOneProcessOnes) {
 // Ctrl-C under mpirun: the terminal sends SIGINT to every process of the
 // run (and mpirun may pass it on again: a second signal within a second is
 // the same request); each stops promptly and saves its part (the count,
-// alone, takes about 100 s).
+// alone, takes about 150 s on one thread).
 TEST(DistributedCounts, CtrlCStopsEveryProcessWithItsPart) {
   const fs::path dir = cubenum::testing::scratch("distributed-foam-sigint");
   const std::string ck = (dir / "ck").string(), log = (dir / "log.txt").string();
-  const std::string count = "foam count --by shape --shape cuboid:2x1x1 " + kData +
-                            "/foam/happy-cube-original.txt --threads 1";
+  const std::string count = "foam count --by both --shape cuboid:3x1x1 " + kData +
+                            "/foam/happy-cube-marble.txt --threads 1";
   start_mpi(2, count + " --checkpoint " + ck, ck, log);
   std::this_thread::sleep_for(std::chrono::seconds(3));
   const std::vector<int> running = processes_with(ck);
