@@ -72,6 +72,22 @@ bool has_part(const fs::path& ck) {
   return false;
 }
 
+// The folders in the checkpoint folder (parts, committed or not).
+std::vector<std::string> parts_in(const fs::path& ck) {
+  std::vector<std::string> parts;
+  for (const auto& entry : fs::directory_iterator(ck))
+    parts.push_back(entry.path().filename().string());
+  std::sort(parts.begin(), parts.end());
+  return parts;
+}
+
+std::uintmax_t bytes_in(const fs::path& ck) {
+  std::uintmax_t bytes = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(ck))
+    if (entry.is_regular_file()) bytes += entry.file_size();
+  return bytes;
+}
+
 // Runs `command` in slices of `limit` seconds (a tenth longer each time,
 // so that a slab of work longer than the limit is passed in the end) until
 // it completes; returns the number of slices.
@@ -91,6 +107,8 @@ int in_slices(const std::string& command, const std::string& ck, const std::stri
     const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
     run = run_cubenum(command + threads + " --resume " + ck + slice());
     ++slices;
+    // The resumed run folded the earlier part into its own.
+    EXPECT_EQ(parts_in(ck), std::vector<std::string>{"part.s" + std::to_string(slices) + ".p0"});
   }
   EXPECT_EQ(run.status, 0) << run.output;
   return slices;
@@ -127,6 +145,45 @@ TEST(SearchCheckpoint, CountByBothInSlicesGivesTheUninterruptedCounts) {
   const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
   EXPECT_GT(in_slices(command, ck, out, 0.1), 2);
   EXPECT_EQ(counts_of(out), whole);
+}
+
+// Many slices of a count with piece choices: one part at the end, of at
+// most twice the bytes of an uninterrupted count's checkpoint (the earlier
+// sessions' selections once, and the last session's, each a subset of the
+// whole count's). Unfolded, each session kept its own copy of what the
+// sessions share.
+TEST(SearchCheckpoint, ManySlicesKeepOnePartOfBoundedSize) {
+  const fs::path dir = scratch("many-slices");
+  const std::string command =
+      "foam count --by both --shape cuboid:2x1x1 --colours blue,green,red " + kData +
+      "/foam/happy-cube-micro.txt";
+  const std::string whole_ck = (dir / "whole").string(), out = (dir / "sliced.json").string();
+  const auto whole = run_cubenum(command + " --checkpoint " + whole_ck + " --json " +
+                                 (dir / "whole.json").string());
+  ASSERT_EQ(whole.status, 0) << whole.output;
+  const std::string ck = (dir / "ck").string();
+  EXPECT_GT(in_slices(command, ck, out, 0.01, "0.005"), 5);
+  EXPECT_EQ(counts_of(out), counts_of(dir / "whole.json"));
+  EXPECT_LE(bytes_in(ck), 2 * bytes_in(whole_ck));
+}
+
+// A kill after the folding part was committed and before the parts it
+// folds were removed: they are skipped, not counted twice, and go.
+TEST(SearchCheckpoint, PartsFoldedButNotRemovedAreSkipped) {
+  const fs::path dir = scratch("folded-left");
+  const Json whole = uninterrupted(kShape, dir);
+  const std::string ck = (dir / "ck").string(), out = (dir / "after.json").string();
+  const std::string slice = " --threads 1 --checkpoint-every 0 --time-limit 0.1";
+  ASSERT_EQ(run_cubenum(kShape + " --checkpoint " + ck + slice).status, 4);
+  fs::copy(fs::path(ck) / "part.s1.p0", dir / "part.s1.p0");
+  ASSERT_EQ(run_cubenum(kShape + " --resume " + ck + slice).status, 4);
+  ASSERT_EQ(parts_in(ck), std::vector<std::string>{"part.s2.p0"});
+  fs::copy(dir / "part.s1.p0", fs::path(ck) / "part.s1.p0");  // as if not yet removed
+  const auto run = run_cubenum(kShape + " --resume " + ck + " --json " + out);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_TRUE(contains(run.output, "1 saved part")) << run.output;
+  EXPECT_EQ(counts_of(out), whole);
+  EXPECT_EQ(parts_in(ck), std::vector<std::string>{"part.s3.p0"});
 }
 
 TEST(SearchCheckpoint, SeveralSearchesInSlicesGiveTheUninterruptedCounts) {

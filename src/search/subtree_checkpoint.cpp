@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string_view>
 
 #include "cubenum/core/byte_io.hpp"
@@ -113,12 +114,25 @@ SubtreeCheckpoint::SubtreeCheckpoint(std::string dir, CheckpointJson identity, b
   if (!problem.empty()) throw InputError(problem);
   session_ = last_session + 1;
   total(cluster, 0);  // all have read before any part is written
-  if (process_ == 0) tidy_old_parts(dir_, session_);
+  if (process_ != 0) return;
+  tidy_old_parts(dir_, session_);
+  if (!parts_seen_.empty()) fold_parts();
 }
 
 void SubtreeCheckpoint::read_parts(const std::vector<std::string>& parts) {
+  // The parts that a committed part folds are in it: skipped.
+  std::vector<CheckpointReader> readers;
+  std::set<std::string> folded;
   for (const std::string& part : parts) {
-    const CheckpointReader reader(part, identity_);
+    const CheckpointReader& reader = readers.emplace_back(part, identity_);
+    for (const auto& name : reader.state().value("folds", CheckpointJson::array()))
+      folded.insert(name.get<std::string>());
+    parts_seen_.push_back(fs::path(part).filename().string());
+  }
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const std::string& part = parts[p];
+    if (folded.contains(parts_seen_[p])) continue;
+    const CheckpointReader& reader = readers[p];
     const std::string source = (fs::path(part) / "ledger").string();
     const std::vector<std::byte> blob = reader.read("ledger");
     ByteReader in(blob, source, "the ledger");
@@ -151,6 +165,25 @@ void SubtreeCheckpoint::read_parts(const std::vector<std::string>& parts) {
   }
 }
 
+// This process's part starts with every earlier record, saved at once;
+// then the parts it folds go (they were all read: the constructor waits
+// for every process).
+void SubtreeCheckpoint::fold_parts() {
+  std::lock_guard lock(mutex_);
+  folds_ = true;
+  for (const auto& [name, f] : earlier_) {
+    Record& r = records_[name];
+    order_.push_back(name);
+    r.subtrees = f.subtrees;
+    for (std::uint32_t s = 0; s < f.subtrees; ++s)
+      if (f.done[s]) r.done.push_back(s);
+    r.tallies = f.tallies;
+  }
+  save_locked(/*stopping=*/true);
+  std::error_code error;
+  for (const std::string& part : parts_seen_) fs::remove_all(fs::path(dir_) / part, error);
+}
+
 SubtreeCheckpoint::Earlier SubtreeCheckpoint::earlier(const std::string& name,
                                                       std::uint32_t subtrees) const {
   Earlier out;
@@ -160,21 +193,19 @@ SubtreeCheckpoint::Earlier SubtreeCheckpoint::earlier(const std::string& name,
                      fmt::format("the checkpoint's search '{}' has {} subtrees, this run's {}: "
                                  "made by another version of cubenum?",
                                  name, it->second.subtrees, subtrees));
-  for (std::uint32_t s = 0; s < subtrees; ++s) {
-    if (it != earlier_.end() && it->second.done[s])
-      ++out.finished;
-    else
-      out.pending.push_back(s);
-  }
+  for (std::uint32_t s = 0; s < subtrees; ++s)
+    (it != earlier_.end() && it->second.done[s] ? out.done : out.pending).push_back(s);
+  out.finished = static_cast<std::uint32_t>(out.done.size());
   if (it != earlier_.end()) out.tallies = it->second.tallies;
   return out;
 }
 
 void SubtreeCheckpoint::record(const std::string& name, std::uint32_t subtrees,
-                               std::vector<std::uint32_t> done, std::vector<std::byte> tally) {
+                               std::vector<std::uint32_t> done,
+                               std::vector<std::vector<std::byte>> tallies) {
   std::lock_guard lock(mutex_);
   if (!records_.contains(name)) order_.push_back(name);
-  records_[name] = {subtrees, std::move(done), std::move(tally)};
+  records_[name] = {subtrees, std::move(done), std::move(tallies)};
 }
 
 bool SubtreeCheckpoint::due() const {
@@ -184,6 +215,12 @@ bool SubtreeCheckpoint::due() const {
 
 void SubtreeCheckpoint::save(bool stopping) {
   std::lock_guard lock(mutex_);
+  save_locked(stopping);
+}
+
+// A search's record is written as one entry per tally, the first with the
+// finished subtrees (a reader sums a search's entries).
+void SubtreeCheckpoint::save_locked(bool stopping) {
   // A session that finished nothing (a resumed run with nothing left, a
   // process that drew no subtree) leaves no part, unless it stops.
   const bool nothing = std::all_of(records_.begin(), records_.end(),
@@ -194,19 +231,25 @@ void SubtreeCheckpoint::save(bool stopping) {
         (fs::path(dir_) / fmt::format("part.s{}.p{}", session_, process_)).string(), identity_,
         source_);
   ByteWriter out;
-  out.put<std::uint32_t>(static_cast<std::uint32_t>(order_.size()));
+  std::uint32_t entries = 0;
+  for (const auto& [name, r] : records_) entries += static_cast<std::uint32_t>(r.tallies.size());
+  out.put<std::uint32_t>(entries);
   CheckpointJson searches = CheckpointJson::array();
   for (const std::string& name : order_) {
     const Record& r = records_.at(name);
-    out.bytes({reinterpret_cast<const std::byte*>(name.data()), name.size()});
-    out.put<std::uint32_t>(r.subtrees);
-    out.put<std::uint32_t>(static_cast<std::uint32_t>(r.done.size()));
-    for (const std::uint32_t s : r.done) out.put<std::uint32_t>(s);
-    out.bytes(r.tally);
+    for (std::size_t t = 0; t < r.tallies.size(); ++t) {
+      out.bytes({reinterpret_cast<const std::byte*>(name.data()), name.size()});
+      out.put<std::uint32_t>(r.subtrees);
+      out.put<std::uint32_t>(t == 0 ? static_cast<std::uint32_t>(r.done.size()) : 0);
+      if (t == 0)
+        for (const std::uint32_t s : r.done) out.put<std::uint32_t>(s);
+      out.bytes(r.tallies[t]);
+    }
     searches.push_back({{"search", name}, {"subtrees", r.subtrees}, {"finished", r.done.size()}});
   }
-  writer_->save({{"session", session_}, {"process", process_}, {"searches", searches}},
-                {{"ledger", out.out}});
+  CheckpointJson state = {{"session", session_}, {"process", process_}, {"searches", searches}};
+  if (folds_) state["folds"] = parts_seen_;
+  writer_->save(state, {{"ledger", out.out}});
   since_save_.restart();
 }
 

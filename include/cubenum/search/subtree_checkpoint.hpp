@@ -12,6 +12,15 @@
 // subtrees are disjoint, so any set of committed parts is consistent: a run
 // killed at any moment, in any of its processes, resumes, and at any
 // number of processes.
+//
+// So that a count run in many slices does not leave a part per process
+// and session, each with its own copy of what they share (the piece
+// selections), a resumed run's first process folds the parts it read into
+// its own: it saves their records at once, naming them in its manifest
+// ("folds"), and removes them once that save is committed; a reader skips
+// the parts a committed part folds (a kill between the save and the
+// removal). Each search's earlier tallies become one as the search runs
+// again (SubtreeLedger). The folder holds the last session's parts.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -38,19 +47,23 @@ class SubtreeCheckpoint {
                     Cluster& cluster, std::string source = "--checkpoint");
 
   // What earlier sessions did of the search `name`, which has `subtrees`
-  // subtrees: the ones left, in order, and the encoded tallies of the
-  // finished ones (one per part that has any).
+  // subtrees: the ones left and the ones finished, in order, and the
+  // encoded tallies of the finished ones (one per record that has any).
   struct Earlier {
-    std::vector<std::uint32_t> pending;
+    std::vector<std::uint32_t> pending, done;
     std::vector<std::vector<std::byte>> tallies;
     std::uint32_t finished = 0;
   };
   Earlier earlier(const std::string& name, std::uint32_t subtrees) const;
+  // Whether this process holds the earlier sessions' records (the first
+  // process of a resumed run): its record of a search then includes them.
+  bool folds() const { return folds_; }
 
-  // This process's record of the search `name` in this session, replacing
-  // the one before: the subtrees it finished and their summed tally.
+  // This process's record of the search `name`, replacing the one before:
+  // the subtrees it holds as finished and their tallies (summed, or a few
+  // sums).
   void record(const std::string& name, std::uint32_t subtrees, std::vector<std::uint32_t> done,
-              std::vector<std::byte> tally);
+              std::vector<std::vector<std::byte>> tallies);
   // Whether every_seconds have passed since the last save (or the start).
   bool due() const;
   // Saves this process's part now (thread-safe, as is record). A session
@@ -66,7 +79,7 @@ class SubtreeCheckpoint {
   struct Record {
     std::uint32_t subtrees = 0;
     std::vector<std::uint32_t> done;
-    std::vector<std::byte> tally;
+    std::vector<std::vector<std::byte>> tallies;
   };
   struct Finished {
     std::uint32_t subtrees = 0;
@@ -74,12 +87,16 @@ class SubtreeCheckpoint {
     std::vector<std::vector<std::byte>> tallies;
   };
   void read_parts(const std::vector<std::string>& parts);
+  void fold_parts();
+  void save_locked(bool stopping);
 
   std::string dir_, source_;
   CheckpointJson identity_;
   double every_;
   int session_ = 1, process_ = 0;
   std::size_t parts_read_ = 0;
+  std::vector<std::string> parts_seen_;  // the committed parts' folder names, read or skipped
+  bool folds_ = false;
   std::map<std::string, Finished> earlier_;  // by search, from the parts read
   mutable std::mutex mutex_;
   std::map<std::string, Record> records_;     // this session's, by search
@@ -105,12 +122,13 @@ class SubtreeLedger {
     if (checkpoint_ == nullptr) return;
     earlier_ = checkpoint_->earlier(name_, subtrees_);
     run.pending = earlier_.pending;
+    if (checkpoint_->folds() && !earlier_.tallies.empty()) fold_earlier();
     run.finished = [this](std::uint32_t subtree, const Tally& tally) {
       std::lock_guard lock(mutex_);
       mine_ += tally;
       done_.push_back(subtree);
       if (checkpoint_->due()) {
-        checkpoint_->record(name_, subtrees_, done_, mine_.encode());
+        record_locked();
         checkpoint_->save();
       }
     };
@@ -124,17 +142,37 @@ class SubtreeLedger {
   const std::vector<std::vector<std::byte>>& earlier_tallies() const { return earlier_.tallies; }
   std::uint32_t earlier_finished() const { return earlier_.finished; }
   void record() {
-    if (checkpoint_ != nullptr) checkpoint_->record(name_, subtrees_, done_, mine_.encode());
+    if (checkpoint_ == nullptr) return;
+    std::lock_guard lock(mutex_);
+    record_locked();
   }
 
  private:
+  // The earlier sessions' tallies of this search as one (their selections
+  // once), kept encoded beside this session's; recorded now, so that the
+  // next save writes it.
+  void fold_earlier() {
+    Tally earlier = mine_;  // (an empty tally, with the run's settings)
+    for (const auto& bytes : earlier_.tallies) earlier += Tally::decode(bytes, checkpoint_->dir());
+    folded_ = earlier.encode();
+    done_ = earlier_.done;
+    record_locked();
+  }
+  void record_locked() {
+    std::vector<std::vector<std::byte>> tallies;
+    if (!folded_.empty()) tallies.push_back(folded_);
+    tallies.push_back(mine_.encode());
+    checkpoint_->record(name_, subtrees_, done_, std::move(tallies));
+  }
+
   SubtreeCheckpoint* checkpoint_;
   std::string name_;
   std::uint32_t subtrees_;
   SubtreeCheckpoint::Earlier earlier_;
   std::mutex mutex_;
   Tally mine_;
-  std::vector<std::uint32_t> done_;
+  std::vector<std::byte> folded_;    // the earlier tallies summed, when this process folds
+  std::vector<std::uint32_t> done_;  // (with the earlier ones, when it folds)
 };
 
 }  // namespace cubenum::search
