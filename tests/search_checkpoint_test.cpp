@@ -384,6 +384,65 @@ TEST(SelectionSet, AgreesWithStdSet) {
   EXPECT_THROW(flat.insert(std::vector<std::uint16_t>{1, 2}), std::invalid_argument);
 }
 
+// Packed by the kinds' copies: the selections of a box of 36 distinct
+// pieces on 24 faces (one bit a piece: one word), of 14 kinds of up to 6
+// copies on 10 faces (counts, one word), of 192 kinds on 10 faces (the list,
+// 8 bits a kind: two words). Random selections, given in random order,
+// agree with a std::set of sorted lists, through merges with sets packed
+// otherwise.
+TEST(SelectionSet, PackedByCopiesAgreesWithStdSet) {
+  using cubenum::search::SelectionSet;
+  struct Case {
+    std::vector<std::uint16_t> copies;
+    std::size_t width, slot_bytes;
+  };
+  std::vector<Case> cases = {{std::vector<std::uint16_t>(36, 1), 24, 8},
+                             {{6, 1, 2, 3, 1, 1, 4, 1, 5, 1, 2, 1, 3, 1}, 10, 8},
+                             {std::vector<std::uint16_t>(192, 1), 10, 16}};
+  std::mt19937_64 random(11);
+  for (const Case& c : cases) {
+    std::vector<std::uint16_t> pool;  // every copy of every kind
+    for (std::size_t k = 0; k < c.copies.size(); ++k)
+      pool.insert(pool.end(), c.copies[k], static_cast<std::uint16_t>(k));
+    SelectionSet packed(c.copies), plain_packed, other(c.copies);
+    std::set<std::vector<std::uint16_t>> expected;
+    for (int i = 0; i < 5000; ++i) {
+      std::shuffle(pool.begin(), pool.end(), random);
+      std::vector<std::uint16_t> kinds(pool.begin(), pool.begin() + c.width);
+      std::vector<std::uint16_t> sorted = kinds;
+      std::sort(sorted.begin(), sorted.end());
+      expected.insert(sorted);
+      SelectionSet& into = i % 4 == 0 ? other : i % 4 == 1 ? plain_packed : packed;
+      into.insert(kinds);
+      EXPECT_TRUE(into.contains(kinds) && into.contains(sorted));
+    }
+    EXPECT_EQ(packed.slot_bytes(), c.slot_bytes);
+    EXPECT_EQ(plain_packed.slot_bytes(), 8 * ((c.width + 3) / 4));  // 16 bits a kind
+    packed.merge(plain_packed);      // the generic set's selections, packed
+    packed.merge(std::move(other));  // packed alike: the larger kept
+    EXPECT_EQ(packed.size(), expected.size());
+    std::set<std::vector<std::uint16_t>> seen;
+    packed.for_each([&](std::span<const std::uint16_t> kinds) {
+      EXPECT_TRUE(std::is_sorted(kinds.begin(), kinds.end()));
+      seen.insert({kinds.begin(), kinds.end()});
+    });
+    EXPECT_EQ(seen, expected);
+    // A generic empty set takes the packed one's packing; it equals it.
+    SelectionSet generic;
+    generic.merge(packed);
+    EXPECT_EQ(generic.slot_bytes(), c.slot_bytes);
+    EXPECT_TRUE(generic == packed);
+    // Kinds or copies beyond the set's, another length.
+    std::vector<std::uint16_t> bad(pool.begin(), pool.begin() + c.width);
+    bad[0] = static_cast<std::uint16_t>(c.copies.size());
+    EXPECT_THROW(packed.insert(bad), std::invalid_argument);
+    bad.assign(c.width, 0);
+    EXPECT_THROW(packed.insert(bad), std::invalid_argument);  // more copies of kind 0
+    bad.assign(c.width + 1, 0);
+    EXPECT_THROW(packed.insert(bad), std::invalid_argument);
+  }
+}
+
 // A tally's bytes give the tally back; damaged bytes are refused.
 TEST(SearchCheckpoint, TalliesRoundTripAndDamageIsRefused) {
   cubenum::search::AssemblyTally t;

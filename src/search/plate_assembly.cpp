@@ -168,10 +168,21 @@ struct PlateAssembly::Restart {
 };
 
 AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
+  selections.merge(other.selections);
+  add_counts(other);
+  return *this;
+}
+
+AssemblyTally& AssemblyTally::operator+=(AssemblyTally&& other) {
+  selections.merge(std::move(other.selections));
+  add_counts(other);
+  return *this;
+}
+
+void AssemblyTally::add_counts(const AssemblyTally& other) {
   raw = plus(raw, other.raw);
   rotations = plus(rotations, other.rotations);
   symmetries = plus(symmetries, other.symmetries);
-  selections.merge(other.selections);
   list_limit = std::max(list_limit, other.list_limit);
   listed.insert(listed.end(), other.listed.begin(), other.listed.end());
   if (other.by_shape) {
@@ -186,12 +197,6 @@ AssemblyTally& AssemblyTally::operator+=(const AssemblyTally& other) {
   for (std::size_t m = 0; m < other.raw_by_ties.size(); ++m)
     raw_by_ties[m] = plus(raw_by_ties[m], other.raw_by_ties[m]);
   keep_smallest();
-  return *this;
-}
-
-AssemblyTally& AssemblyTally::operator+=(AssemblyTally&& other) {
-  if (other.selections.size() > selections.size()) std::swap(selections, other.selections);
-  return *this += other;
 }
 
 namespace {
@@ -279,9 +284,10 @@ namespace {
 // With --verbose, what each process searched and the bytes the tallies
 // took between the processes (the network cost besides one fetch-and-add
 // of 8 bytes a subtree).
-AssemblyTally sum_over(Cluster& cluster, const AssemblyTally& mine) {
+AssemblyTally sum_over(Cluster& cluster, const AssemblyTally& mine, SelectionSet selections) {
   AssemblyTally total;
   total.list_limit = mine.list_limit;
+  total.selections = std::move(selections);  // packed as the count's own
   std::string shares;
   std::uint64_t bytes = 0;
   for (const std::string& text : gather_texts(cluster, [&] {
@@ -1043,7 +1049,7 @@ void PlateAssembly::record(State& st, AssemblyTally& tally) const {
   }
 
   if (least_overall && st.options->count_selections) {
-    sort_selection(key, st.selection);
+    for (int f = 0; f < faces; ++f) st.selection[f] = key[f].kind;
     tally.selections.insert(st.selection);
   }
   if (st.options->list_limit > 0) {
@@ -1084,26 +1090,12 @@ void PlateAssembly::count_class(const State& st, AssemblyTally& tally, std::uint
   }
 }
 
-// The kinds of `key`, sorted. Up to 64 kinds by counting (a solution's
-// sort was a third of record() on the 3x1x1), beyond by sorting.
-void PlateAssembly::sort_selection(const AssemblyKey& key, SelectionKey& out) const {
-  const std::size_t faces = key.size();
-  if (kinds_.size() > 64) {
-    for (std::size_t f = 0; f < faces; ++f) out[f] = key[f].kind;
-    std::sort(out.begin(), out.end());
-    return;
-  }
-  std::array<std::uint32_t, 64> copies{};
-  std::uint64_t used = 0;
-  for (const FacePlacement& p : key) {
-    ++copies[p.kind];
-    used |= std::uint64_t{1} << p.kind;
-  }
-  std::size_t i = 0;
-  for (; used != 0; used &= used - 1) {
-    const int kind = std::countr_zero(used);
-    for (std::uint32_t n = copies[kind]; n > 0; --n) out[i++] = static_cast<std::uint16_t>(kind);
-  }
+// An empty set of selections, packed for these kinds and their copies.
+SelectionSet PlateAssembly::no_selections() const {
+  std::vector<std::uint16_t> copies;
+  for (const PlateKind& k : kinds_)
+    copies.push_back(static_cast<std::uint16_t>(std::min(k.multiplicity, 65535)));
+  return SelectionSet(std::move(copies));
 }
 
 void PlateAssembly::collect_prefixes(State& st, int depth, int split, Prefix& current,
@@ -1191,6 +1183,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   run.cluster = options.cluster;
   AssemblyTally none;
   none.list_limit = options.list_limit;
+  none.selections = no_selections();
   SubtreeLedger<AssemblyTally> ledger(options.checkpoint, options.checkpoint_name, subtrees, run,
                                       none);
   if (start.work != nullptr && !run.pending.empty()) {  // the others finished before
@@ -1204,6 +1197,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   const bool without_forms = start.reduced && count_without_forms(options);
   const auto search_one = [&](const Prefix& prefix, AssemblyTally& tally) {
     tally.list_limit = options.list_limit;
+    if (tally.selections.size() == 0) tally.selections = no_selections();
     if (options.stop && options.stop()) {
       tally.complete = false;
       return false;
@@ -1248,7 +1242,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   ledger.record();
   total.list_limit = options.list_limit;
   if (options.cluster != nullptr && options.cluster->processes() > 1)
-    total = sum_over(*options.cluster, total);
+    total = sum_over(*options.cluster, total, no_selections());
   for (const auto& bytes : ledger.earlier_tallies())
     total += AssemblyTally::decode(bytes, options.checkpoint->dir());
   total.subtrees_total = prefixes.size();

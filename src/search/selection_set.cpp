@@ -1,47 +1,135 @@
 #include "cubenum/search/selection_set.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
+#include <utility>
 
 #include "cubenum/core/hash.hpp"
 
 namespace cubenum::search {
 namespace {
 
-std::uint64_t hash_of(std::span<const std::uint16_t> kinds) {
-  const std::uint64_t h = hash_bytes(kinds.data(), kinds.size_bytes());
-  return h == 0 ? 1 : h;  // 0 marks an empty slot
+constexpr std::size_t words_for(std::size_t bits) {
+  return (bits + 63) / 64;
 }
+
+// `bits` (at most 16) bits of `value` at bit `at` of a zeroed key.
+void put_bits(std::uint64_t* key, std::size_t at, int bits, std::uint64_t value) {
+  key[at / 64] |= value << (at % 64);
+  if (at % 64 + static_cast<std::size_t>(bits) > 64) key[at / 64 + 1] |= value >> (64 - at % 64);
+}
+
+std::uint64_t get_bits(const std::uint64_t* key, std::size_t at, int bits) {
+  std::uint64_t value = key[at / 64] >> (at % 64);
+  if (at % 64 + static_cast<std::size_t>(bits) > 64) value |= key[at / 64 + 1] << (64 - at % 64);
+  return value & ((std::uint64_t{1} << bits) - 1);
+}
+
+// A key's words: on the stack for the keys of any count that finishes.
+struct Scratch {
+  explicit Scratch(std::size_t words) {
+    if (words > std::size(small)) large.resize(words);
+    key = large.empty() ? small : large.data();
+  }
+  std::uint64_t small[8];
+  std::vector<std::uint64_t> large;
+  std::uint64_t* key;
+};
 
 }  // namespace
 
-std::size_t SelectionSet::shard_of(std::uint64_t hash) {
-  return static_cast<std::size_t>(hash >> (64 - kShardBits));
+// The shorter of the two packings for selections of `width` kinds.
+void SelectionSet::choose_packing(std::size_t width) {
+  width_ = width;
+  if (copies_.empty()) {
+    kind_bits_ = 16;
+    words_ = words_for(width * 16);
+    return;
+  }
+  kind_bits_ = std::bit_width(copies_.size());  // a kind plus one
+  const std::size_t list_words = words_for(width * static_cast<std::size_t>(kind_bits_));
+  // By counts: each kind's field in one word (a copy added is a plain add).
+  count_bits_.clear();
+  count_at_.clear();
+  std::size_t bits = 1;  // bit 0 is always set: the first word is never 0
+  for (const std::uint16_t c : copies_) {
+    const int field = std::bit_width(std::min<std::size_t>(c, width));
+    if (bits % 64 + static_cast<std::size_t>(field) > 64) bits += 64 - bits % 64;
+    count_bits_.push_back(field);
+    count_at_.push_back(static_cast<int>(bits));
+    bits += static_cast<std::size_t>(field);
+  }
+  by_counts_ = words_for(bits) <= list_words;
+  words_ = by_counts_ ? words_for(bits) : list_words;
 }
 
-// The slot of `shard` holding `kinds`, or the empty slot where it would go
+bool SelectionSet::pack(std::span<const std::uint16_t> kinds, std::uint64_t* out) const {
+  std::fill(out, out + words_, 0);
+  const std::size_t limit = copies_.empty() ? 65535 : copies_.size();
+  if (!by_counts_) {
+    std::uint16_t sorted[256];
+    if (kinds.size() > std::size(sorted)) return false;
+    std::copy(kinds.begin(), kinds.end(), sorted);
+    std::sort(sorted, sorted + kinds.size());
+    for (std::size_t i = 0, run = 0; i < kinds.size(); ++i) {
+      run = i > 0 && sorted[i] == sorted[i - 1] ? run + 1 : 1;
+      if (sorted[i] >= limit || (!copies_.empty() && run > copies_[sorted[i]])) return false;
+      put_bits(out, i * static_cast<std::size_t>(kind_bits_), kind_bits_, sorted[i] + 1U);
+    }
+    return true;
+  }
+  // Each kind's field counts its copies (it holds any number up to its
+  // kind's copies: one more is refused before it would carry).
+  out[0] = 1;
+  for (const std::uint16_t kind : kinds) {
+    if (kind >= limit) return false;
+    const auto at = static_cast<unsigned>(count_at_[kind]);
+    std::uint64_t& word = out[at / 64];
+    if (((word >> (at % 64)) & ((std::uint64_t{1} << count_bits_[kind]) - 1)) >= copies_[kind])
+      return false;
+    word += std::uint64_t{1} << (at % 64);
+  }
+  return true;
+}
+
+void SelectionSet::unpack(const std::uint64_t* key, std::vector<std::uint16_t>& kinds) const {
+  if (!by_counts_) {
+    for (std::size_t i = 0; i < width_; ++i)
+      kinds[i] = static_cast<std::uint16_t>(
+          get_bits(key, i * static_cast<std::size_t>(kind_bits_), kind_bits_) - 1);
+    return;
+  }
+  std::size_t i = 0;
+  for (std::size_t kind = 0; kind < copies_.size(); ++kind)
+    for (auto n = get_bits(key, static_cast<std::size_t>(count_at_[kind]), count_bits_[kind]);
+         n > 0; --n)
+      kinds[i++] = static_cast<std::uint16_t>(kind);
+}
+
+std::uint64_t SelectionSet::hash_of(const std::uint64_t* key) const {
+  return hash_bytes(key, words_ * sizeof(std::uint64_t));
+}
+
+// The slot of `shard` holding `key`, or the empty slot where it would go
 // (linear probing on the hash's low bits; the shard is at most half full).
-std::size_t SelectionSet::slot_of(const Shard& shard, std::span<const std::uint16_t> kinds,
+std::size_t SelectionSet::slot_of(const Shard& shard, const std::uint64_t* key,
                                   std::uint64_t hash) const {
-  const std::size_t mask = shard.hashes.size() - 1;
+  const std::size_t mask = shard.keys.size() / words_ - 1;
   for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-    if (shard.hashes[slot] == 0) return slot;
-    if (shard.hashes[slot] == hash &&
-        std::equal(kinds.begin(), kinds.end(), shard.kinds.begin() + slot * width_))
-      return slot;
+    const std::uint64_t* at = &shard.keys[slot * words_];
+    if (at[0] == 0 || std::equal(key, key + words_, at)) return slot;
   }
 }
 
 void SelectionSet::grow(Shard& shard) const {
   Shard bigger;
-  bigger.hashes.assign(std::max<std::size_t>(4, 2 * shard.hashes.size()), 0);
-  bigger.kinds.resize(bigger.hashes.size() * width_);
-  for (std::size_t old = 0; old < shard.hashes.size(); ++old) {
-    if (shard.hashes[old] == 0) continue;
-    const std::span<const std::uint16_t> key(shard.kinds.data() + old * width_, width_);
-    const std::size_t slot = slot_of(bigger, key, shard.hashes[old]);
-    bigger.hashes[slot] = shard.hashes[old];
-    std::copy(key.begin(), key.end(), bigger.kinds.begin() + slot * width_);
+  bigger.keys.assign(std::max<std::size_t>(4, 2 * (shard.keys.size() / words_)) * words_, 0);
+  for (std::size_t at = 0; at < shard.keys.size(); at += words_) {
+    const std::uint64_t* key = &shard.keys[at];
+    if (key[0] == 0) continue;
+    const std::size_t slot = slot_of(bigger, key, hash_of(key));
+    std::copy(key, key + words_, &bigger.keys[slot * words_]);
   }
   bigger.size = shard.size;
   shard = std::move(bigger);
@@ -49,18 +137,20 @@ void SelectionSet::grow(Shard& shard) const {
 
 bool SelectionSet::insert(std::span<const std::uint16_t> kinds) {
   if (shards_.empty()) {
-    width_ = kinds.size();
+    choose_packing(kinds.size());
     shards_.resize(std::size_t{1} << kShardBits);
   }
-  if (kinds.size() != width_)
-    throw std::invalid_argument("SelectionSet: selections of different lengths");
-  const std::uint64_t hash = hash_of(kinds);
-  Shard& shard = shards_[shard_of(hash)];
-  if (2 * (shard.size + 1) > shard.hashes.size()) grow(shard);
-  const std::size_t slot = slot_of(shard, kinds, hash);
-  if (shard.hashes[slot] != 0) return false;
-  shard.hashes[slot] = hash;
-  std::copy(kinds.begin(), kinds.end(), shard.kinds.begin() + slot * width_);
+  Scratch scratch(words_);
+  std::uint64_t* key = scratch.key;
+  if (kinds.size() != width_ || !pack(kinds, key))
+    throw std::invalid_argument(
+        "SelectionSet: a selection of another length, or kinds or copies beyond the set's");
+  const std::uint64_t hash = hash_of(key);
+  Shard& shard = shards_[hash >> (64 - kShardBits)];
+  if (2 * (shard.size + 1) * words_ > shard.keys.size()) grow(shard);
+  std::uint64_t* at = &shard.keys[slot_of(shard, key, hash) * words_];
+  if (at[0] != 0) return false;
+  std::copy(key, key + words_, at);
   ++shard.size;
   ++size_;
   return true;
@@ -68,13 +158,26 @@ bool SelectionSet::insert(std::span<const std::uint16_t> kinds) {
 
 bool SelectionSet::contains(std::span<const std::uint16_t> kinds) const {
   if (shards_.empty() || kinds.size() != width_) return false;
-  const std::uint64_t hash = hash_of(kinds);
-  const Shard& shard = shards_[shard_of(hash)];
-  return !shard.hashes.empty() && shard.hashes[slot_of(shard, kinds, hash)] != 0;
+  Scratch scratch(words_);
+  std::uint64_t* key = scratch.key;
+  if (!pack(kinds, key)) return false;
+  const std::uint64_t hash = hash_of(key);
+  const Shard& shard = shards_[hash >> (64 - kShardBits)];
+  return !shard.keys.empty() && shard.keys[slot_of(shard, key, hash) * words_] != 0;
 }
 
 void SelectionSet::merge(const SelectionSet& other) {
+  if (shards_.empty() && copies_.empty()) {  // empty, packed as any: the other's packing
+    *this = other;
+    return;
+  }
   other.for_each([&](std::span<const std::uint16_t> kinds) { insert(kinds); });
+}
+
+void SelectionSet::merge(SelectionSet&& other) {
+  const bool adopt = shards_.empty() && copies_.empty();
+  if (other.size_ > size_ && (adopt || copies_ == other.copies_)) std::swap(*this, other);
+  merge(std::as_const(other));
 }
 
 bool operator==(const SelectionSet& a, const SelectionSet& b) {

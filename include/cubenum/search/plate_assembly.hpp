@@ -125,13 +125,17 @@ struct AssemblyTally {
 
   AssemblyTally& operator+=(const AssemblyTally& other);
   // The same, keeping the larger of the two sets of selections and adding
-  // the smaller to it (no copy of a set of gigabytes).
+  // the smaller to it (no copy of a set of gigabytes) where they are packed
+  // alike.
   AssemblyTally& operator+=(AssemblyTally&& other);
   void keep_smallest();
   // As bytes (checkpoints, and the tallies of other processes), and back;
   // decode throws InputError(source) on bytes that are not a tally.
   std::vector<std::byte> encode() const;
   static AssemblyTally decode(std::span<const std::byte> bytes, const std::string& source);
+
+ private:
+  void add_counts(const AssemblyTally& other);  // everything but the selections
 };
 
 // A search for the first solutions only, for surfaces too large to count:
@@ -273,7 +277,7 @@ class PlateAssembly {
   bool least_at_anchor(const AnchorGroup& group, const Candidate& c) const;
   int fixing_at_anchor(const AnchorGroup& group, int face, const Candidate& c) const;
   void record(State& state, AssemblyTally& tally) const;
-  void sort_selection(const AssemblyKey& key, SelectionKey& out) const;
+  SelectionSet no_selections() const;
   void count_class(const State& state, AssemblyTally& tally, std::uint64_t labels,
                    int fixing_rotations, int fixing_all) const;
   std::uint64_t labellings(const AssemblyKey& key) const;

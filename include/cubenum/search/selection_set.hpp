@@ -1,10 +1,21 @@
 #pragma once
-// The distinct piece selections of a count (each a sorted list of kinds, all
-// of one length: the surface's faces), in an open-addressed table that keeps
-// each selection's hash and kinds in flat arrays. A count inserts the
-// selection of every canonical solution: 52 million inserts of 610,000
-// distinct selections on the 2x1x1 from 36 pieces, where a node-based
-// std::unordered_set of vectors took a sixth of the whole count.
+// The distinct piece selections of a count (each a multiset of kinds, all
+// of one size: the surface's faces), in an open-addressed table of packed
+// keys. A count inserts the selection of every canonical solution: 52
+// million inserts of 610,000 distinct selections on the 2x1x1 from 36
+// pieces, where a node-based std::unordered_set of vectors took a sixth of
+// the whole count.
+//
+// A key is packed into as few 64-bit words as the set's kinds allow: given
+// how many copies of each kind there are, either each kind's number of
+// copies in the selection, in just the bits that number needs (a box of 36
+// distinct pieces: one bit a piece, one word for any shape), or the list of
+// kinds, each in the bits the largest kind needs (a few faces from many
+// kinds: the 2x1x1 from 192 pieces, two words), whichever is shorter;
+// without copies given, the list at 16 bits a kind. The first word of a key
+// is never 0, which marks an empty slot. Keys are 8 bytes a slot for the
+// 2x2x2 from a box of 36 pieces, where the kinds and a stored hash took 56.
+//
 // The table is split by hash into 64 shards that grow one at a time, so
 // that a set of gigabytes grows by a sixty-fourth, not by doubling all at
 // once (a count's memory guard, which watches the process grow, would not
@@ -12,46 +23,71 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace cubenum::search {
 
 class SelectionSet {
  public:
-  // True when `kinds` was not in the set. Every selection of a set has the
-  // same length (std::invalid_argument otherwise).
+  // Any kind below 65,535, any number of times.
+  SelectionSet() = default;
+  // `copies[k]`: how many copies of kind k there are (each selection holds
+  // at most that many).
+  explicit SelectionSet(std::vector<std::uint16_t> copies) : copies_(std::move(copies)) {}
+
+  // True when the selection `kinds` (in any order) was not in the set.
+  // Every selection of a set has the same length, and the kinds and copies
+  // given (std::invalid_argument otherwise).
   bool insert(std::span<const std::uint16_t> kinds);
   bool insert(const std::vector<std::uint16_t>& kinds) {
     return insert(std::span<const std::uint16_t>(kinds));
   }
+  // Adds the other's selections (whatever its packing); the moved one may
+  // be taken whole, when it packs alike and is the larger.
   void merge(const SelectionSet& other);
-  bool contains(std::span<const std::uint16_t> kinds) const;
+  void merge(SelectionSet&& other);
+  bool contains(std::span<const std::uint16_t> kinds) const;  // (in any order)
   std::size_t size() const { return size_; }
-  // Calls f(std::span<const std::uint16_t>) for each selection, in no order.
+  // Bytes a slot takes (0 before the first insert).
+  std::size_t slot_bytes() const { return 8 * words_; }
+  // Calls f(std::span<const std::uint16_t>) for each selection (sorted), in
+  // no order.
   template <class F>
   void for_each(F&& f) const {
+    std::vector<std::uint16_t> kinds(width_);
     for (const Shard& shard : shards_)
-      for (std::size_t slot = 0; slot < shard.hashes.size(); ++slot)
-        if (shard.hashes[slot] != 0)
-          f(std::span<const std::uint16_t>(shard.kinds).subspan(slot * width_, width_));
+      for (std::size_t slot = 0; slot * words_ < shard.keys.size(); ++slot)
+        if (shard.keys[slot * words_] != 0) {
+          unpack(&shard.keys[slot * words_], kinds);
+          f(std::span<const std::uint16_t>(kinds));
+        }
   }
   // The same selections.
   friend bool operator==(const SelectionSet& a, const SelectionSet& b);
 
  private:
   struct Shard {
-    std::vector<std::uint64_t> hashes;  // per slot; 0: empty
-    std::vector<std::uint16_t> kinds;   // slot i: [i * width_, (i + 1) * width_)
+    std::vector<std::uint64_t> keys;  // slot i: [i * words_, (i + 1) * words_)
     std::size_t size = 0;
   };
   static constexpr int kShardBits = 6;
 
-  static std::size_t shard_of(std::uint64_t hash);
-  std::size_t slot_of(const Shard& shard, std::span<const std::uint16_t> kinds,
-                      std::uint64_t hash) const;
+  void choose_packing(std::size_t width);
+  // Packs `kinds` into `out` (words_ words); false when they do not fit the
+  // copies given.
+  bool pack(std::span<const std::uint16_t> kinds, std::uint64_t* out) const;
+  void unpack(const std::uint64_t* key, std::vector<std::uint16_t>& kinds) const;
+  std::uint64_t hash_of(const std::uint64_t* key) const;
+  std::size_t slot_of(const Shard& shard, const std::uint64_t* key, std::uint64_t hash) const;
   void grow(Shard& shard) const;
 
-  std::size_t width_ = 0, size_ = 0;
+  std::vector<std::uint16_t> copies_;
+  std::vector<int> count_bits_;  // by counts: each kind's bits, and where they start
+  std::vector<int> count_at_;
+  bool by_counts_ = false;
+  int kind_bits_ = 16;  // by list: each kind (plus one) in this many bits
+  std::size_t width_ = 0, words_ = 0, size_ = 0;
   std::vector<Shard> shards_;  // by the hash's top bits; none before the first insert
 };
 
