@@ -3,8 +3,12 @@
 #include <benchmark/benchmark.h>
 #include <tbb/global_control.h>
 
+#include <algorithm>
+#include <random>
+
 #include "cubenum/core/progress.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
+#include "cubenum/search/selection_set.hpp"
 
 namespace {
 
@@ -94,8 +98,39 @@ void BM_FoamShapeFirstCube3AllSeries(benchmark::State& state) {
                   "happy-cube-original", "happy-cube-profi"});
 }
 
+// A count's piece choices: a million selections of 24 of 36 distinct
+// pieces (the 2x2x2 from a box), nearly all new, into a set packed by the
+// pieces' copies (1: one bit a piece, one word) or not (0: 16 bits a kind,
+// six words).
+void BM_SelectionSetInsert2x2x2Box(benchmark::State& state) {
+  std::vector<std::vector<std::uint16_t>> selections(1 << 20);
+  std::mt19937_64 random(5);
+  std::vector<std::uint16_t> box(36);
+  for (std::uint16_t k = 0; k < 36; ++k) box[k] = k;
+  for (auto& s : selections) {
+    std::shuffle(box.begin(), box.end(), random);
+    s.assign(box.begin(), box.begin() + 24);
+  }
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    search::SelectionSet set = state.range(0) != 0
+                                   ? search::SelectionSet(std::vector<std::uint16_t>(36, 1))
+                                   : search::SelectionSet();
+    for (const auto& s : selections) set.insert(s);
+    bytes = set.slot_bytes();
+    benchmark::DoNotOptimize(set.size());
+  }
+  state.counters["slot_bytes"] = static_cast<double>(bytes);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(selections.size()));
+}
+
 }  // namespace
 
+BENCHMARK(BM_SelectionSetInsert2x2x2Box)
+    ->ArgName("packed")
+    ->Arg(1)
+    ->Arg(0)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FoamShapeCountCuboidOriginalBlueGreen)
     ->ArgName("choices")
     ->Arg(1)
