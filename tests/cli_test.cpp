@@ -1,13 +1,18 @@
 // The program itself: errors are clear and exit non-zero.
 #include <gtest/gtest.h>
+#include <signal.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "run_cubenum.hpp"
+#include "scratch_files.hpp"
 
 namespace {
 
@@ -125,6 +130,38 @@ TEST(Cli, ProgressLinesOnlyWhenAskedOffATerminal) {
   EXPECT_NE(shown.output.find(line), std::string::npos) << shown.output;
   EXPECT_NE(shown.output.find(": done\n"), std::string::npos) << shown.output;
   unsetenv("CUBENUM_PROGRESS_DELAY");
+}
+
+// A count stopped (SIGSTOP, as Ctrl-Z does) for 4 of its 7 s: its progress
+// line's time, and so its rate and time left, leave the pause out.
+TEST(Cli, ProgressLeavesAPauseOut) {
+  const std::string dir = ::testing::TempDir();
+  const std::string log = dir + "paused-progress.txt", pid_file = dir + "paused-pid.txt";
+  const std::string count = std::string(CUBENUM_BINARY) +
+                            " foam count --threads 1 --by both --shape cuboid:3x1x1 " +
+                            CUBENUM_DATA_DIR + "/foam/happy-cube-marble.txt";
+  const std::string start = "CUBENUM_PROGRESS_DELAY=0 " + count + " --progress --time-limit 7 > " +
+                            log + " 2>&1 & echo $! > " + pid_file;
+  ASSERT_EQ(std::system(start.c_str()), 0);
+  const auto started = std::chrono::steady_clock::now();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const pid_t pid = std::stoi(cubenum::testing::read(pid_file));
+  ASSERT_EQ(::kill(pid, SIGSTOP), 0);
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  ASSERT_EQ(::kill(pid, SIGCONT), 0);
+  for (int waited = 0; ::kill(pid, 0) == 0 && waited < 600; ++waited)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const std::string output = cubenum::testing::read(log);
+  const auto done = output.rfind("foam count: cuboid:3x1x1:");
+  ASSERT_NE(done, std::string::npos) << output;
+  std::smatch elapsed;  // the line's first time: the count's own
+  const std::string line = output.substr(done, output.find('\n', done) - done);
+  ASSERT_TRUE(std::regex_search(line, elapsed, std::regex(", ([0-9]+\\.[0-9]) s[,:]"))) << line;
+  EXPECT_GE(wall, 7);
+  EXPECT_LT(std::stod(elapsed[1]), 5.5) << line;  // 7 s less the 4 s stopped
+  EXPECT_GT(std::stod(elapsed[1]), 1.5) << line;
 }
 
 TEST(Cli, SolutionsReadAsSentences) {

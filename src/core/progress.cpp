@@ -20,6 +20,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kTerminalPeriod = std::chrono::milliseconds(250);
 constexpr auto kLogPeriod = std::chrono::seconds(1);
+// The drawing thread woken this much later than asked: a pause, not load.
+constexpr double kPauseSeconds = 2;
 
 // Tasks shorter than this never show: half a second, or the seconds in
 // CUBENUM_PROGRESS_DELAY (the tests set 0).
@@ -73,7 +75,7 @@ class Drawer {
            (mode_ == progress::Mode::Auto && stderr_is_terminal());
   }
 
-  void add(const Progress* task) {
+  void add(Progress* task) {
     std::lock_guard lock(mutex);
     tasks_.push_back(task);
     if (enabled() && !thread_.joinable()) {
@@ -112,9 +114,16 @@ class Drawer {
   void run() {
     std::unique_lock lock(mutex);
     const bool terminal = stderr_is_terminal();
-    while (!stop_) {
-      wake_.wait_for(lock,
-                     terminal ? Clock::duration(kTerminalPeriod) : Clock::duration(kLogPeriod));
+    const Clock::duration period = terminal ? Clock::duration(kTerminalPeriod) : kLogPeriod;
+    for (auto woke = Clock::now(); !stop_;) {
+      wake_.wait_for(lock, period);
+      // Woken far past its time: the process was stopped (Ctrl-Z, SIGSTOP)
+      // or the machine asleep; the tasks' time leaves that pause out.
+      const auto now = Clock::now();
+      const double late = std::chrono::duration<double>(now - woke - period).count();
+      if (late > kPauseSeconds)
+        for (Progress* task : tasks_) task->add_pause(late);
+      woke = now;
       if (!stop_) draw_locked(terminal);
     }
   }
@@ -140,7 +149,7 @@ class Drawer {
   }
 
   progress::Mode mode_ = progress::Mode::Auto;
-  std::vector<const Progress*> tasks_;
+  std::vector<Progress*> tasks_;
   std::thread thread_;
   std::condition_variable wake_;
   bool stop_ = false;
@@ -254,7 +263,15 @@ void Progress::set_detail(std::string detail) {
 }
 
 double Progress::seconds() const {
-  return std::chrono::duration<double>(Clock::now() - start_).count();
+  return std::chrono::duration<double>(Clock::now() - start_).count() -
+         paused_.load(std::memory_order_relaxed);
+}
+
+void Progress::add_pause(double seconds) {
+  // (An atomic add of a double: a compare-exchange loop.)
+  double paused = paused_.load(std::memory_order_relaxed);
+  while (!paused_.compare_exchange_weak(paused, paused + seconds, std::memory_order_relaxed)) {
+  }
 }
 
 std::string Progress::text() const {

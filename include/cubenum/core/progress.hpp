@@ -89,7 +89,12 @@ class Progress {
   // The time the estimate comes from: since the first share given, if any.
   double seconds_measured() const;
   std::uint64_t done() const { return done_.load(std::memory_order_relaxed); }
+  // The seconds since the task began, less its pauses.
   double seconds() const;
+  // The process did not run for `seconds` (stopped, or the machine asleep;
+  // seen by the drawing thread): the task's time, and so the rate and the
+  // time left, leave it out.
+  void add_pause(double seconds);
 
   // The task's part of the line.
   std::string text() const;
@@ -103,6 +108,7 @@ class Progress {
   std::atomic<double> fraction_{-1};         // < 0: done / total
   std::atomic<double> fraction_before_{-1};  // the first fraction given
   std::atomic<double> fraction_since_{0};    // seconds() when it was given
+  std::atomic<double> paused_{0};
   std::chrono::steady_clock::time_point start_;
 };
 
