@@ -263,8 +263,9 @@ void Progress::set_detail(std::string detail) {
 }
 
 double Progress::seconds() const {
-  return std::chrono::duration<double>(Clock::now() - start_).count() -
-         paused_.load(std::memory_order_relaxed);
+  return std::max(std::chrono::duration<double>(Clock::now() - start_).count() -
+                      paused_.load(std::memory_order_relaxed),
+                  0.0);
 }
 
 void Progress::add_pause(double seconds) {
