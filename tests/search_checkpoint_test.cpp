@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "cubenum/core/byte_io.hpp"
 #include "cubenum/search/plate_assembly.hpp"
 #include "cubenum/search/split_search.hpp"
 #include "run_cubenum.hpp"
@@ -487,6 +488,46 @@ TEST(SearchCheckpoint, TalliesRoundTripAndDamageIsRefused) {
   auto longer = bytes;
   longer.push_back(std::byte{0});
   EXPECT_THROW(cubenum::search::AssemblyTally::decode(longer, "test"), std::runtime_error);
+}
+
+// A tally keeps its selections packed (a word a selection of 4 of 40
+// distinct pieces); a key that is not a selection's packing, or one there
+// twice, is refused; a tally saved before the packing ("ATLY": each
+// selection a length and its kinds, written here by hand) reads as it did.
+TEST(SearchCheckpoint, TalliesKeepSelectionsPackedAndReadTheOldOnes) {
+  using cubenum::search::AssemblyTally;
+  AssemblyTally t;
+  t.raw = 99;
+  t.selections = cubenum::search::SelectionSet(std::vector<std::uint16_t>(40, 1));
+  const std::vector<std::vector<std::uint16_t>> selections = {{0, 1, 2, 3}, {5, 9, 20, 39}};
+  for (const auto& s : selections) t.selections.insert(s);
+  const auto bytes = t.encode();
+  const auto back = AssemblyTally::decode(bytes, "test");
+  EXPECT_EQ(back.selections, t.selections);
+  EXPECT_EQ(back.selections.slot_bytes(), 8U);
+  EXPECT_EQ(back.raw, 99U);
+  // The keys are the last 16 bytes before the listed solutions' count (8)
+  // and the end: [..., key 1, key 2, 0].
+  const std::size_t second_key = bytes.size() - 8 - 8;
+  auto damaged = bytes;
+  damaged[second_key + 7] = std::byte{0x80};  // a 41st piece's bit: no such piece
+  EXPECT_THROW(AssemblyTally::decode(damaged, "test"), std::runtime_error);
+  auto twice = bytes;
+  std::copy(bytes.begin() + second_key - 8, bytes.begin() + second_key, twice.begin() + second_key);
+  EXPECT_THROW(AssemblyTally::decode(twice, "test"), std::runtime_error);
+
+  cubenum::ByteWriter old;
+  old.put(std::uint32_t{0x594c5441});                            // "ATLY"
+  for (const std::uint64_t v : {99, 0, 0, 0, 1, 0}) old.put(v);  // raw ... list_limit
+  old.put(std::uint64_t{selections.size()});
+  for (const auto& s : selections) {
+    old.put(std::uint64_t{s.size()});
+    for (const std::uint16_t kind : s) old.put(kind);
+  }
+  old.put(std::uint64_t{0});  // no listed solutions
+  const auto before = AssemblyTally::decode(old.out, "test");
+  EXPECT_EQ(before.selections, t.selections);
+  EXPECT_EQ(before.raw, 99U);
 }
 
 }  // namespace

@@ -201,9 +201,12 @@ void AssemblyTally::add_counts(const AssemblyTally& other) {
 
 namespace {
 
-// The tally's bytes: the counts, then the selections and the listed
-// solutions, each as a length and its numbers.
-constexpr std::uint32_t kTallyMagic = 0x594c5441;  // "ATLY"
+// The tally's bytes: the counts, then the selections (packed:
+// SelectionSet::encode) and the listed solutions, each as a length and its
+// numbers. Tallies saved before the selections were packed ("ATLY") held
+// each selection as a length and its kinds; they read as they did.
+constexpr std::uint32_t kTallyMagic = 0x324c5441;        // "ATL2"
+constexpr std::uint32_t kListedTallyMagic = 0x594c5441;  // "ATLY"
 
 }  // namespace
 
@@ -213,11 +216,7 @@ std::vector<std::byte> AssemblyTally::encode() const {
   for (const std::uint64_t v : {raw, rotations, symmetries, std::uint64_t{subtrees_done},
                                 std::uint64_t{complete}, std::uint64_t{list_limit}})
     w.put(v);
-  w.put(std::uint64_t{selections.size()});
-  selections.for_each([&](std::span<const std::uint16_t> key) {
-    w.put(std::uint64_t{key.size()});
-    for (const std::uint16_t kind : key) w.put(kind);
-  });
+  selections.encode(w);
   w.put(std::uint64_t{listed.size()});
   for (const AssemblyKey& key : listed) {
     w.put(std::uint64_t{key.size()});
@@ -241,7 +240,9 @@ std::vector<std::byte> AssemblyTally::encode() const {
 
 AssemblyTally AssemblyTally::decode(std::span<const std::byte> bytes, const std::string& source) {
   ByteReader r(bytes, source, "a tally");
-  if (r.get<std::uint32_t>() != kTallyMagic) throw InputError(source, 0, "not a tally (corrupt)");
+  const auto magic = r.get<std::uint32_t>();
+  if (magic != kTallyMagic && magic != kListedTallyMagic)
+    throw InputError(source, 0, "not a tally (corrupt)");
   AssemblyTally t;
   t.raw = r.get<std::uint64_t>();
   t.rotations = r.get<std::uint64_t>();
@@ -249,13 +250,17 @@ AssemblyTally AssemblyTally::decode(std::span<const std::byte> bytes, const std:
   t.subtrees_done = r.get<std::uint64_t>();
   t.complete = r.get<std::uint64_t>() != 0;
   t.list_limit = r.get<std::uint64_t>();
-  for (std::uint64_t n = r.length(8); n != 0; --n) {
-    SelectionKey key(r.length(sizeof(std::uint16_t)));
-    for (std::uint16_t& kind : key) kind = r.get<std::uint16_t>();
-    try {
-      t.selections.insert(key);
-    } catch (const std::invalid_argument&) {
-      throw InputError(source, 0, "selections of different lengths in a tally (corrupt)");
+  if (magic == kTallyMagic) {
+    t.selections = SelectionSet::decode(r, source);
+  } else {
+    for (std::uint64_t n = r.length(8); n != 0; --n) {
+      SelectionKey key(r.length(sizeof(std::uint16_t)));
+      for (std::uint16_t& kind : key) kind = r.get<std::uint16_t>();
+      try {
+        t.selections.insert(key);
+      } catch (const std::invalid_argument&) {
+        throw InputError(source, 0, "selections of different lengths in a tally (corrupt)");
+      }
     }
   }
   for (std::uint64_t n = r.length(8); n != 0; --n) {

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
+#include "cubenum/core/byte_io.hpp"
+#include "cubenum/core/error.hpp"
 #include "cubenum/core/hash.hpp"
 
 namespace cubenum::search {
@@ -93,18 +96,25 @@ bool SelectionSet::pack(std::span<const std::uint16_t> kinds, std::uint64_t* out
   return true;
 }
 
-void SelectionSet::unpack(const std::uint64_t* key, std::vector<std::uint16_t>& kinds) const {
+bool SelectionSet::unpack(const std::uint64_t* key, std::vector<std::uint16_t>& kinds) const {
+  kinds.resize(width_);
   if (!by_counts_) {
-    for (std::size_t i = 0; i < width_; ++i)
-      kinds[i] = static_cast<std::uint16_t>(
-          get_bits(key, i * static_cast<std::size_t>(kind_bits_), kind_bits_) - 1);
-    return;
+    const std::size_t limit = copies_.empty() ? 65535 : copies_.size();
+    for (std::size_t i = 0; i < width_; ++i) {
+      const auto kind = get_bits(key, i * static_cast<std::size_t>(kind_bits_), kind_bits_);
+      if (kind == 0 || kind > limit) return false;
+      kinds[i] = static_cast<std::uint16_t>(kind - 1);
+    }
+    return true;
   }
   std::size_t i = 0;
   for (std::size_t kind = 0; kind < copies_.size(); ++kind)
     for (auto n = get_bits(key, static_cast<std::size_t>(count_at_[kind]), count_bits_[kind]);
-         n > 0; --n)
+         n > 0; --n) {
+      if (i == width_) return false;
       kinds[i++] = static_cast<std::uint16_t>(kind);
+    }
+  return i == width_;
 }
 
 std::uint64_t SelectionSet::hash_of(const std::uint64_t* key) const {
@@ -145,6 +155,10 @@ bool SelectionSet::insert(std::span<const std::uint16_t> kinds) {
   if (kinds.size() != width_ || !pack(kinds, key))
     throw std::invalid_argument(
         "SelectionSet: a selection of another length, or kinds or copies beyond the set's");
+  return insert_key(key);
+}
+
+bool SelectionSet::insert_key(const std::uint64_t* key) {
   const std::uint64_t hash = hash_of(key);
   Shard& shard = shards_[hash >> (64 - kShardBits)];
   if (2 * (shard.size + 1) * words_ > shard.keys.size()) grow(shard);
@@ -154,6 +168,42 @@ bool SelectionSet::insert(std::span<const std::uint16_t> kinds) {
   ++shard.size;
   ++size_;
   return true;
+}
+
+void SelectionSet::encode(ByteWriter& out) const {
+  out.put(std::uint64_t{copies_.size()});
+  for (const std::uint16_t c : copies_) out.put(c);
+  out.put(std::uint64_t{width_});
+  out.put(std::uint64_t{size_});
+  for_each_key([&](const std::uint64_t* key) {
+    for (std::size_t w = 0; w < words_; ++w) out.put(key[w]);
+  });
+}
+
+SelectionSet SelectionSet::decode(ByteReader& in, const std::string& source) {
+  std::vector<std::uint16_t> copies(in.length(sizeof(std::uint16_t)));
+  for (std::uint16_t& c : copies) c = in.get<std::uint16_t>();
+  SelectionSet set(std::move(copies));
+  const auto width = in.get<std::uint64_t>();
+  if (width > 4096)
+    throw InputError(source, 0, "selections of " + std::to_string(width) + " pieces (corrupt)");
+  if (width == 0) {
+    if (in.get<std::uint64_t>() != 0)
+      throw InputError(source, 0, "selections of no pieces (corrupt)");
+    return set;
+  }
+  set.choose_packing(width);
+  set.shards_.resize(std::size_t{1} << kShardBits);
+  std::vector<std::uint64_t> key(set.words_), again(set.words_);
+  std::vector<std::uint16_t> kinds;
+  for (auto n = in.length(8 * set.words_); n != 0; --n) {
+    for (std::uint64_t& word : key) word = in.get<std::uint64_t>();
+    // A key is what packing its kinds gives, and each is there once.
+    if (!set.unpack(key.data(), kinds) || !set.pack(kinds, again.data()) || key != again ||
+        !set.insert_key(key.data()))
+      throw InputError(source, 0, "a selection that is not one, or one twice (corrupt)");
+  }
+  return set;
 }
 
 bool SelectionSet::contains(std::span<const std::uint16_t> kinds) const {

@@ -23,8 +23,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
+
+namespace cubenum {
+class ByteReader;
+class ByteWriter;
+}  // namespace cubenum
 
 namespace cubenum::search {
 
@@ -56,15 +62,19 @@ class SelectionSet {
   template <class F>
   void for_each(F&& f) const {
     std::vector<std::uint16_t> kinds(width_);
-    for (const Shard& shard : shards_)
-      for (std::size_t slot = 0; slot * words_ < shard.keys.size(); ++slot)
-        if (shard.keys[slot * words_] != 0) {
-          unpack(&shard.keys[slot * words_], kinds);
-          f(std::span<const std::uint16_t>(kinds));
-        }
+    for_each_key([&](const std::uint64_t* key) {
+      unpack(key, kinds);
+      f(std::span<const std::uint16_t>(kinds));
+    });
   }
   // The same selections.
   friend bool operator==(const SelectionSet& a, const SelectionSet& b);
+
+  // As bytes: the copies, the length, and the packed keys (a checkpoint's
+  // word or two a selection); read back, every key is checked (InputError
+  // naming `source` when one is not a selection).
+  void encode(ByteWriter& out) const;
+  static SelectionSet decode(ByteReader& in, const std::string& source);
 
  private:
   struct Shard {
@@ -77,7 +87,15 @@ class SelectionSet {
   // Packs `kinds` into `out` (words_ words); false when they do not fit the
   // copies given.
   bool pack(std::span<const std::uint16_t> kinds, std::uint64_t* out) const;
-  void unpack(const std::uint64_t* key, std::vector<std::uint16_t>& kinds) const;
+  // The kinds of `key`, sorted; false when it holds other than width_ kinds.
+  bool unpack(const std::uint64_t* key, std::vector<std::uint16_t>& kinds) const;
+  bool insert_key(const std::uint64_t* key);
+  template <class F>
+  void for_each_key(F&& f) const {
+    for (const Shard& shard : shards_)
+      for (std::size_t at = 0; at < shard.keys.size(); at += words_)
+        if (shard.keys[at] != 0) f(&shard.keys[at]);
+  }
   std::uint64_t hash_of(const std::uint64_t* key) const;
   std::size_t slot_of(const Shard& shard, const std::uint64_t* key, std::uint64_t hash) const;
   void grow(Shard& shard) const;
