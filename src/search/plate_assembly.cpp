@@ -1249,7 +1249,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   if (options.cluster != nullptr && options.cluster->processes() > 1)
     total = sum_over(*options.cluster, total, no_selections());
   for (const auto& bytes : ledger.earlier_tallies())
-    total += AssemblyTally::decode(bytes, options.checkpoint->dir());
+    total += AssemblyTally::decode(*bytes, options.checkpoint->dir());
   total.subtrees_total = prefixes.size();
   if (without_forms) {
     total.raw = raw_from_ties(total.raw_by_ties, acting_order(*start.anchor));

@@ -158,7 +158,8 @@ void SubtreeCheckpoint::read_parts(const std::vector<std::string>& parts) {
         f.done[s] = true;
       }
       const auto tally = in.bytes();
-      f.tallies.emplace_back(tally.begin(), tally.end());
+      f.tallies.push_back(
+          std::make_shared<const std::vector<std::byte>>(tally.begin(), tally.end()));
     }
     if (!in.done()) throw InputError(source, 0, "bytes after the ledger's end (corrupt)");
     ++parts_read_;
@@ -201,8 +202,7 @@ SubtreeCheckpoint::Earlier SubtreeCheckpoint::earlier(const std::string& name,
 }
 
 void SubtreeCheckpoint::record(const std::string& name, std::uint32_t subtrees,
-                               std::vector<std::uint32_t> done,
-                               std::vector<std::vector<std::byte>> tallies) {
+                               std::vector<std::uint32_t> done, std::vector<TallyBytes> tallies) {
   std::lock_guard lock(mutex_);
   if (!records_.contains(name)) order_.push_back(name);
   records_[name] = {subtrees, std::move(done), std::move(tallies)};
@@ -243,7 +243,7 @@ void SubtreeCheckpoint::save_locked(bool stopping) {
       out.put<std::uint32_t>(t == 0 ? static_cast<std::uint32_t>(r.done.size()) : 0);
       if (t == 0)
         for (const std::uint32_t s : r.done) out.put<std::uint32_t>(s);
-      out.bytes(r.tallies[t]);
+      out.bytes(*r.tallies[t]);
     }
     searches.push_back({{"search", name}, {"subtrees", r.subtrees}, {"finished", r.done.size()}});
   }

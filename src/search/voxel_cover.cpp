@@ -742,7 +742,7 @@ CoverCounts count_with(const VoxelCover::Model& m, const CoverOptions& options) 
                                         sum.nodes, stopped ? 1U : 0U, finished.load()};
   if (options.cluster != nullptr && options.cluster->processes() > 1) options.cluster->sum(total);
   for (const auto& bytes : ledger.earlier_tallies()) {  // (the same in every process)
-    const Tally before = Tally::decode(bytes, options.checkpoint->dir());
+    const Tally before = Tally::decode(*bytes, options.checkpoint->dir());
     total[0] += before.raw, total[1] += before.rotations, total[2] += before.symmetries;
     total[3] += before.nodes;
   }

@@ -38,6 +38,10 @@ namespace cubenum::search {
 
 class SubtreeCheckpoint {
  public:
+  // A tally's bytes, shared by the records that hold it (a resumed run's
+  // earlier tallies are not copied).
+  using TallyBytes = std::shared_ptr<const std::vector<std::byte>>;
+
   // Saves into `dir`. With `resume`, reads every committed part there
   // first, refusing parts of another run (`identity`), damaged ones and a
   // folder with none; without, refuses a folder that holds parts. Every
@@ -51,7 +55,7 @@ class SubtreeCheckpoint {
   // encoded tallies of the finished ones (one per record that has any).
   struct Earlier {
     std::vector<std::uint32_t> pending, done;
-    std::vector<std::vector<std::byte>> tallies;
+    std::vector<TallyBytes> tallies;
     std::uint32_t finished = 0;
   };
   Earlier earlier(const std::string& name, std::uint32_t subtrees) const;
@@ -63,7 +67,7 @@ class SubtreeCheckpoint {
   // the subtrees it holds as finished and their tallies (summed, or a few
   // sums).
   void record(const std::string& name, std::uint32_t subtrees, std::vector<std::uint32_t> done,
-              std::vector<std::vector<std::byte>> tallies);
+              std::vector<TallyBytes> tallies);
   // Whether every_seconds have passed since the last save (or the start).
   bool due() const;
   // Saves this process's part now (thread-safe, as is record). A session
@@ -79,12 +83,12 @@ class SubtreeCheckpoint {
   struct Record {
     std::uint32_t subtrees = 0;
     std::vector<std::uint32_t> done;
-    std::vector<std::vector<std::byte>> tallies;
+    std::vector<TallyBytes> tallies;
   };
   struct Finished {
     std::uint32_t subtrees = 0;
     std::vector<bool> done;
-    std::vector<std::vector<std::byte>> tallies;
+    std::vector<TallyBytes> tallies;
   };
   void read_parts(const std::vector<std::string>& parts);
   void fold_parts();
@@ -139,7 +143,9 @@ class SubtreeLedger {
   // Every subtree finished in earlier sessions: nothing to search.
   bool nothing_left() const { return checkpoint_ != nullptr && earlier_.pending.empty(); }
   // Earlier sessions' work: their encoded tallies, and how many subtrees.
-  const std::vector<std::vector<std::byte>>& earlier_tallies() const { return earlier_.tallies; }
+  const std::vector<SubtreeCheckpoint::TallyBytes>& earlier_tallies() const {
+    return earlier_.tallies;
+  }
   std::uint32_t earlier_finished() const { return earlier_.finished; }
   void record() {
     if (checkpoint_ == nullptr) return;
@@ -153,15 +159,15 @@ class SubtreeLedger {
   // next save writes it.
   void fold_earlier() {
     Tally earlier = mine_;  // (an empty tally, with the run's settings)
-    for (const auto& bytes : earlier_.tallies) earlier += Tally::decode(bytes, checkpoint_->dir());
-    folded_ = earlier.encode();
+    for (const auto& bytes : earlier_.tallies) earlier += Tally::decode(*bytes, checkpoint_->dir());
+    folded_ = std::make_shared<const std::vector<std::byte>>(earlier.encode());
     done_ = earlier_.done;
     record_locked();
   }
   void record_locked() {
-    std::vector<std::vector<std::byte>> tallies;
-    if (!folded_.empty()) tallies.push_back(folded_);
-    tallies.push_back(mine_.encode());
+    std::vector<SubtreeCheckpoint::TallyBytes> tallies;
+    if (folded_) tallies.push_back(folded_);
+    tallies.push_back(std::make_shared<const std::vector<std::byte>>(mine_.encode()));
     checkpoint_->record(name_, subtrees_, done_, std::move(tallies));
   }
 
@@ -171,8 +177,8 @@ class SubtreeLedger {
   SubtreeCheckpoint::Earlier earlier_;
   std::mutex mutex_;
   Tally mine_;
-  std::vector<std::byte> folded_;    // the earlier tallies summed, when this process folds
-  std::vector<std::uint32_t> done_;  // (with the earlier ones, when it folds)
+  SubtreeCheckpoint::TallyBytes folded_;  // the earlier tallies summed, when this process folds
+  std::vector<std::uint32_t> done_;       // (with the earlier ones, when it folds)
 };
 
 }  // namespace cubenum::search
