@@ -1096,7 +1096,7 @@ void PlateAssembly::count_class(const State& st, AssemblyTally& tally, std::uint
 }
 
 // An empty set of selections, packed for these kinds and their copies.
-SelectionSet PlateAssembly::no_selections() const {
+SelectionSet PlateAssembly::empty_selections() const {
   std::vector<std::uint16_t> copies;
   for (const PlateKind& k : kinds_)
     copies.push_back(static_cast<std::uint16_t>(std::min(k.multiplicity, 65535)));
@@ -1186,9 +1186,10 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   SubtreeRun<AssemblyTally> run;
   run.progress = options.progress;
   run.cluster = options.cluster;
+  const SelectionSet no_selections = empty_selections();  // packed for these kinds
   AssemblyTally none;
   none.list_limit = options.list_limit;
-  none.selections = no_selections();
+  none.selections = no_selections;
   SubtreeLedger<AssemblyTally> ledger(options.checkpoint, options.checkpoint_name, subtrees, run,
                                       none);
   if (start.work != nullptr && !run.pending.empty()) {  // the others finished before
@@ -1202,7 +1203,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   const bool without_forms = start.reduced && count_without_forms(options);
   const auto search_one = [&](const Prefix& prefix, AssemblyTally& tally) {
     tally.list_limit = options.list_limit;
-    if (tally.selections.size() == 0) tally.selections = no_selections();
+    if (tally.selections.size() == 0) tally.selections = no_selections;
     if (options.stop && options.stop()) {
       tally.complete = false;
       return false;
@@ -1247,7 +1248,7 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
   ledger.record();
   total.list_limit = options.list_limit;
   if (options.cluster != nullptr && options.cluster->processes() > 1)
-    total = sum_over(*options.cluster, total, no_selections());
+    total = sum_over(*options.cluster, total, no_selections);
   for (const auto& bytes : ledger.earlier_tallies())
     total += AssemblyTally::decode(*bytes, options.checkpoint->dir());
   total.subtrees_total = prefixes.size();

@@ -221,7 +221,10 @@ void SelectionSet::merge(const SelectionSet& other) {
     *this = other;
     return;
   }
-  other.for_each([&](std::span<const std::uint16_t> kinds) { insert(kinds); });
+  if (packs_like(other))  // the keys as they are
+    other.for_each_key([&](const std::uint64_t* key) { insert_key(key); });
+  else
+    other.for_each([&](std::span<const std::uint16_t> kinds) { insert(kinds); });
 }
 
 void SelectionSet::merge(SelectionSet&& other) {

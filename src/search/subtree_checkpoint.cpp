@@ -196,7 +196,6 @@ SubtreeCheckpoint::Earlier SubtreeCheckpoint::earlier(const std::string& name,
                                  name, it->second.subtrees, subtrees));
   for (std::uint32_t s = 0; s < subtrees; ++s)
     (it != earlier_.end() && it->second.done[s] ? out.done : out.pending).push_back(s);
-  out.finished = static_cast<std::uint32_t>(out.done.size());
   if (it != earlier_.end()) out.tallies = it->second.tallies;
   return out;
 }

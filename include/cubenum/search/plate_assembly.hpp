@@ -277,7 +277,7 @@ class PlateAssembly {
   bool least_at_anchor(const AnchorGroup& group, const Candidate& c) const;
   int fixing_at_anchor(const AnchorGroup& group, int face, const Candidate& c) const;
   void record(State& state, AssemblyTally& tally) const;
-  SelectionSet no_selections() const;
+  SelectionSet empty_selections() const;
   void count_class(const State& state, AssemblyTally& tally, std::uint64_t labels,
                    int fixing_rotations, int fixing_all) const;
   std::uint64_t labellings(const AssemblyKey& key) const;

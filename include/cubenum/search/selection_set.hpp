@@ -90,6 +90,10 @@ class SelectionSet {
   // The kinds of `key`, sorted; false when it holds other than width_ kinds.
   bool unpack(const std::uint64_t* key, std::vector<std::uint16_t>& kinds) const;
   bool insert_key(const std::uint64_t* key);
+  // Whether `other`'s keys are this set's (the same copies and length).
+  bool packs_like(const SelectionSet& other) const {
+    return width_ == other.width_ && copies_ == other.copies_;
+  }
   template <class F>
   void for_each_key(F&& f) const {
     for (const Shard& shard : shards_)

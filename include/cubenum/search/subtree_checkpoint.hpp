@@ -56,7 +56,6 @@ class SubtreeCheckpoint {
   struct Earlier {
     std::vector<std::uint32_t> pending, done;
     std::vector<TallyBytes> tallies;
-    std::uint32_t finished = 0;
   };
   Earlier earlier(const std::string& name, std::uint32_t subtrees) const;
   // Whether this process holds the earlier sessions' records (the first
@@ -146,7 +145,9 @@ class SubtreeLedger {
   const std::vector<SubtreeCheckpoint::TallyBytes>& earlier_tallies() const {
     return earlier_.tallies;
   }
-  std::uint32_t earlier_finished() const { return earlier_.finished; }
+  std::uint32_t earlier_finished() const {
+    return static_cast<std::uint32_t>(earlier_.done.size());
+  }
   void record() {
     if (checkpoint_ == nullptr) return;
     std::lock_guard lock(mutex_);
