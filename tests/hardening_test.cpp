@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
+#include <array>
 #include <atomic>
 #include <climits>
 #include <csignal>
@@ -264,6 +265,28 @@ TEST(Threads, SpreadWorkersLeaveNothingBehind) {
                                  [&](std::size_t b, std::size_t) { sum += static_cast<int>(b); });
   }
   EXPECT_EQ(sum.load(), 499500);  // 0 + 1 + ... + 999
+}
+
+// Issue 33, point 1 (the library's side, under the sanitizers too): a
+// solid target that no placement of any piece fits read past the end of
+// the search's tables (a 3x1x1 piece is longer than every side of a 2x2x2
+// box: no assembly); flat targets already counted. By hand: three such
+// rods fill a 3x3x1 box as three rows or three columns, 2 ways, one class.
+TEST(Limits, TargetThatNoPlacementFitsCountsNothing) {
+  const cubenum::polycube::Problem p{
+      "seg1", {{"a", {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, 3, 3}}, {}, {}};
+  for (const auto& [x, y, z] : {std::array{2, 2, 2}, std::array{3, 3, 1}}) {
+    auto problem = p;
+    for (int i = 0; i < x; ++i)
+      for (int j = 0; j < y; ++j)
+        for (int k = 0; k < z; ++k) problem.fixed.push_back({i, j, k});
+    const cubenum::search::VoxelCover cover(problem, "seg1");
+    const auto counts = cover.count();
+    EXPECT_EQ(counts.raw, z == 2 ? 0U : 2U) << x << y << z;
+    EXPECT_EQ(counts.symmetries, z == 2 ? 0U : 1U) << x << y << z;
+    EXPECT_TRUE(counts.complete);
+    EXPECT_EQ(cover.first(5).size(), z == 2 ? 0U : 1U);
+  }
 }
 
 }  // namespace

@@ -251,7 +251,7 @@ struct Tables {
 
   void make_placement_sets(const VoxelCover::Model& m) {
     const auto n = static_cast<int>(m.piece.size());
-    set_words = (n + 63) / 64;
+    set_words = std::max(1, (n + 63) / 64);  // (0 would mean the lowest cell's search)
     const auto words = static_cast<std::size_t>(set_words);
     covering.assign(std::size_t(m.cells) * words, 0);
     of_piece.assign(m.names.size() * words, 0);
