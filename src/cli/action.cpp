@@ -77,6 +77,10 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
       ->capture_default_str();
   action->add_option("--json", options->json, "write the result as JSON to FILE ('-': stdout)")
       ->type_name("FILE");
+  action->add_output("--json", [options]() -> std::optional<std::string> {
+    if (options->json == "-") return std::nullopt;
+    return options->json;
+  });
   add_output_options(*action, options->output);
   action->callback([options, run = std::move(run), action, &puzzle] {
     // A run inside report or scale keeps the settings of the command around it.
@@ -94,9 +98,10 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
           puzzle.get_name(), action->get_name()));
     if (!speaks) progress::set_mode(progress::Mode::Never);
     if (!speaks) progress::set_verbose(false);
-    // An unwritable path fails before the work.
+    // An unwritable path, or one that is an input or another output, fails
+    // before the work.
+    if (speaks) check_outputs(*action);
     const bool json_file = !options->json.empty() && options->json != "-" && speaks;
-    if (json_file) check_output(options->json, "--json");
     NullStream silent;
     std::ostream* out_stream = &progress::guarded_stdout();
     if (options->json == "-" || captured || !speaks) out_stream = &silent;
@@ -164,16 +169,46 @@ void write_html_page(const std::string& file, const Json& data) {
   if (this_cluster().process() == 0) write_output_file(file, "--html", report::solution_page(data));
 }
 
+void add_output(Command& action, const std::string& flag, const std::string& path) {
+  action.add_output(flag, [&path] { return std::optional<std::string>(path); });
+}
+
+void add_output(Command& action, const std::string& flag, const std::optional<std::string>& path) {
+  action.add_output(flag, [&path] { return path; });
+}
+
+void check_outputs(const Command& action) {
+  for (const Command::Output& output : action.outputs()) {
+    if (action.count(output.flag) == 0) continue;
+    const std::optional<std::string> path = output.path();
+    if (!path) continue;
+    if (path->empty()) throw InputError(output.flag, 0, "an empty file name");
+    check_output(*path, output.flag);
+  }
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::equivalent(a, b, error)) return true;  // both exist: by inode (hard and soft links)
+  // One or both not there yet: where they would be, links followed as far
+  // as they go.
+  const fs::path first = fs::weakly_canonical(a, error);
+  if (error) return false;
+  const fs::path second = fs::weakly_canonical(b, error);
+  return !error && first == second;
+}
+
 void check_output(const std::string& path, const std::string& flag) {
   check_output_path(path, flag);
-  // The output's own word names it once; another word naming it is an input.
+  // The output's own word names it once; another word naming it is an input
+  // or another output.
   std::size_t named = 0;
   for (const std::string& word : command_words) {
     const auto equals = word.find('=');
     const std::string file =
         word.starts_with("--") && equals != std::string::npos ? word.substr(equals + 1) : word;
-    std::error_code error;
-    named += std::filesystem::equivalent(file, path, error) ? 1 : 0;
+    if (!file.empty() && !file.starts_with("-")) named += same_file(file, path) ? 1 : 0;
   }
   if (named > 1)
     throw InputError(flag, 0,

@@ -4,6 +4,7 @@
 // writes its JSON.
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -70,10 +71,24 @@ void register_scale(Command& app);
 // check_output; main() sets them.
 void set_command_words(std::vector<std::string> words);
 
-// Before the work: throws InputError when `path` (given to `flag`) cannot be
-// written (core/output_file.hpp) or is also one of the command line's input
-// files (`foam count in.txt --json in.txt`).
+// Option `flag`, read into `path`, names a file the action writes: checked
+// with the action's other outputs before the work (check_outputs).
+void add_output(Command& action, const std::string& flag, const std::string& path);
+void add_output(Command& action, const std::string& flag, const std::optional<std::string>& path);
+
+// Before the work, every output the command line gives to `action` (add_action
+// calls it): check_output for each; an empty file name is refused.
+void check_outputs(const Command& action);
+
+// Throws InputError when `path` (given to `flag`) cannot be written
+// (core/output_file.hpp) or is also an input file or another output of the
+// command line (`foam count in.txt --json in.txt`, `--svg x --json x`), by
+// its path or through a link, whether it exists yet or not.
 void check_output(const std::string& path, const std::string& flag);
+
+// Whether two paths name one file: the same inode, or (where one is not
+// there yet) the same place once links are followed.
+bool same_file(const std::string& a, const std::string& b);
 
 // --html FILE (issue 18): writes the solution page that draws `data`
 // (report/html_page.hpp); under mpirun, the first process only.

@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -84,19 +86,45 @@ Option* Option::excludes(Option* other) {
   return this;
 }
 
+namespace {
+
+// "abc is not a whole number", "0 is outside 1..65536", or "" for a value
+// in the range (CLI11's own says "Value abc not in range").
+std::string range_error(const std::string& value, double low, double high) {
+  const bool whole = low == std::floor(low) && high == std::floor(high);
+  const char* end = value.data() + value.size();
+  if (whole) {
+    long long n = 0;
+    const auto [at, error] = std::from_chars(value.data(), end, n);
+    if (error == std::errc::invalid_argument || at != end)
+      return fmt::format("{} is not a whole number", value);
+    if (error == std::errc() && double(n) >= low && double(n) <= high) return "";
+  } else {
+    char* at = nullptr;
+    const double x = std::strtod(value.c_str(), &at);
+    if (value.empty() || at != end || !std::isfinite(x))
+      return fmt::format("{} is not a number", value);
+    if (x >= low && x <= high) return "";
+  }
+  return fmt::format("{} is outside {}..{}", value, low, high);
+}
+
+}  // namespace
+
 Option* Option::check(const Check& check) {
   if (option_ == nullptr) return this;
   // The help shows "--threads INT=2", not CLI11's "INT:INT in [1 - 65536]";
   // the option's description says what is allowed, and a bad value is told
-  // the range.
-  CLI::Validator validator =
-      check.kind == Check::Kind::Member ? CLI::Validator(CLI::IsMember(check.members))
-      : check.low == std::floor(check.low) && check.high == std::floor(check.high)
-          ? CLI::Validator(
-                CLI::Range(static_cast<long long>(check.low), static_cast<long long>(check.high)))
-          : CLI::Validator(CLI::Range(check.low, check.high));
-  if (check.kind == Check::Kind::Range) validator.description("");
-  option_->check(validator);
+  // why.
+  if (check.kind == Check::Kind::Member) {
+    option_->check(CLI::IsMember(check.members));
+    return this;
+  }
+  option_->check(CLI::Validator(
+      [low = check.low, high = check.high](std::string& value) {
+        return range_error(value, low, high);
+      },
+      ""));
   return this;
 }
 
@@ -168,6 +196,12 @@ Option* Command::add_flag(const std::string& name, bool& target, const std::stri
   if (!with_options_) return unbuilt_option();
   shared_->options.emplace_back(app_->add_flag(name, target, description));
   return &shared_->options.back();
+}
+
+Command* Command::add_output(std::string flag,
+                             std::function<std::optional<std::string>()> path) {
+  outputs_.push_back({std::move(flag), std::move(path)});
+  return this;
 }
 
 Command* Command::footer(const std::string& text) {

@@ -9,6 +9,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,16 @@ class Command {
   template <class T>
   Option* add_option(const std::string& name, T& target, const std::string& description = "");
   Option* add_flag(const std::string& name, bool& target, const std::string& description);
+  // An option that names a file the command writes (--json, --svg, --table):
+  // `path` gives its value when the command runs (nullopt: nothing written
+  // this time, as an existing --table that is read). add_action checks every
+  // output given before the work (check_outputs in action.hpp).
+  struct Output {
+    std::string flag;
+    std::function<std::optional<std::string>()> path;
+  };
+  Command* add_output(std::string flag, std::function<std::optional<std::string>()> path);
+  const std::vector<Output>& outputs() const { return outputs_; }
   // Text after the options in --help.
   Command* footer(const std::string& text);
   // The usage line of --help, after "Usage: " (default: CLI11's).
@@ -119,6 +130,7 @@ class Command {
   std::unique_ptr<Shared> owned_;  // the program's own: its CLI11 app and handles
   std::string name_, description_;
   std::vector<Command*> children_;
+  std::vector<Output> outputs_;
   std::size_t depth_;  // 0: the program, 1: a puzzle, 2: an action
   bool with_options_;  // false: off options_only_along's path
 };

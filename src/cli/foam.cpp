@@ -409,6 +409,9 @@ Json run_count(const FoamOptions& o, const ActionContext& ctx) {
     }
     if (!counts.complete) checkpoint.stopped();
     print_row(ctx.out, width, problem, counts, seconds, !o.no_choices);
+    if (challenge == puzzles::FoamChallenge::Own && problem.pieces.size() < 6)
+      ctx.out << fmt::format("  {}: {} piece{}, and a cube takes 6: no assembly\n", problem.name,
+                             problem.pieces.size(), problem.pieces.size() == 1 ? "" : "s");
     progress::note("{}: {} search nodes, {:.3f} s", problem.name,
                    progress::grouped(progress.nodes.done()), seconds);
     results.push_back(count_fields(problem, counts, seconds, !o.no_choices));
@@ -454,8 +457,6 @@ Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
   const auto challenge = puzzles::parse_foam_challenge(o.challenge);
   const auto by = puzzles::parse_foam_by(o.by);
   const auto up_to = parse_up_to(o.up_to);
-  if (!o.svg.empty()) check_output(o.svg, "--svg");
-  if (!o.html.empty()) check_output(o.html, "--html");
   const auto problems = puzzles::foam_problems(challenge, by, load_sets(o), o.via_shapes);
   Json results = Json::array();
   std::vector<puzzles::FoamNet> nets;
@@ -499,11 +500,14 @@ puzzles::FoamBy shape_by(const FoamOptions& o) {
   return o.by == "both" ? puzzles::FoamBy::Identity : puzzles::parse_foam_by(o.by);
 }
 
-ShapeJob load_shape_job(const FoamOptions& o, const std::vector<puzzles::FoamSet>& sets,
-                        bool via_shapes) {
+puzzles::FoamShape load_shape(const FoamOptions& o) {
   if (o.challenge != "own" && o.challenge != "pool")
     throw InputError("--challenge", 0, "a shape is built from the pool of the pieces given");
-  auto shape = puzzles::load_foam_shape(o.shape);
+  return puzzles::load_foam_shape(o.shape);
+}
+
+ShapeJob make_shape_job(const FoamOptions& o, puzzles::FoamShape shape,
+                        const std::vector<puzzles::FoamSet>& sets, bool via_shapes) {
   auto pool = puzzles::foam_shape_pool(sets, shape_by(o), split_colours(o.colours), via_shapes);
   return {std::move(shape), std::move(pool)};
 }
@@ -730,8 +734,9 @@ Json run_shape_search(const FoamOptions& o, const ActionContext& ctx, const Shap
 
 Json run_shape_count(const FoamOptions& o, const ActionContext& ctx) {
   const auto sets = load_sets(o);
+  auto shape = load_shape(o);  // (a bad shape file is told before any note)
   const bool via_shapes = count_via_shapes(o, puzzles::FoamChallenge::Pool, shape_by(o), sets);
-  const ShapeJob job = load_shape_job(o, sets, via_shapes);
+  const ShapeJob job = make_shape_job(o, std::move(shape), sets, via_shapes);
   const ShapeMethod method = shape_method(o, job);
   if (method == ShapeMethod::Search) return run_shape_search(o, ctx, job, sets, via_shapes, false);
   print_shape_header(ctx.out, job);
@@ -806,9 +811,8 @@ Json run_shape_list(const FoamOptions& o, const ActionContext& ctx, const ShapeJ
 }
 
 Json run_shape_solve(const FoamOptions& o, const ActionContext& ctx) {
-  if (!o.svg.empty()) check_output(o.svg, "--svg");
-  if (!o.html.empty()) check_output(o.html, "--html");
-  const ShapeJob job = load_shape_job(o, load_sets(o), o.via_shapes);
+  const auto sets = load_sets(o);
+  const ShapeJob job = make_shape_job(o, load_shape(o), sets, o.via_shapes);
   print_shape_header(ctx.out, job);
   if (o.first == 0) return run_shape_list(o, ctx, job);
   search::FirstOptions options;
@@ -919,6 +923,8 @@ void register_foam(Command& app) {
       ->capture_default_str();
   solve->add_option("--seed", solve_opts->seed, "with --shape: the random seed of --first")
       ->capture_default_str();
+  add_output(*solve, "--svg", solve_opts->svg);
+  add_output(*solve, "--html", solve_opts->html);
 }
 
 }  // namespace cubenum::cli

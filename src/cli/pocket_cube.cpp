@@ -88,7 +88,6 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
   const pc::Metric metric = pc::parse_metric(args.metric);
   if (!args.scramble && !args.stickers)
     throw InputError("pocket-cube solve", 0, "give the position: --scramble S or --stickers S");
-  if (!args.html.empty()) check_output(args.html, "--html");
   pc::Corners start;
   if (args.stickers) {
     start = pc::parse_stickers(*args.stickers);
@@ -173,6 +172,7 @@ void register_pocket_cube(Command& app) {
                    "write the start and the solution as a 3D page to FILE, played move by move "
                    "(one HTML file that opens from disk)")
       ->type_name("FILE");
+  add_output(*solve, "--html", solve_args->html);
 
   auto dir = std::make_shared<std::string>();
   Command* exporter =

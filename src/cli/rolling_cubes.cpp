@@ -256,7 +256,6 @@ void print_solution(std::ostream& out, const RollingCubesSpace& space, const Sho
 
 Json run_solve(const ActionContext& ctx, const RollingOptions& o, const Command& action) {
   const Problem p = make_problem(o, action);
-  if (!o.html.empty()) check_output(o.html, "--html");
   const std::uint64_t start = p.space.rank(p.start), goal = p.space.rank(p.goal);
   const SearchOutcome outcome = search(p, o, goal, true, "rolling-cubes solve");
   if (!outcome.bfs.watch_depth)
@@ -315,6 +314,7 @@ void register_rolling_cubes(Command& app) {
                    "write the grid and the solution as a 3D page to FILE, each cube rolling into "
                    "the empty cell step by step (one HTML file that opens from disk)")
       ->type_name("FILE");
+  add_output(*solve_action, "--html", solve_options->html);
 }
 
 }  // namespace cubenum::cli

@@ -206,6 +206,17 @@ CheckpointReader::CheckpointReader(std::string dir, const CheckpointJson& identi
           break;
         }
     }
+    // Across processes each holds its part: the same number must go on.
+    const auto processes = [](const CheckpointJson& id) {
+      return id.is_object() && id.contains("processes") && id["processes"].is_number_unsigned()
+                 ? id["processes"].get<std::uint64_t>()
+                 : std::uint64_t{1};
+    };
+    if (const auto there = processes(saved), here = processes(identity); there != here)
+      reason += there == 1 ? " (saved by one process: resume it without mpirun)"
+                           : fmt::format(" (saved by {} processes: resume it with the same "
+                                         "command under mpirun -np {})",
+                                         there, there);
     throw InputError(path, 0, "the checkpoint is " + reason);
   }
 }

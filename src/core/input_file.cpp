@@ -35,6 +35,10 @@ std::string read_input_file(const std::string& path, std::string_view what) {
     throw InputError(path, static_cast<int>(line),
                      fmt::format("a NUL byte (binary data, not a {})", what));
   }
+  // Old Mac line endings (CR alone) read as line ends; CR LF stays for the
+  // parsers, which drop a CR before a line's end.
+  for (std::size_t i = text.find('\r'); i != std::string::npos; i = text.find('\r', i + 1))
+    if (i + 1 == text.size() || text[i + 1] != '\n') text[i] = '\n';
   return text;
 }
 

@@ -180,7 +180,7 @@ FoamChallenge parse_foam_challenge(const std::string& word) {
 FoamBy parse_foam_by(const std::string& word) {
   if (word == "identity") return FoamBy::Identity;
   if (word == "shape") return FoamBy::Shape;
-  fail("--by", 0, "unknown '" + word + "' (identity, shape)");
+  fail("--by", 0, "unknown '" + word + "' (identity, shape; foam count --shape also takes both)");
 }
 
 std::string to_string(FoamChallenge c) {

@@ -14,7 +14,8 @@ inline constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
 // set file"). Throws InputError, naming the file, for a file that cannot be
 // opened or read (with the system's reason), a directory, a file over
 // kMaxInputBytes, and a NUL byte (with its line: not a text file). A UTF-8
-// byte-order mark at the start is dropped, as editors may write one.
+// byte-order mark at the start is dropped, as editors may write one, and a
+// CR that ends a line alone (old Mac files) becomes a LF.
 std::string read_input_file(const std::string& path, std::string_view what);
 
 }  // namespace cubenum
