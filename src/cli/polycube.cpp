@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include "action.hpp"
@@ -31,6 +32,7 @@ struct PolycubeOptions {
   std::size_t first = 1;
   std::size_t list = 0;           // count --list: show this many after the count
   CheckpointOptions checkpoints;  // count: --checkpoint, --resume, --checkpoint-every
+  bool no_burrtools = false;      // count: skip the count with congruent pieces apart
   std::string svg;
   std::string html;
 };
@@ -112,51 +114,70 @@ CheckpointJson count_identity(const std::vector<std::pair<int, polycube::Problem
           {"problems", list}};
 }
 
+// One count of one problem, with its progress line, stopped by `stop`,
+// saved under `name` in the checkpoint (if any).
+search::CoverCounts count_cover(const search::VoxelCover& cover, const std::string& what,
+                                const PolycubeOptions& o, CountCheckpoint& checkpoint,
+                                const std::string& name) {
+  Progress subtrees(what, 0, "subtrees");
+  if (o.time_limit > 0)
+    subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
+  search::CoverOptions options;
+  options.progress = [&](const search::SplitProgress& p) {
+    subtrees.set_total(p.total);
+    subtrees.set_done(p.done);
+    subtrees.set_done_before(p.before);
+  };
+  options.stop = checkpoint.stop();
+  options.cluster = &this_cluster();
+  options.checkpoint = checkpoint.ledger();
+  options.checkpoint_name = name;
+  const search::CoverCounts c = cover.count(options);
+  if (!c.complete && checkpoint.saving()) checkpoint.stopped();
+  return c;
+}
+
 Json count(const PolycubeOptions& o, const ActionContext& ctx) {
   Json results = Json::array();
   const auto problems = load_problems(o);
   CountCheckpoint checkpoint(o.checkpoints, o.time_limit, count_identity(problems));
-  const auto& stop = checkpoint.stop();
   for (const auto& [number, problem] : problems) {
     const search::VoxelCover cover(problem, o.file);
     print_header(ctx.out, problem, cover);
-    Progress subtrees("polycube count: " + problem.name, 0, "subtrees");
-    if (o.time_limit > 0)
-      subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
-    search::CoverOptions options;
-    options.progress = [&](const search::SplitProgress& p) {
-      subtrees.set_total(p.total);
-      subtrees.set_done(p.done);
-      subtrees.set_done_before(p.before);
-    };
-    options.stop = stop;
-    options.cluster = &this_cluster();
-    options.checkpoint = checkpoint.ledger();
-    options.checkpoint_name = fmt::format("problem {}", number);
     Stopwatch clock;
-    const search::CoverCounts c = cover.count(options);
-    if (!c.complete && checkpoint.saving()) checkpoint.stopped();
+    const std::string name = fmt::format("problem {}", number);
+    const search::CoverCounts c =
+        count_cover(cover, "polycube count: " + problem.name, o, checkpoint, name);
     // BurrTools tells apart congruent pieces listed as two: its count is
-    // then that of another puzzle, counted too (not checkpointed).
+    // then that of another puzzle, counted again unless --no-burrtools.
     const bool merged = cover.piece_names().size() < problem.pieces.size();
-    search::CoverOptions apart = options;
-    apart.checkpoint = nullptr;
-    const std::uint64_t burrtools =
-        merged ? search::VoxelCover(problem, o.file, true).count(apart).symmetries : c.symmetries;
+    std::optional<search::CoverCounts> apart;
+    if (!merged)
+      apart = c;
+    else if (!o.no_burrtools && c.complete)
+      apart = count_cover(search::VoxelCover(problem, o.file, true),
+                          "polycube count: " + problem.name + ", congruent pieces apart", o,
+                          checkpoint, name + ", congruent pieces apart");
+    const bool complete = c.complete && (!merged || o.no_burrtools || (apart && apart->complete));
     const double seconds = clock.seconds();
     ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9}\n", "raw", "rotations", "symmetries",
                            "seconds");
     ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
                            seconds);
-    if (merged)
+    if (merged && apart)
       ctx.out << fmt::format(
           "congruent pieces listed apart are counted as identical; BurrTools tells them apart "
-          "and counts {}\n",
-          burrtools);
+          "and counts {}{}\n",
+          apart->symmetries, apart->complete ? "" : " or more (stopped by --time-limit)");
+    else if (merged && o.no_burrtools)
+      ctx.out << "congruent pieces listed apart are counted as identical; BurrTools' count, "
+                 "which tells them apart, was left out (--no-burrtools)\n";
     if (!c.complete)
       ctx.out << fmt::format(
-          "stopped by --time-limit after {}/{} subtrees: the counts are lower bounds\n",
-          c.subtrees_done, c.subtrees_total);
+          "stopped by --time-limit after {}/{} subtrees: the counts are lower bounds{}\n",
+          c.subtrees_done, c.subtrees_total,
+          merged && !o.no_burrtools ? " (BurrTools' count, which comes after, was not begun)"
+                                    : "");
     progress::note("{}: {} search nodes, {:.3f} s", problem.name, progress::grouped(c.nodes),
                    seconds);
     results.push_back({{"name", problem.name},
@@ -164,8 +185,8 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
                        {"raw", c.raw},
                        {"rotations", c.rotations},
                        {"symmetries", c.symmetries},
-                       {"burrtools", burrtools},
-                       {"complete", c.complete},
+                       {"burrtools", apart ? Json(apart->symmetries) : Json(nullptr)},
+                       {"complete", complete},
                        {"mirror_pieces", cover.mirror_pieces()},
                        {"rotation_order", cover.rotation_order()},
                        {"symmetry_order", cover.symmetry_order()},
@@ -173,8 +194,8 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
                        {"nodes", c.nodes},
                        {"count_seconds", seconds}});
     if (o.list > 0)
-      results.back()["assemblies"] =
-          show_assemblies(ctx.out, problem, cover, cover.first(o.list, stop), nullptr);
+      results.back()["assemblies"] = show_assemblies(
+          ctx.out, problem, cover, cover.first(o.list, checkpoint.stop()), nullptr);
   }
   checkpoint.finished();
   Json fields = {{"file", shown_path(o.file)}, {"results", results}};
@@ -283,8 +304,6 @@ Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
 }
 
 Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
-  if (!o.svg.empty()) check_output(o.svg, "--svg");
-  if (!o.html.empty()) check_output(o.html, "--html");
   Json results = Json::array();
   std::string svg_of_first;
   Json page_assemblies = Json::array();
@@ -340,6 +359,9 @@ void register_polycube(Command& app) {
                    "after the count, show the first N assemblies, one per class (default 0)")
       ->check(Range(0, 1000000))
       ->type_name("N");
+  count_action->add_flag("--no-burrtools", count_opts->no_burrtools,
+                         "leave out BurrTools' count (congruent pieces listed apart told apart), "
+                         "which needs a second count that grows factorially with such pieces");
   allow_processes(count_action);
   count_action->footer(kPolycubeFooter);
 
@@ -359,6 +381,8 @@ void register_polycube(Command& app) {
                    "write the assemblies as a 3D page to FILE, each piece's unit cubes in its "
                    "colour (one HTML file that opens from disk)")
       ->type_name("FILE");
+  add_output(*solve_action, "--svg", solve_opts->svg);
+  add_output(*solve_action, "--html", solve_opts->html);
   solve_action->footer(kPolycubeFooter);
 }
 

@@ -198,13 +198,26 @@ std::vector<TargetSymmetry> target_symmetries(const Shape& fixed, const Shape& v
 }
 
 // The piece that each piece's mirror image is (-1: none in the puzzle).
+// Congruent pieces listed apart (BurrTools' count) are told apart: a piece
+// that is its own mirror image stays itself, and the k-th copy of a chiral
+// shape is the mirror of the k-th copy of its mirror shape.
 std::vector<int> mirror_images(const Merged& pieces) {
   const CubeSymmetry reflect({0, 1, 2}, {-1, 1, 1});
-  std::vector<int> mirror(pieces.shapes.size(), -1);
-  for (std::size_t t = 0; t < pieces.shapes.size(); ++t) {
+  const std::size_t n = pieces.shapes.size();
+  const auto copy_number = [&](std::size_t t) {  // earlier pieces of its shape
+    return std::count(pieces.shapes.begin(), pieces.shapes.begin() + static_cast<long>(t),
+                      pieces.shapes[t]);
+  };
+  std::vector<int> mirror(n, -1);
+  for (std::size_t t = 0; t < n; ++t) {
     const Shape image = canonical(transformed(pieces.shapes[t], reflect));
-    for (std::size_t u = 0; u < pieces.shapes.size(); ++u)
-      if (pieces.shapes[u] == image) mirror[t] = static_cast<int>(u);
+    if (image == pieces.shapes[t]) {
+      mirror[t] = static_cast<int>(t);
+      continue;
+    }
+    const auto k = copy_number(t);
+    for (std::size_t u = 0; u < n; ++u)
+      if (pieces.shapes[u] == image && copy_number(u) == k) mirror[t] = static_cast<int>(u);
   }
   return mirror;
 }
