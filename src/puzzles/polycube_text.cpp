@@ -22,9 +22,7 @@
 namespace cubenum::polycube {
 namespace {
 
-constexpr int kMaxCoordinate = 1000;  // far beyond any target the engine takes
 constexpr int kMaxCount = 1000;
-constexpr int kMaxBoxCubes = 100000;  // as foam cuboids: far beyond the engine's 512 cells
 
 class TextReader {
  public:
@@ -118,6 +116,9 @@ class TextReader {
       if (other.name == p.name) fail(fmt::format("piece {} named twice", excerpt(p.name)));
     if (args.size() == 2) {
       const auto dash = args[1].find('-');
+      if (dash == 0)
+        fail(fmt::format("count {} is negative (a count is 1..{}, a range MIN-MAX as 0-6)",
+                         excerpt(args[1]), kMaxCount));
       if (dash == std::string::npos) {
         p.min_count = p.max_count = number(args[1], 1, kMaxCount, "count");
       } else {
@@ -146,6 +147,8 @@ class TextReader {
   void add(const Voxel& v, bool variable) {
     if (!in_target_ && problem_.pieces.empty()) fail("a cube before any 'piece' or 'target'");
     if (variable && !in_target_) fail("'variable' voxels belong to the target, not to a piece");
+    if (seen_.size() >= static_cast<std::size_t>(kMaxShapeCubes))
+      fail(fmt::format("{} has more than {} cubes", block_name(), kMaxShapeCubes));
     const auto [it, fresh] = seen_.try_emplace(v, line_);
     if (!fresh)
       fail(fmt::format("cube ({},{},{}) given twice (first on line {})", v[0], v[1], v[2],
@@ -175,9 +178,9 @@ class TextReader {
       size[axis] = number(parts[axis], 1, kMaxCoordinate, "box side");
     // Sides up to 1000 would be up to 10^9 cubes: memory and time without
     // end for a line of a few bytes.
-    if (!product_at_most({size[0], size[1], size[2]}, kMaxBoxCubes))
+    if (!product_at_most({size[0], size[1], size[2]}, kMaxShapeCubes))
       fail(fmt::format("box {}x{}x{} has more than {} cubes", size[0], size[1], size[2],
-                       kMaxBoxCubes));
+                       kMaxShapeCubes));
     for (int z = 0; z < size[2]; ++z)
       for (int y = 0; y < size[1]; ++y)
         for (int x = 0; x < size[0]; ++x) add({x, y, z}, false);
@@ -187,6 +190,9 @@ class TextReader {
     if (!args.empty()) fail("'layer' takes nothing after it (the rows follow)");
     if (!in_target_ && problem_.pieces.empty()) fail("a layer before any 'piece' or 'target'");
     layer_z_ = layer_started_ ? layer_z_ + 1 : 0;
+    if (layer_z_ > kMaxCoordinate)
+      fail(fmt::format("{} has more than {} layers (z passes {})", block_name(),
+                       kMaxCoordinate + 1, kMaxCoordinate));
     layer_started_ = true;
     layer_row_ = 0;
     in_layer_ = true;
@@ -195,6 +201,12 @@ class TextReader {
   void picture_row(const std::string& first, std::istringstream& rest) {
     std::string row = first;
     for (std::string w; rest >> w;) row += w;
+    if (row.size() > static_cast<std::size_t>(kMaxCoordinate) + 1)
+      fail(fmt::format("a picture row of {} columns: at most {} (x passes {})", row.size(),
+                       kMaxCoordinate + 1, kMaxCoordinate));
+    if (layer_row_ > kMaxCoordinate)
+      fail(fmt::format("a layer of more than {} rows (y passes {})", kMaxCoordinate + 1,
+                       kMaxCoordinate));
     for (std::size_t x = 0; x < row.size(); ++x) {
       if (row[x] == '.') continue;
       if (row[x] == '+' && !in_target_)
@@ -202,6 +214,11 @@ class TextReader {
       add({static_cast<int>(x), layer_row_, layer_z_}, row[x] == '+');
     }
     ++layer_row_;
+  }
+
+  std::string block_name() const {
+    return in_target_ ? std::string("the target")
+                      : fmt::format("piece {}", excerpt(problem_.pieces.back().name));
   }
 
   // The end of a piece's or the target's lines.

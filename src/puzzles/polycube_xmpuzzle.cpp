@@ -251,6 +251,10 @@ class Reader {
                               sy, sz, kMaxXmlBytes >> 20));
     }
     expected *= sz;
+    for (const auto& [side, axis] : {std::pair{sx, 'x'}, {sy, 'y'}, {sz, 'z'}})
+      if (side > static_cast<std::uint64_t>(kMaxCoordinate) + 1)
+        fail(voxel, fmt::format("{}={}: a shape takes at most {} voxels a side", axis, side,
+                                kMaxCoordinate + 1));
     std::uint64_t index = 0;
     for (std::size_t i = 0; i < text.size();) {
       const char c = text[i++];
@@ -277,6 +281,9 @@ class Reader {
         const Voxel v = {static_cast<int>(index % sx), static_cast<int>(index / sx % sy),
                          static_cast<int>(index / sx / sy)};
         (c == '#' ? shape.filled : shape.variable).push_back(v);
+        if (shape.filled.size() + shape.variable.size() > static_cast<std::size_t>(kMaxShapeCubes))
+          fail(voxel, fmt::format("more than {} voxels filled: a shape takes at most {}",
+                                  kMaxShapeCubes, kMaxShapeCubes));
       }
       ++index;
     }

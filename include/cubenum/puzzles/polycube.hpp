@@ -11,6 +11,13 @@ namespace cubenum::polycube {
 
 using Voxel = std::array<int, 3>;  // x, y, z
 
+// The limits of a piece or a target however it is written (cube lines,
+// boxes, layer pictures, BurrTools' voxel strings), checked while reading:
+// far beyond the engine's 512 cells, and small enough that reading and
+// refusing an oversized shape is quick.
+inline constexpr int kMaxCoordinate = 1000;   // |x|, |y|, |z|
+inline constexpr int kMaxShapeCubes = 100000;  // cubes of one piece, or of the target
+
 struct Piece {
   std::string name;
   std::vector<Voxel> cubes;  // distinct, in any position
