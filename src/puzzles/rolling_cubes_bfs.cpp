@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "cubenum/bfs/bfs_checkpoint.hpp"
+#include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/rolling_cubes.hpp"
 
@@ -39,6 +40,29 @@ std::vector<std::uint64_t> RollingBfsResult::distribution() const {
   for (const auto& level : levels) d.push_back(level.states);
   return d;
 }
+
+namespace {
+
+// A resumed search took the watched state's depth from its checkpoint: it
+// must be the depth the table gives (whether reached, and how far), else
+// the checkpoint is corrupt and the answer would be wrong.
+void check_watch_depth(const RollingCubesSpace& space, const RollingBfsResult& result,
+                       std::uint64_t source, std::uint64_t watch, const CheckpointReader& resume,
+                       Cluster* cluster) {
+  const std::vector<std::uint64_t> path =
+      bfs::path_to_source(space, *result.depths, {&source, 1}, watch, result.part, cluster);
+  const std::optional<unsigned> depth =
+      path.empty() ? std::nullopt : std::optional<unsigned>(unsigned(path.size() - 1));
+  if (depth == result.watch_depth) return;
+  const auto text = [](std::optional<unsigned> d) {
+    return d ? std::to_string(*d) : std::string("not reached");
+  };
+  throw InputError(resume.dir(), 0,
+                   "corrupt checkpoint: its goal's depth (state.extra.watch_depth) is " +
+                       text(result.watch_depth) + ", the depth table's " + text(depth));
+}
+
+}  // namespace
 
 RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t source,
                              const RollingBfsOptions& options) {
@@ -85,6 +109,8 @@ RollingBfsResult rolling_bfs(const RollingCubesSpace& space, std::uint64_t sourc
   result.part = found.part;
   result.stopped = found.stopped;
   result.resumed = found.resumed;
+  if (result.resumed && options.watch && result.depths)
+    check_watch_depth(space, result, source, *options.watch, *options.resume, cluster);
   return result;
 }
 

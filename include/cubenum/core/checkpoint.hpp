@@ -60,6 +60,7 @@ class CheckpointReader {
  public:
   CheckpointReader(std::string dir, const CheckpointJson& identity, Cluster* cluster = nullptr);
   const CheckpointJson& state() const { return manifest_["state"]; }
+  const std::string& dir() const { return dir_; }
   // This process's data file `name` into `out`, whose size must be the
   // file's; its checksum is checked.
   void read(const std::string& name, std::span<std::byte> out) const;
