@@ -107,6 +107,14 @@ void find_potential(Orbit& o, const std::vector<std::uint8_t>& solved_digits) {
   }
 }
 
+// "1.50 GiB", "4.76 TiB" (as the command line writes sizes).
+std::string bytes_text(double bytes) {
+  if (bytes >= 0x1p40) return fmt::format("{:.2f} TiB", bytes / 0x1p40);
+  if (bytes >= 0x1p30) return fmt::format("{:.2f} GiB", bytes / 0x1p30);
+  if (bytes >= 0x1p20) return fmt::format("{:.1f} MiB", bytes / 0x1p20);
+  return fmt::format("{:.0f} KiB", std::ceil(bytes / 0x1p10));
+}
+
 std::string plural(std::uint64_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
@@ -149,7 +157,10 @@ TwistySpace::TwistySpace(const Definition& def, std::vector<Move> moves,
   find_orbits(def_);
   choose_layout(options);
   find_parities();
-  build_tables(options);
+  find_contexts();
+  table_bytes_ = count_table_bytes(options);
+  if (options.before_tables) options.before_tables(*this);
+  if (options.tables) build_tables(options);
   solved_rank_ = rank(def_.solved);
 }
 
@@ -350,10 +361,19 @@ void TwistySpace::find_parities() {
     last.halved = true;
     last.size /= 2;
   }
-  rows_ = 1;
-  columns_ = 1;
+  // (The product of all parts is at most 2^48, checked by whole_parts.)
+  std::uint64_t row_count = 1, columns = 1;
   for (std::size_t i = 0; i < parts_.size(); ++i)
-    (i < row_parts_ ? rows_ : columns_) *= static_cast<std::uint32_t>(parts_[i].size);
+    (i < row_parts_ ? row_count : columns) *= parts_[i].size;
+  if (row_count > std::numeric_limits<std::uint32_t>::max())
+    throw InputError(
+        def_.file, 0,
+        fmt::format("{} ranked states would need {} for the BFS (2 bits a state), and make {} rows "
+                    "of {} columns, more than the {} rows cubenum lays out",
+                    row_count * columns, bytes_text(double(row_count * columns) / 4), row_count,
+                    columns, std::numeric_limits<std::uint32_t>::max()));
+  rows_ = static_cast<std::uint32_t>(row_count);
+  columns_ = static_cast<std::uint32_t>(columns);
 }
 
 // ---- the layout
@@ -777,9 +797,9 @@ bool TwistySpace::is_row_orbit(unsigned orbit) const {
   return true;
 }
 
-void TwistySpace::build_tables(const SpaceOptions& options) {
-  make_encode_memos();
-  // Contexts.
+// The column contexts: which slots of the cut orbit the row's pieces take,
+// and the parities the row fixes for column-side orbits.
+void TwistySpace::find_contexts() {
   std::uint64_t contexts = 1;
   if (cut_orbit_ >= 0) {
     const Orbit& o = orbits_[static_cast<std::size_t>(cut_orbit_)];
@@ -802,6 +822,61 @@ void TwistySpace::build_tables(const SpaceOptions& options) {
   if (contexts > (1U << 24))
     throw InputError(def_.file, 0, fmt::format("{} column contexts: too many", contexts));
   contexts_ = static_cast<std::uint32_t>(contexts);
+}
+
+// An upper bound of what build_tables allocates, and of the tables a search
+// builds on first use, from the layout alone; each term is an allocation
+// below (with malloc's 16 bytes a block where there are many blocks).
+std::uint64_t TwistySpace::count_table_bytes(const SpaceOptions& options) const {
+  const double rows = rows_, columns = columns_, contexts = contexts_;
+  const double moves = double(moves_.size()), slots = contexts * moves;
+  double bytes = 0;
+  // Encoding memos: 4 bytes a label pattern (make_encode_memos).
+  for (const Part& part : parts_) {
+    if (part.kind != Part::Kind::Pieces || part.size > kUnknown) continue;
+    const double patterns =
+        std::pow(double(part.end_kind - part.first_kind + 2), double(orbits_[part.orbit].size()));
+    if (patterns <= double(1 << 16)) bytes += patterns * 4 + 16;
+  }
+  bytes += double(parts_.size()) * 8;
+  // A row's context, a context's row; the rows' steps.
+  if (contexts_ > 1) bytes += rows * 4 + contexts * 4;
+  if (rows_ > 1 && rows * moves <= double(options.max_row_table_entries)) bytes += rows * moves * 4;
+  // Per (context, move): a network pointer, a once_flag, a table pointer,
+  // the table it uses, an id.
+  bytes += slots * (8 + sizeof(std::once_flag) + 8 + 8 + 4);
+  // The contexts that occur (a vector grown by doubling). When the tables
+  // of those are built up front: the first slot of each signature; for
+  // each of theirs (at most max_action_bytes of tables), a unique slot and
+  // where its context starts (vectors grown by doubling), and the map of
+  // signatures: a node of a string and an index, the string's own block
+  // when it is longer than 15 characters (the cut orbit's free positions
+  // and three numbers, grown by doubling).
+  bytes += contexts * 8;
+  const double built = std::min(slots, double(options.max_action_bytes) / (columns * 2));
+  const double key =
+      cut_orbit_ < 0 ? 0 : 2 * (double(orbits_[std::size_t(cut_orbit_)].size()) + 26) + 32;
+  bytes += slots * 8 + built * (16 + 16 + 96 + key);
+  // One context's moves at once: which entries the inverses gave.
+  bytes += moves * columns;
+  // The column permutations, 2 bytes a column, built up front or on first use.
+  bytes += slots * (columns * 2 + 16);
+  // Beneš networks, when they fit: stages x bits / 8 bytes of masks each
+  // (and the object, its pointer kept), routed on first use. (Routing one
+  // takes 17 bytes a bit for a while, a thread's scratch like the search's
+  // own: not counted.)
+  std::uint64_t bits = 64;
+  while (bits < columns_) bits *= 2;
+  const double stages = 2 * std::countr_zero(bits) - 1;
+  const double networks = slots * stages * double(bits) / 8;
+  if (networks <= double(options.max_network_bytes) &&
+      rows * columns >= double(options.min_network_states))
+    bytes += networks + slots * (64 + 16);
+  return static_cast<std::uint64_t>(std::ceil(bytes));
+}
+
+void TwistySpace::build_tables(const SpaceOptions& options) {
+  make_encode_memos();
   const auto n_moves = moves_.size();
   if (contexts_ > 1) {
     context_of_row_.resize(rows_);

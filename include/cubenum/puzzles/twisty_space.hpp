@@ -22,6 +22,7 @@
 // (which slots the row's pieces take, and parities).
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -88,6 +89,8 @@ struct Part {
   std::uint64_t size = 1;
 };
 
+class TwistySpace;
+
 struct SpaceOptions {
   std::uint32_t max_columns = 1 << 16;           // a row's states
   std::uint64_t max_action_bytes = 64ULL << 20;  // column permutations, all contexts
@@ -96,6 +99,13 @@ struct SpaceOptions {
   // Below this many ranked states no networks: routing them takes longer
   // than a whole BFS of the space (pyramorphix: a fifth of its run).
   std::uint64_t min_network_states = 1 << 16;
+  // Called once the layout is known and before any table is built: size(),
+  // rows(), columns(), contexts(), moves() and table_bytes() answer. A
+  // caller refuses a space too big for it by throwing (the CLI: memory).
+  std::function<void(const TwistySpace&)> before_tables;
+  // false: the layout alone, no tables (describing the space); row_step,
+  // action, action_id, permute and neighbour are then not to be called.
+  bool tables = true;
 };
 
 // A position by orbit: the kind of piece at each position and its digit.
@@ -121,6 +131,11 @@ class TwistySpace {
   std::uint32_t rows() const { return rows_; }
   std::uint32_t columns() const { return columns_; }
   std::uint32_t contexts() const { return contexts_; }
+  // What the tables take at most, in bytes: those the constructor builds
+  // (rows' contexts and steps, column permutations when they are built up
+  // front) and those built on first use by a search (column permutations,
+  // Beneš networks). Known from the layout, before any is built.
+  std::uint64_t table_bytes() const { return table_bytes_; }
   int moves() const { return static_cast<int>(moves_.size()); }
   int inverse(int m) const { return inverse_[static_cast<std::size_t>(m)]; }
   // Move m as a power of its generator (bfs/row_bfs.hpp's PoweredMoves):
@@ -170,6 +185,8 @@ class TwistySpace {
   void find_parities();
   std::vector<Part> whole_parts() const;
   void choose_layout(const SpaceOptions& options);
+  void find_contexts();
+  std::uint64_t count_table_bytes(const SpaceOptions& options) const;
   void build_tables(const SpaceOptions& options);
 
   void decode_part(const Part& part, std::uint64_t value, Position& p) const;
@@ -207,6 +224,7 @@ class TwistySpace {
   unsigned cut_kinds_ = 0;                  // kinds of the cut orbit in the row
   std::vector<unsigned> context_parities_;  // column-side orbits whose parity the row fixes
   std::uint32_t contexts_ = 1;
+  std::uint64_t table_bytes_ = 0;
   std::vector<std::uint32_t> context_of_row_;                  // [row], when contexts_ > 1
   std::unique_ptr<std::atomic<std::uint32_t>[]> context_row_;  // a row of each context
   std::vector<std::uint32_t> row_table_;                       // [row * moves + m], when it fits
