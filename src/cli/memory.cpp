@@ -1,8 +1,10 @@
 #include "memory.hpp"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -23,6 +25,19 @@ double available_bytes() {
   return 0;
 }
 
+double address_space_left() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  double size = 0;
+  if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    unsigned long long pages = 0;
+    if (std::fscanf(statm, "%llu", &pages) == 1)
+      size = double(pages) * double(sysconf(_SC_PAGESIZE));
+    std::fclose(statm);
+  }
+  return std::max(double(limit.rlim_cur) - size, 1.0);  // 0 would read "unknown"
+}
+
 double resident_bytes() {
   std::FILE* statm = std::fopen("/proc/self/statm", "r");
   if (statm == nullptr) return 0;
@@ -38,22 +53,41 @@ std::string bytes_text(double bytes) {
   return fmt::format("{:.0f} KiB", std::ceil(bytes / 0x1p10));
 }
 
-double memory_allowed(std::optional<double> memory_gib) {
+namespace {
+
+// The memory a run may take, and where that figure comes from (for the
+// message of a refusal).
+struct Allowance {
+  double bytes = 0;
+  const char* source = "";
+};
+
+Allowance allowance(std::optional<double> memory_gib) {
   if (memory_gib && !(*memory_gib > 0))
     throw InputError("--memory", 0, "expected a positive number of GiB");
-  return memory_gib ? *memory_gib * 0x1p30 : available_bytes();
+  if (memory_gib) return {*memory_gib * 0x1p30, "that --memory allows"};
+  const Allowance machine{available_bytes(), "this machine has available"};
+  const Allowance limit{address_space_left(), "that the address-space limit (ulimit -v) leaves"};
+  if (limit.bytes > 0 && (machine.bytes == 0 || limit.bytes < machine.bytes)) return limit;
+  return machine;
+}
+
+}  // namespace
+
+double memory_allowed(std::optional<double> memory_gib) {
+  return allowance(memory_gib).bytes;
 }
 
 double check_fits(double need, const std::string& states, const std::string& what,
                   std::optional<double> memory_gib) {
   if (!memory_gib && need < 0x1p26) return 0;
-  const double have = memory_allowed(memory_gib);
-  if (have > 0 && need > have)
-    throw InputError(fmt::format(
-        "{} need {}{} for the BFS ({}), more than the {} {}", states, bytes_text(need),
-        this_cluster().processes() > 1 ? " in each process" : "", what, bytes_text(have),
-        memory_gib ? "that --memory allows" : "this machine has available"));
-  return have;
+  const Allowance have = allowance(memory_gib);
+  if (have.bytes > 0 && need > have.bytes)
+    throw InputError(fmt::format("{} need {}{} for the BFS ({}), more than the {} {}", states,
+                                 bytes_text(need),
+                                 this_cluster().processes() > 1 ? " in each process" : "", what,
+                                 bytes_text(have.bytes), have.source));
+  return have.bytes;
 }
 
 bool MemoryGuard::operator()() const {

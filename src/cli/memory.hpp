@@ -13,6 +13,10 @@ namespace cubenum::cli {
 // Memory this machine has to give (MemAvailable), or 0 if unknown.
 double available_bytes();
 
+// Address space this process may still take under a limit (ulimit -v,
+// RLIMIT_AS), or 0 if there is none.
+double address_space_left();
+
 // Memory this process holds (its resident set), or 0 if unknown.
 double resident_bytes();
 
@@ -20,7 +24,8 @@ double resident_bytes();
 std::string bytes_text(double bytes);
 
 // The memory a run may take: --memory GiB (`memory_gib`, checked to be
-// positive) when given, else what the machine has available (0: unknown).
+// positive) when given, else what the machine has available or the
+// address-space limit leaves, whichever is less (0: unknown).
 double memory_allowed(std::optional<double> memory_gib);
 
 // Refuses a BFS whose tables need `need` bytes (in each process under

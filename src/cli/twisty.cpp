@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -46,12 +47,20 @@ struct SolveArgs {
   std::optional<double> memory_gib;
 };
 
-std::unique_ptr<tw::TwistySpace> make_space(const SpaceArgs& args) {
+// The space of the file. `before_tables` sees it laid out, before any
+// table is built (where what the run needs is checked); without `tables`
+// it is only laid out, to be described.
+std::unique_ptr<tw::TwistySpace> make_space(
+    const SpaceArgs& args, std::function<void(const tw::TwistySpace&)> before_tables = {},
+    bool tables = true) {
   const tw::Definition def = tw::load_definition(args.file);
   tw::MoveChoice choice{tw::split_move_list(args.moves), args.quarter};
   if (!args.moves.empty() && choice.names.empty())
     throw InputError("--moves", 0, "no move names (expected e.g. --moves U,F,R)");
-  return std::make_unique<tw::TwistySpace>(def, tw::expand_moves(def, choice));
+  tw::SpaceOptions options;
+  options.before_tables = std::move(before_tables);
+  options.tables = tables;
+  return std::make_unique<tw::TwistySpace>(def, tw::expand_moves(def, choice), options);
 }
 
 bfs::DirectionPolicy parse_direction(const std::string& text) {
@@ -61,6 +70,16 @@ bfs::DirectionPolicy parse_direction(const std::string& text) {
   throw InputError(
       "--direction", 0,
       fmt::format("unknown direction '{}' (expected auto, top-down or bottom-up)", text));
+}
+
+// What a BFS of the space needs in each of `processes` processes, known
+// before any table is built: the search's figure (twisty_search.hpp) and
+// the space's tables, which that figure counts in part only (not the
+// networks, nor what building them takes): an upper bound.
+std::uint64_t bfs_need(const tw::TwistySpace& space, int processes, bool depth_table) {
+  return (processes > 1 ? tw::shared_bfs_bytes(space, processes, depth_table)
+                        : tw::bfs_bytes(space)) +
+         space.table_bytes();
 }
 
 // Refuses a space whose BFS would not fit: in --memory GiB, else in the
@@ -96,7 +115,9 @@ Json space_json(const tw::TwistySpace& space) {
 }
 
 Json run_info(const SpaceArgs& args, const ActionContext& ctx) {
-  const auto space = make_space(args);
+  // No tables: what they and the BFS need is known from the layout, and
+  // building them would take as long as they are big.
+  const auto space = make_space(args, {}, false);
   print_space(*space, ctx.out);
   return space_json(*space);
 }
@@ -205,10 +226,11 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
     throw InputError("--table", 0,
                      "the depth table is written by one process (run without mpirun)");
   if (args.table) check_output_path(*args.table, "--table");  // before the work
-  const auto space = make_space(args.space);
-  check_memory(shared ? tw::shared_bfs_bytes(*space, cluster.processes(), args.antipodes > 0)
-                      : tw::bfs_bytes(*space),
-               *space, args.memory_gib);
+  // Refused before any table is built.
+  const auto space = make_space(args.space, [&](const tw::TwistySpace& laid_out) {
+    check_memory(bfs_need(laid_out, cluster.processes(), args.antipodes > 0), laid_out,
+                 args.memory_gib);
+  });
   // What a checkpoint must match: the space (pieces, moves, layout).
   CheckpointSession checkpoints(
       args.checkpoints,
@@ -252,7 +274,11 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
 }
 
 Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
-  const auto space = make_space(args.space);
+  // The depth table, read or built, and the tables: refused before any is
+  // built.
+  const auto space = make_space(args.space, [&](const tw::TwistySpace& laid_out) {
+    check_memory(bfs_need(laid_out, 1, true), laid_out, args.memory_gib);
+  });
   const tw::Definition& def = space->definition();
   // The scramble may use any move of the file and its powers.
   const std::vector<tw::Move> all = tw::all_powers(def);
@@ -268,7 +294,6 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
     depths = tw::load_table(*args.table, *space);
   } else {
     if (args.table) check_output_path(*args.table, "--table");
-    check_memory(tw::bfs_bytes(*space), *space, args.memory_gib);
     const std::uint64_t solved = space->solved_rank();
     depths = std::move(*bfs::row_bfs(*space, {&solved, 1}).depths);
     if (args.table) tw::save_table(*args.table, *space, depths);
