@@ -27,7 +27,7 @@ namespace tw = cubenum::twisty;
 
 struct SpaceArgs {
   std::string file;
-  std::string moves;
+  std::optional<std::string> moves;  // (given empty: refused)
   bool quarter = false;
 };
 
@@ -54,8 +54,8 @@ std::unique_ptr<tw::TwistySpace> make_space(
     const SpaceArgs& args, std::function<void(const tw::TwistySpace&)> before_tables = {},
     bool tables = true) {
   const tw::Definition def = tw::load_definition(args.file);
-  tw::MoveChoice choice{tw::split_move_list(args.moves), args.quarter};
-  if (!args.moves.empty() && choice.names.empty())
+  tw::MoveChoice choice{tw::split_move_list(args.moves.value_or("")), args.quarter};
+  if (args.moves && choice.names.empty())
     throw InputError("--moves", 0, "no move names (expected e.g. --moves U,F,R)");
   tw::SpaceOptions options;
   options.before_tables = std::move(before_tables);
@@ -225,7 +225,6 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   if (args.table && shared)
     throw InputError("--table", 0,
                      "the depth table is written by one process (run without mpirun)");
-  if (args.table) check_output_path(*args.table, "--table");  // before the work
   // Refused before any table is built.
   const auto space = make_space(args.space, [&](const tw::TwistySpace& laid_out) {
     check_memory(bfs_need(laid_out, cluster.processes(), args.antipodes > 0), laid_out,
@@ -293,7 +292,6 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
   if (args.table && std::ifstream(*args.table)) {
     depths = tw::load_table(*args.table, *space);
   } else {
-    if (args.table) check_output_path(*args.table, "--table");
     const std::uint64_t solved = space->solved_rank();
     depths = std::move(*bfs::row_bfs(*space, {&solved, 1}).depths);
     if (args.table) tw::save_table(*args.table, *space, depths);
@@ -343,6 +341,7 @@ void register_twisty(Command& app) {
       ->capture_default_str();
   bfs->add_option("--table", bfs_args->table, "also write the depth table to FILE (for solve)")
       ->type_name("FILE");
+  add_output(*bfs, "--table", bfs_args->table);
   add_checkpoint_options(*bfs, bfs_args->checkpoints);
   allow_processes(bfs);
   bfs->footer(
@@ -373,6 +372,11 @@ void register_twisty(Command& app) {
       ->add_option("--table", solve_args->table,
                    "the depth table's file: loaded if it exists, else built and written")
       ->type_name("FILE");
+  // An existing table is read: an input, not an output.
+  solve->add_output("--table", [solve_args]() -> std::optional<std::string> {
+    if (solve_args->table && std::ifstream(*solve_args->table)) return std::nullopt;
+    return solve_args->table;
+  });
   solve->add_option("--memory", solve_args->memory_gib, "as for bfs")->type_name("GIB");
 }
 
