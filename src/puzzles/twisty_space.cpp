@@ -810,6 +810,8 @@ void TwistySpace::find_contexts() {
   }
   for (unsigned o = 0; o < orbits_.size(); ++o) {
     if (!orbits_[o].parity_fixed || is_row_orbit(o) || static_cast<int>(o) == cut_orbit_) continue;
+    for (unsigned source : orbits_[o].parity_sources)
+      cut_parity_tied_ = cut_parity_tied_ || static_cast<int>(source) == cut_orbit_;
     bool from_row = false;
     for (unsigned source : orbits_[o].parity_sources) from_row = from_row || is_row_orbit(source);
     if (from_row) {
@@ -996,7 +998,8 @@ void TwistySpace::build_unique_actions(const std::vector<std::size_t>& slots) co
 // column has other parts. Equal signatures, equal permutations.
 std::string TwistySpace::signature(std::uint32_t context, int m) const {
   std::string key;
-  if (cut_orbit_ < 0) return std::to_string(context) + "/" + std::to_string(m);
+  if (cut_orbit_ < 0 || cut_parity_tied_)
+    return std::to_string(context) + "/" + std::to_string(m);
   const auto cut = static_cast<std::size_t>(cut_orbit_);
   const std::uint32_t row = context_row_[context].load(std::memory_order_relaxed);
   Position p = blank();

@@ -242,6 +242,10 @@ class TwistySpace {
   mutable std::vector<const std::uint16_t*> table_of_;  // [slot]: its table, maybe another's
   mutable std::vector<std::uint32_t> action_ids_;  // [slot]: the slot that built it, or identity
   std::uint32_t parity_contexts_ = 1;              // the parity bits at the bottom of a context
+  // A column-side orbit's parity is tied to the cut orbit's: a context's
+  // permutations then depend on more than signature() sees, and are not
+  // shared between contexts.
+  bool cut_parity_tied_ = false;
   mutable std::mutex networks_mutex_;
   // The same as networks, [context * moves + m], routed on first use.
   std::unique_ptr<std::atomic<const BitPermutation*>[]> networks_;
