@@ -239,6 +239,10 @@ TEST(DistributedCheckpoint, DefinitionFileSlicesGiveTheOneProcessResult) {
   const auto mixed = run_cubenum(command + " --resume " + ck);
   EXPECT_EQ(mixed.status, 2) << mixed.output;
   EXPECT_TRUE(contains(mixed.output, "processes is 2 there, missing here")) << mixed.output;
+  // ... and it says how to go on (issue 33).
+  EXPECT_TRUE(contains(mixed.output,
+                       "saved by 2 processes: resume it with the same command under mpirun -np 2"))
+      << mixed.output;
 }
 
 TEST(Distributed, ProcessesWithNoStatesTakePartAlike) {

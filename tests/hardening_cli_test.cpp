@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -274,3 +276,216 @@ TEST(OutputCli, PolycubeSvgIntoAMissingFolderFailsBeforeTheWork) {
 }
 
 }  // namespace
+
+// ------------------------------------------------- issue 33: a second pass
+// Each test is a reproducer of the issue (found by its tester on eb6814b);
+// each failed before its fix. Expected values are worked out by hand in the
+// comments, never taken from the program.
+
+namespace second_pass {
+
+using cubenum::testing::run_shell;
+
+Json result_of(const std::string& json) {
+  std::ifstream in(json);
+  return Json::parse(in);
+}
+
+// Point 1: a solid target no placement fits was a segmentation fault; no
+// assembly is the answer (a 3x1x1 piece is longer than every side of a
+// 2x2x2 box), as it already was for flat targets.
+TEST(SecondPassCli, ATargetThatNoPieceFitsHasNoAssembly) {
+  const fs::path dir = scratch("no-placement");
+  write(dir / "seg1.txt", "piece a\ncube 0 0 0\ncube 1 0 0\ncube 2 0 0\ntarget\nbox 2x2x2\n");
+  const std::string json = (dir / "out.json").string();
+  for (const char* threads : {"1", "2"}) {
+    auto run = run_cubenum(std::string("polycube count --threads ") + threads + " --json " + json +
+                           " " + (dir / "seg1.txt").string());
+    ASSERT_EQ(run.status, 0) << run.output;
+    const Json r = result_of(json)["results"][0];
+    EXPECT_EQ(r["placements"], 0);
+    EXPECT_EQ(r["raw"], 0);
+    EXPECT_EQ(r["symmetries"], 0);
+    EXPECT_EQ(r["complete"], true);
+    run = run_cubenum(std::string("polycube solve --threads ") + threads + " " +
+                      (dir / "seg1.txt").string());
+    EXPECT_EQ(run.status, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "first 0 assemblies")) << run.output;
+  }
+}
+
+// Point 2: `twisty bfs t.tws --table t.tws` wrote the binary table over the
+// definition (rc 0). No output may be an input or another output, by path
+// or through a link, whether the file exists yet or not.
+TEST(SecondPassCli, NoOutputIsAnInputOrAnotherOutput) {
+  const fs::path dir = scratch("outputs-apart");
+  const std::string definition = read(kData + "twisty/pocket-cube.tws");
+  const fs::path tws = dir / "t.tws";
+  write(tws, definition);
+  fs::create_symlink(tws, dir / "soft.tws");
+  fs::create_hard_link(tws, dir / "hard.tws");
+  for (const char* table : {"t.tws", "soft.tws", "hard.tws"}) {
+    const auto run = run_cubenum("twisty bfs " + tws.string() + " --moves U,F,R --table " +
+                                 (dir / table).string());
+    EXPECT_EQ(run.status, 2) << table << ": " << run.output;
+    EXPECT_TRUE(contains(run.output, "--table: ")) << run.output;
+    EXPECT_TRUE(contains(run.output, "is also an input or another output")) << run.output;
+    EXPECT_EQ(read(tws), definition) << table;
+  }
+  const std::string x = (dir / "x").string();
+  const std::string soma = kData + "polycubes/soma.txt", marble = kData + "foam/happy-cube-marble.txt";
+  for (const std::string& args :
+       {"twisty bfs " + tws.string() + " --moves U,F,R --table " + x + " --json " + x,
+        "twisty bfs " + tws.string() + " --moves U,F,R --table " + x + " --json " +
+            (dir / "." / "x").string(),
+        "foam solve --svg " + x + " --json " + x + " " + marble,
+        "foam solve --html " + x + " --json " + x + " " + marble,
+        "foam solve --svg " + x + " --html " + x + " " + marble,
+        "polycube solve --svg " + x + " --html " + x + " " + soma,
+        "polycube solve --svg " + x + " --json=" + x + " " + soma,
+        "pocket-cube solve --scramble R --html " + x + " --json " + x,
+        "rolling-cubes solve --rows 2 --cols 3 --html " + x + " --json " + x}) {
+    const auto run = run_cubenum(args);
+    EXPECT_EQ(run.status, 2) << args << ": " << run.output;
+    EXPECT_TRUE(contains(run.output, "is also an input or another output")) << run.output;
+    EXPECT_FALSE(fs::exists(x)) << args;
+  }
+  // An empty name was silently no output at all.
+  const auto run = run_cubenum("polycube count --json '' " + soma);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "--json: an empty file name")) << run.output;
+}
+
+// Points 3 and 4: BurrTools' count (congruent pieces listed apart told
+// apart) was cut short by --time-limit and reported complete. Ten unit
+// cubes listed apart in a 10x1x1 box: by hand, 10! = 3,628,800 orders; of
+// the box's 16 symmetries, 8 fix every cell (the four turns about its axis
+// and the four mirror planes through it), so each class has 16 / 8 = 2
+// orders: 1,814,400 classes.
+TEST(SecondPassCli, BurrToolsCountCutShortIsSaidAndResumes) {
+  const fs::path dir = scratch("burrtools-cut-short");
+  std::string text;
+  for (int i = 1; i <= 10; ++i) text += fmt::format("piece p{}\ncube 0 0 0\n", i);
+  write(dir / "u10.txt", text + "target\nbox 10x1x1\n");
+  const std::string file = (dir / "u10.txt").string(), json = (dir / "out.json").string();
+  auto run = run_cubenum("polycube count --time-limit 0.05 --json " + json + " " + file);
+  ASSERT_EQ(run.status, 0) << run.output;
+  Json r = result_of(json)["results"][0];
+  EXPECT_EQ(r["symmetries"], 1);  // the ten identical cubes: one assembly
+  EXPECT_EQ(r["complete"], false) << r.dump();
+  EXPECT_TRUE(r["burrtools"].is_null() || r["burrtools"].get<std::uint64_t>() < 1814400U);
+  // With a checkpoint: stopped (exit 4), and the resumed count is whole.
+  const std::string ck = (dir / "ck").string();
+  run = run_cubenum("polycube count --time-limit 0.05 --checkpoint " + ck + " " + file);
+  EXPECT_EQ(run.status, 4) << run.output;
+  EXPECT_TRUE(contains(run.output, "--resume")) << run.output;
+  run = run_cubenum("polycube count --resume " + ck + " --json " + json + " " + file);
+  ASSERT_EQ(run.status, 0) << run.output;
+  r = result_of(json)["results"][0];
+  EXPECT_EQ(r["burrtools"], 1814400);
+  EXPECT_EQ(r["complete"], true);
+  // Left out on request: null, and the count is complete.
+  run = run_cubenum("polycube count --no-burrtools --json " + json + " " + file);
+  ASSERT_EQ(run.status, 0) << run.output;
+  r = result_of(json)["results"][0];
+  EXPECT_TRUE(r["burrtools"].is_null());
+  EXPECT_EQ(r["complete"], true);
+}
+
+// Point 6: layer pictures had no limits (a 3000x3000 piece ran over 100 s).
+// They take the limits of cube lines (coordinates 0..1000) and boxes
+// (100,000 cubes a piece or target), told while reading, with the line.
+TEST(SecondPassCli, LayerPicturesHaveTheLimitsOfCubeLines) {
+  const fs::path dir = scratch("picture-limits");
+  const auto picture = [&](const std::string& name, int rows, int columns, int layers) {
+    std::string text = "piece a\n";
+    for (int z = 0; z < layers; ++z) {
+      text += "layer\n";
+      for (int y = 0; y < rows; ++y) text += std::string(static_cast<std::size_t>(columns), '#') + "\n";
+    }
+    write(dir / name, text + "target\nbox 3x3x1\n");
+    return (dir / name).string();
+  };
+  expect_refused("count " + picture("wide.txt", 1, 1002, 1),
+                 "wide.txt:3: a picture row of 1002 columns: at most 1001");
+  expect_refused("count " + picture("tall.txt", 1002, 1, 1),
+                 "tall.txt:1004: a layer of more than 1001 rows");
+  expect_refused("count " + picture("deep.txt", 1, 1, 1002),
+                 "deep.txt:2004: piece 'a' has more than 1001 layers");
+  expect_refused("count " + picture("many.txt", 101, 1000, 1),
+                 "many.txt:103: piece 'a' has more than 100000 cubes");
+}
+
+// Point 7: a rolling-cubes checkpoint whose goal depth was edited resumed
+// into "internal error" (rc 1). It is a corrupt checkpoint (rc 2).
+TEST(SecondPassCli, EditedGoalDepthIsACorruptCheckpoint) {
+  const fs::path dir = scratch("watch-depth");
+  const std::string ck = (dir / "ck").string();
+  auto run = run_cubenum("rolling-cubes solve --rows 2 --cols 3 --checkpoint-every 0 --checkpoint " + ck);
+  ASSERT_EQ(run.status, 0) << run.output;
+  const fs::path manifest = dir / "ck" / "checkpoint.json";
+  // (Its keys in their order: the identity is compared as written.)
+  const auto saved = nlohmann::ordered_json::parse(read(manifest));
+  ASSERT_TRUE(saved["state"]["extra"].contains("watch_depth")) << saved.dump();
+  for (const auto& wrong : {nlohmann::ordered_json(3), nlohmann::ordered_json(1000),
+                           nlohmann::ordered_json(nullptr)}) {
+    auto edited = saved;
+    // The last save is at the boundary before the goal's level: its depth
+    // is unknown there (null); any number is wrong, as is null once known.
+    if (edited["state"]["extra"]["watch_depth"] == wrong) continue;
+    edited["state"]["extra"]["watch_depth"] = wrong;
+    write(manifest, edited.dump(2));
+    run = run_cubenum("rolling-cubes solve --rows 2 --cols 3 --resume " + ck);
+    EXPECT_EQ(run.status, 2) << wrong << ": " << run.output;
+    EXPECT_TRUE(contains(run.output, "corrupt checkpoint: its goal's depth")) << run.output;
+  }
+  write(manifest, saved.dump(2));
+  run = run_cubenum("rolling-cubes solve --rows 2 --cols 3 --resume " + ck);
+  EXPECT_EQ(run.status, 0) << run.output;
+}
+
+// Point 8, each a line.
+TEST(SecondPassCli, SmallCasesSayWhatIsWrong) {
+  const fs::path dir = scratch("small-cases");
+  // A file with CR alone at the ends of its lines said "no Set line": it
+  // reads as the same file with LF.
+  std::string definition = read(kData + "twisty/pocket-cube.tws");
+  std::replace(definition.begin(), definition.end(), '\n', '\r');
+  write(dir / "cr.tws", definition);
+  auto run = run_cubenum("twisty bfs --moves U,F,R " + (dir / "cr.tws").string());
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_TRUE(contains(run.output, "total         3674160")) << run.output;  // 7! x 3^6
+  // A negative count said "least count '' is not an integer".
+  write(dir / "negative.txt", "piece V -1\ncube 0 0 0\ntarget\nbox 1x1x1\n");
+  expect_refused("count " + (dir / "negative.txt").string(),
+                 "negative.txt:1: count '-1' is negative");
+  // --moves '' was every move.
+  run = run_cubenum("twisty info --moves '' " + kData + "twisty/pocket-cube.tws");
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, "--moves: no move names")) << run.output;
+  // Numbers: "Value abc not in range".
+  run = run_cubenum("pocket-cube bfs --threads abc");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_TRUE(contains(run.output, "--threads: abc is not a whole number")) << run.output;
+  run = run_cubenum("pocket-cube bfs --threads 0");
+  EXPECT_TRUE(contains(run.output, "--threads: 0 is outside 1..65536")) << run.output;
+  // --by lists every choice.
+  run = run_cubenum("foam count --by nope " + kOriginal);
+  EXPECT_EQ(run.status, 2);
+  EXPECT_TRUE(contains(run.output, "both")) << run.output;
+  // A bad shape file is told before the note on counting over shapes
+  // (Original's 36 pieces are 34 shapes).
+  write(dir / "bad.shape", "not a shape\n");
+  run = run_cubenum("foam count --shape " + (dir / "bad.shape").string() + " " + kOriginal);
+  EXPECT_EQ(run.status, 2);
+  EXPECT_FALSE(contains(run.output, "note:")) << run.output;
+  // A colour of five pieces: no cube, and the count says why.
+  std::string five;
+  for (int i = 1; i <= 5; ++i) five += fmt::format("grey {} 0000000000000000\n", i);
+  write(dir / "five.txt", five);
+  run = run_cubenum("foam count " + (dir / "five.txt").string());
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_TRUE(contains(run.output, "5 pieces, and a cube takes 6")) << run.output;
+}
+
+}  // namespace second_pass
