@@ -2,12 +2,12 @@
 // (the seed's border-cell arrays, 128-bit shell masks, edge codes with a
 // compatibility table), and the backtracking engine's throughput.
 #include <benchmark/benchmark.h>
-#include <tbb/global_control.h>
 
 #include <array>
 #include <vector>
 
 #include "cubenum/puzzles/foam.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace {
 
@@ -203,7 +203,7 @@ BENCHMARK(BM_FoamFitEdgeCodes);
 
 // Backtracking throughput on one thread: assemblies (raw) per second.
 void run_count(benchmark::State& state, puzzles::FoamChallenge challenge) {
-  tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+  cubenum::ThreadLimit one(1);
   const auto problem = puzzles::foam_problems(challenge, puzzles::FoamBy::Identity,
                                               {puzzles::load_foam_set(kOriginal)})[0];
   std::uint64_t raw = 0;

@@ -1,7 +1,6 @@
 // Foam pieces on shapes of unit cubes: an exhaustive count on the 2x1x1
 // cuboid and first solutions of the star (30 faces) and the 3x3x3 cube.
 #include <benchmark/benchmark.h>
-#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <random>
@@ -9,6 +8,7 @@
 #include "cubenum/core/progress.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/search/selection_set.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace {
 
@@ -23,7 +23,7 @@ puzzles::FoamSet set_of(const std::string& name) {
 // The 2x1x1 from 12 pieces on one thread; with `choices` 0 as
 // `--no-choices` counts it, without canonical forms.
 void BM_FoamShapeCountCuboidOriginalBlueGreen(benchmark::State& state) {
-  tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+  cubenum::ThreadLimit one(1);
   const auto shape = puzzles::load_foam_shape("cuboid:2x1x1");
   const auto pool = puzzles::foam_shape_pool({set_of("happy-cube-original")},
                                              puzzles::FoamBy::Identity, {"blue", "green"});
@@ -43,7 +43,7 @@ void BM_FoamShapeCountCuboidOriginalBlueGreen(benchmark::State& state) {
 // tells the search's speed (faces by shared cells: 0.08 s; by neighbours,
 // the order before, 9 s).
 void BM_FoamShapeCount3x1x1MarbleThreeColours(benchmark::State& state) {
-  tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+  cubenum::ThreadLimit one(1);
   const auto shape = puzzles::load_foam_shape("cuboid:3x1x1");
   const auto pool =
       puzzles::foam_shape_pool({set_of("happy-cube-marble")}, puzzles::FoamBy::Identity,
@@ -62,7 +62,7 @@ void BM_FoamShapeCount3x1x1MarbleThreeColours(benchmark::State& state) {
 // The 2x1x1 from three Little Genius themes (18 pieces in 8 shapes) by
 // shape on one thread: the search (method 0) against the layers (1).
 void BM_FoamShapeCountCuboidLittleGeniusThemes(benchmark::State& state) {
-  tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+  cubenum::ThreadLimit one(1);
   const auto shape = puzzles::load_foam_shape("cuboid:2x1x1");
   const auto pool =
       puzzles::foam_shape_pool({set_of("happy-cube-little-genius")}, puzzles::FoamBy::Shape,

@@ -1,17 +1,16 @@
 // The nine-colour cube: the full count (search, canonical forms, kinds) at
 // a given thread count, the bare sequential search, and one canonical form.
 #include <benchmark/benchmark.h>
-#include <tbb/global_control.h>
 
 #include "cubenum/puzzles/nine_colour_cube.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace {
 
 namespace nc = cubenum::nine_colour;
 
 void BM_NineColourCount(benchmark::State& state) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                            static_cast<std::size_t>(state.range(0)));
+  cubenum::ThreadLimit limit(static_cast<std::size_t>(state.range(0)));
   std::uint64_t nodes = 0;
   for (auto _ : state) {
     const nc::NineColourCounts counts = nc::count_colourings();

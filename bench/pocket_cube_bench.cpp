@@ -15,7 +15,6 @@
 //                  enumerate, what `cubenum pocket-cube bfs` runs).
 // The argument is the thread count; rates use wall-clock time.
 #include <benchmark/benchmark.h>
-#include <tbb/global_control.h>
 
 #include <string>
 #include <unordered_set>
@@ -27,6 +26,7 @@
 #include "cubenum/puzzles/pocket_cube.hpp"
 #include "cubenum/puzzles/pocket_cube_packed.hpp"
 #include "cubenum/puzzles/twisty_space.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace {
 
@@ -58,7 +58,7 @@ void BM_SeedStickersBfs8Levels(benchmark::State& state) {
 BENCHMARK(BM_SeedStickersBfs8Levels)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_PackedHashedBfsQtm(benchmark::State& state) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, state.range(0));
+  cubenum::ThreadLimit limit(state.range(0));
   const std::uint64_t solved = pc::PackedPocketCube::solved();
   std::uint64_t reached = 0;
   for (auto _ : state) {
@@ -77,7 +77,7 @@ BENCHMARK(BM_PackedHashedBfsQtm)
     ->UseRealTime();
 
 void CoordBitmapBfs(benchmark::State& state, pc::Metric metric) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, state.range(0));
+  cubenum::ThreadLimit limit(state.range(0));
   std::uint64_t reached = 0;
   const std::uint64_t solved = 0;
   for (auto _ : state) {
@@ -88,7 +88,7 @@ void CoordBitmapBfs(benchmark::State& state, pc::Metric metric) {
 }
 
 void CoordRowsBfs(benchmark::State& state, pc::Metric metric) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, state.range(0));
+  cubenum::ThreadLimit limit(state.range(0));
   std::uint64_t reached = 0;
   const std::uint64_t solved = 0;
   for (auto _ : state) {
@@ -101,7 +101,7 @@ void CoordRowsBfs(benchmark::State& state, pc::Metric metric) {
 }
 
 void PieceRowsBfs(benchmark::State& state, pc::Metric metric) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, state.range(0));
+  cubenum::ThreadLimit limit(state.range(0));
   std::uint64_t reached = 0;
   for (auto _ : state) {
     reached = pc::enumerate(metric, false).states();
@@ -114,7 +114,7 @@ void PieceRowsBfs(benchmark::State& state, pc::Metric metric) {
 // `twisty bfs` runs it; the space is built in each iteration, as in a run.
 void TwistyRowsBfs(benchmark::State& state, bool quarter) {
   namespace tw = cubenum::twisty;
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, state.range(0));
+  cubenum::ThreadLimit limit(state.range(0));
   const tw::Definition def = tw::load_definition(CUBENUM_DATA_DIR "/twisty/pocket-cube.tws");
   const auto moves = tw::expand_moves(def, {{"U", "F", "R"}, quarter});
   std::uint64_t reached = 0;

@@ -4,12 +4,12 @@
 // next cell (0: the lowest, 1: the one with the fewest ways); and the
 // set-up (placements, the target's group, the orbits of the first piece).
 #include <benchmark/benchmark.h>
-#include <tbb/global_control.h>
 
 #include <string>
 
 #include "cubenum/puzzles/polycube.hpp"
 #include "cubenum/search/voxel_cover.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace {
 
@@ -25,8 +25,7 @@ void count(benchmark::State& state, const std::string& file) {
   const auto problem = load(file);
   VoxelCover cover(problem, file);
   cover.set_cell_choice(state.range(1) == 0 ? CellChoice::lowest : CellChoice::fewest_fits);
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                            static_cast<std::size_t>(state.range(0)));
+  cubenum::ThreadLimit limit(static_cast<std::size_t>(state.range(0)));
   std::uint64_t nodes = 0;
   for (auto _ : state) {
     const auto c = cover.count();

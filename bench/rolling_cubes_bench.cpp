@@ -3,7 +3,6 @@
 // in an XXH3 set, the seed's tuple-of-tuples layout as a map keyed by a
 // vector of vectors).
 #include <benchmark/benchmark.h>
-#include <tbb/global_control.h>
 
 #include <map>
 #include <queue>
@@ -12,6 +11,7 @@
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/bfs/hashed_bfs.hpp"
 #include "cubenum/puzzles/rolling_cubes.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "rolling_cubes_baseline.hpp"
 
 namespace {
@@ -23,8 +23,7 @@ using namespace cubenum::rolling;
 void BM_RollingCubesFullBfs(benchmark::State& state) {
   const auto rows = static_cast<unsigned>(state.range(0)),
              cols = static_cast<unsigned>(state.range(1));
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                            static_cast<std::size_t>(state.range(2)));
+  cubenum::ThreadLimit limit(static_cast<std::size_t>(state.range(2)));
   for (auto _ : state) {
     const RollingCubesSpace space(rows, cols);
     const std::uint64_t start = space.rank(uniform_grid(rows, cols, 0));
@@ -67,7 +66,7 @@ BENCHMARK(BM_RollingCubesPlainBaseline)
 void BM_RollingCubesEncodingRankBitmap(benchmark::State& state) {
   const auto rows = static_cast<unsigned>(state.range(0)),
              cols = static_cast<unsigned>(state.range(1));
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+  cubenum::ThreadLimit limit(1);
   const RollingCubesSpace space(rows, cols);
   const std::uint64_t start = space.rank(uniform_grid(rows, cols, 0));
   for (auto _ : state) {
@@ -81,7 +80,7 @@ void BM_RollingCubesEncodingRankBitmap(benchmark::State& state) {
 void BM_RollingCubesEncodingPackedXxh3Set(benchmark::State& state) {
   const auto rows = static_cast<unsigned>(state.range(0)),
              cols = static_cast<unsigned>(state.range(1));
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+  cubenum::ThreadLimit limit(1);
   const PackedRollingCubes space(rows, cols);
   const std::uint64_t start = PackedRollingCubes::pack(uniform_grid(rows, cols, 0));
   const std::uint64_t states = RollingCubesSpace(rows, cols).size();

@@ -1,19 +1,18 @@
 // The sudoku cube: reading the seed's instance and the whole grid search.
 #include <benchmark/benchmark.h>
-#include <tbb/global_control.h>
 
 #include <fstream>
 #include <sstream>
 
 #include "cubenum/puzzles/sudoku_cube.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace {
 
 namespace sc = cubenum::sudoku_cube;
 
 void BM_SudokuCubeGridSearch(benchmark::State& state) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                            static_cast<std::size_t>(state.range(0)));
+  cubenum::ThreadLimit limit(static_cast<std::size_t>(state.range(0)));
   const sc::Instance seed = sc::load_instance(sc::default_instance_path());
   for (auto _ : state) benchmark::DoNotOptimize(sc::solve_grid(seed).solutions.size());
 }

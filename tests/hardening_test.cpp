@@ -6,7 +6,7 @@
 // done by hand in the comments) and from the POSIX/Linux behaviour of the
 // files used (/dev/full: ENOSPC), never from the code under test.
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 
 #include <array>
 #include <atomic>
@@ -257,7 +257,7 @@ TEST(Threads, WorkerSlotsAreTheArenasConcurrency) {
 #endif
 
 TEST(Threads, SpreadWorkersLeaveNothingBehind) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
+  cubenum::ThreadLimit limit(2);
   std::atomic<int> sum{0};
   {
     cubenum::SpreadWorkers spread;  // observes from the loop on

@@ -1,7 +1,6 @@
 #include "cubenum/puzzles/nine_colour_cube.hpp"
 
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "cubenum/report/json.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace cubenum::nine_colour {
 namespace {
@@ -175,11 +175,11 @@ TEST(NineColourCube, RepresentativesAreCanonicalAndComplete) {
 TEST(NineColourCube, SameCountsAtOneAndManyThreads) {
   NineColourCounts one, many;
   {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+    cubenum::ThreadLimit limit(1);
     one = count_colourings();
   }
   {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 8);
+    cubenum::ThreadLimit limit(8);
     many = count_colourings();
   }
   EXPECT_EQ(one.classes, many.classes);

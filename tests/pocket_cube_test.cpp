@@ -4,7 +4,6 @@
 #include "cubenum/puzzles/pocket_cube.hpp"
 
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include <cstdio>
 #include <functional>
@@ -19,6 +18,7 @@
 #include "cubenum/core/error.hpp"
 #include "cubenum/puzzles/pocket_cube_packed.hpp"
 #include "cubenum/report/json.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "run_cubenum.hpp"
 
 namespace cubenum::pocket_cube {
@@ -176,7 +176,7 @@ TEST(PocketCube, ProductCoordinatesMatchTheRankedNeighbours) {
 TEST(PocketCube, SymmetryClassesArePublishedAndThreadIndependent) {
   std::vector<Distribution> runs;
   for (int threads : {1, 2}) {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    cubenum::ThreadLimit limit(threads);
     const Enumeration e = enumerate(Metric::Quarter, true);
     EXPECT_EQ(e.symmetry_classes(), kSymmetryClasses);
     ASSERT_EQ(e.symmetry_distribution.size(), kQuarterTurnTable.size());
@@ -194,7 +194,7 @@ TEST(PocketCube, SymmetryClassesArePublishedAndThreadIndependent) {
 TEST(PocketCube, PackedEncodingInHashedEngineGivesTheSameTables) {
   for (bool half : {false, true}) {
     {
-      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, half ? 1 : 2);
+      cubenum::ThreadLimit limit(half ? 1 : 2);
       const std::uint64_t solved = PackedPocketCube::solved();
       const auto result = bfs::hashed_bfs(PackedPocketCube(half), {&solved, 1}, kPositionCount);
       EXPECT_EQ(result.distribution, half ? kHalfTurnTable : kQuarterTurnTable);

@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -21,6 +20,7 @@
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/search/voxel_cover.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "run_cubenum.hpp"
 #include "scratch_files.hpp"
 
@@ -515,11 +515,11 @@ TEST(Polycube, SameCountsAtOneAndFourThreads) {
   const Problem p = load("pentomino-2x3x10.txt");
   CoverCounts one, four;
   {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+    cubenum::ThreadLimit limit(1);
     one = count(p);
   }
   {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 4);
+    cubenum::ThreadLimit limit(4);
     four = count(p);
   }
   EXPECT_EQ(one.raw, four.raw);

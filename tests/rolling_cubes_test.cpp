@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
-#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <array>
@@ -19,6 +18,7 @@
 #include "cubenum/bfs/hashed_bfs.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/report/json.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "run_cubenum.hpp"
 
 namespace cubenum::rolling {
@@ -332,7 +332,7 @@ TEST(RollingBfs, CountsDoNotDependOnThreadsOrDirection) {
     const std::uint64_t source = space.rank(uniform_grid(rows, cols, 0));
     const auto expected = bfs::frontier_bfs(space, {&source, 1}).distribution();
     for (int threads : {1, 2, 3}) {
-      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+      cubenum::ThreadLimit limit(threads);
       for (auto policy : policies) {
         RollingBfsOptions options;
         options.policy = policy;

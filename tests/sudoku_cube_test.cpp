@@ -1,7 +1,6 @@
 #include "cubenum/puzzles/sudoku_cube.hpp"
 
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -15,6 +14,7 @@
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/report/json.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "run_cubenum.hpp"
 
 namespace cubenum::sudoku_cube {
@@ -374,11 +374,11 @@ TEST(SudokuCube, SameSolutionsAtOneAndManyThreads) {
   for (const Instance& in : cubes) {
     SudokuResult one, many;
     {
-      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+      cubenum::ThreadLimit limit(1);
       one = solve_grid(in);
     }
     {
-      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 8);
+      cubenum::ThreadLimit limit(8);
       many = solve_grid(in);
     }
     EXPECT_EQ(one.solutions, many.solutions);

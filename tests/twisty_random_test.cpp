@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <array>
@@ -332,7 +331,7 @@ void check_seed(std::uint64_t seed, Coverage& coverage) {
       continue;
     }
     {
-      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 4);
+      cubenum::ThreadLimit limit(4);
       const TwistySpace space(def, moves, options);
       SCOPED_TRACE(space.notes().back());
       ASSERT_EQ(library_distances(space, storage, policy), naive) << "threads";

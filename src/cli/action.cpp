@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -46,7 +45,7 @@ std::vector<const Command*> distributed_actions;
 // Intel's OpenMP runtime (libiomp5), and nothing runs after that action.
 // Only the runs of report and scale, one after another in one process,
 // undo theirs.
-tbb::global_control* process_limit = nullptr;
+ThreadLimit* process_limit = nullptr;
 
 // A stream that discards everything.
 class NullStream : public std::ostream {
@@ -121,16 +120,14 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
     // at all threads: undoing one makes oneTBB probe the machine
     // (process_limit above).
     std::optional<OneThread> one;
-    std::optional<tbb::global_control> limit;
+    std::optional<ThreadLimit> limit;
     if (options->threads == 1) {
       one.emplace();
     } else if (options->threads < cores) {
-      const auto threads = static_cast<std::size_t>(options->threads);
       if (captured)
-        limit.emplace(tbb::global_control::max_allowed_parallelism, threads);
+        limit.emplace(options->threads);
       else if (process_limit == nullptr)
-        process_limit =
-            new tbb::global_control(tbb::global_control::max_allowed_parallelism, threads);
+        process_limit = new ThreadLimit(options->threads);
     }
     std::optional<SpreadWorkers> spread;
 #ifndef CUBENUM_PLAIN_THREADS

@@ -1,6 +1,5 @@
 // The rolling-cubes BFS (the frontier engine with the space's cursor) and
 // the shortest-solution walk and count.
-#include <tbb/parallel_sort.h>
 
 #include <algorithm>
 #include <array>
@@ -186,12 +185,7 @@ std::optional<std::string> count_shortest_sequences(const RollingCubesSpace& spa
       if (total(*cluster, edges.size()) > max_layer_states) return std::nullopt;
     }
     const auto by_rank = [](const Counted& a, const Counted& b) { return a.rank < b.rank; };
-    if (one_thread()) {  // as every loop through the parallel seam does
-      std::sort(edges.begin(), edges.end(), by_rank);
-    } else {
-      start_scheduler();
-      tbb::parallel_sort(edges.begin(), edges.end(), by_rank);
-    }
+    parallel_sort(edges.begin(), edges.end(), by_rank);
     // Merge the edges into the layer: one entry per state, counts summed.
     layer.clear();
     for (const Counted& e : edges) {

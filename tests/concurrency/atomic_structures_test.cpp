@@ -24,7 +24,7 @@ TEST(AtomicBitmap, EachBitIsClaimedExactlyOnce) {
 
 TEST(PerWorker, SumsAreIndependentOfThreadCount) {
   for (int threads : {1, 2, 4}) {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    cubenum::ThreadLimit limit(threads);
     const auto sum = parallel_sum<std::uint64_t>(100000, 100, [](std::size_t b, std::size_t e) {
       std::uint64_t s = 0;
       for (std::size_t i = b; i != e; ++i) s += i;

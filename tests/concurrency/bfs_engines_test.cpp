@@ -1,10 +1,10 @@
 // The BFS engines agree with each other, with known layer counts, and with
 // themselves at any thread count and in either direction.
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/bfs/hashed_bfs.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "toy_spaces.hpp"
 
 namespace cubenum {
@@ -23,7 +23,7 @@ class FrontierBfs : public ::testing::TestWithParam<std::tuple<bfs::DirectionPol
 
 TEST_P(FrontierBfs, LayersAreMahonianNumbers) {
   const auto [policy, threads] = GetParam();
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  cubenum::ThreadLimit limit(threads);
   const std::uint64_t source = 0;
   bfs::BfsOptions options;
   options.policy = policy;
@@ -65,7 +65,7 @@ TEST_P(TwoBitBfs, SameLevelsAndDepthsAsBitmaps) {
   bfs::BfsOptions options;
   options.depth_table = true;
   const auto bitmaps = bfs::frontier_bfs(AdjacentSwapSpace<9>{}, {&source, 1}, options);
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  cubenum::ThreadLimit limit(threads);
   options.policy = policy;
   options.two_bit = true;
   const auto two_bit = bfs::frontier_bfs(AdjacentSwapSpace<9>{}, {&source, 1}, options);
@@ -146,7 +146,7 @@ TEST(FrontierBfs, OnLevelSeesEachLevelOnce) {
 
 TEST(HashedBfs, AgreesWithFrontierBfsAtAnyThreadCount) {
   for (int threads : {1, 2, 4}) {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    cubenum::ThreadLimit limit(threads);
     const std::uint64_t key = PackedAdjacentSwapSpace<8>::identity();
     const auto hashed = bfs::hashed_bfs(PackedAdjacentSwapSpace<8>{}, {&key, 1}, factorial(8));
     EXPECT_EQ(hashed.distribution, mahonian(8));

@@ -1,8 +1,8 @@
 // Counts on a shape do not depend on the number of threads.
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include "cubenum/puzzles/foam_shape.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -14,7 +14,7 @@ TEST(FoamShapeThreads, CountsIndependentOfThreadCount) {
                        load_foam_set(std::string(CUBENUM_DATA_DIR "/foam/happy-cube-micro.txt"))},
                       FoamBy::Identity, {"blue"});
   const auto count_with = [&](int threads) {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    cubenum::ThreadLimit limit(threads);
     search::AssemblyOptions options;
     options.list_limit = 5;
     return count_foam_shape(two, pool, options);
@@ -38,7 +38,7 @@ TEST(FoamShapeThreads, LayersIndependentOfThreadCount) {
       {load_foam_set(std::string(CUBENUM_DATA_DIR "/foam/happy-cube-little-genius.txt"))},
       FoamBy::Shape, {"nature", "fruits", "animals"});
   const auto count_with = [&](int threads) {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    cubenum::ThreadLimit limit(threads);
     return count_foam_shape_by_layers(two, pool);
   };
   const search::LayerTally one = count_with(1);

@@ -1,14 +1,14 @@
 // Foam-cube counts do not depend on the number of threads.
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include "cubenum/puzzles/foam.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace cubenum::puzzles {
 namespace {
 
 FoamCount count_with(int threads, const FoamProblem& p) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  cubenum::ThreadLimit limit(threads);
   search::AssemblyOptions options;
   options.list_limit = 5;
   return count_foam(p, options);

@@ -1,9 +1,9 @@
 // The nine-colour cube's parallel search under many threads (also run under
 // ThreadSanitizer): counts and representatives never depend on scheduling.
 #include "cubenum/puzzles/nine_colour_cube.hpp"
+#include "cubenum/core/parallel.hpp"
 
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 namespace cubenum::nine_colour {
 namespace {
@@ -12,12 +12,12 @@ TEST(NineColourCubeParallel, SameCountsAndRepresentativesAtOneAndFourThreads) {
   NineColourCounts one, four;
   std::vector<Colouring> reps_one, reps_four;
   {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+    cubenum::ThreadLimit limit(1);
     one = count_colourings();
     reps_one = class_representatives();
   }
   {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 4);
+    cubenum::ThreadLimit limit(4);
     four = count_colourings();
     reps_four = class_representatives();
   }

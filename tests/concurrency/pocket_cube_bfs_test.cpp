@@ -3,11 +3,11 @@
 // threads in the auto direction (which uses every way of building a row);
 // the normal build runs the whole matrix (a few ms a run).
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include <vector>
 
 #include "cubenum/puzzles/pocket_cube.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "sanitizer.hpp"
 
 namespace cubenum::pocket_cube {
@@ -32,7 +32,7 @@ TEST(PocketCubeBfs, SameLevelsInEveryDirectionAndAtAnyThreadCount) {
   for (Metric metric : {Metric::Quarter, Metric::Half}) {
     for (auto policy : policies) {
       for (int threads : thread_counts) {
-        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+        cubenum::ThreadLimit limit(threads);
         const Enumeration e = enumerate(metric, false, policy);
         EXPECT_EQ(e.distribution, metric == Metric::Quarter ? quarter : half)
             << metric_name(metric) << " " << static_cast<int>(policy) << " " << threads;

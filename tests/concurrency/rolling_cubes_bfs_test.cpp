@@ -1,9 +1,9 @@
 // The rolling-cubes BFS under several threads (also run under
 // ThreadSanitizer): same layers as one thread, in both directions.
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include "cubenum/puzzles/rolling_cubes.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace cubenum::rolling {
 namespace {
@@ -13,10 +13,10 @@ TEST(RollingBfsConcurrency, SameLayersAtFourThreadsInBothDirections) {
   const std::uint64_t source = space.rank(uniform_grid(2, 3, 0));
   std::vector<std::uint64_t> expected;
   {
-    tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+    cubenum::ThreadLimit one(1);
     expected = rolling_bfs(space, source).distribution();
   }
-  tbb::global_control four(tbb::global_control::max_allowed_parallelism, 4);
+  cubenum::ThreadLimit four(4);
   for (auto policy : {bfs::DirectionPolicy::TopDown, bfs::DirectionPolicy::BottomUp}) {
     RollingBfsOptions options;
     options.policy = policy;

@@ -8,7 +8,6 @@
 #include "cubenum/bfs/row_bfs.hpp"
 
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include <bit>
 #include <random>

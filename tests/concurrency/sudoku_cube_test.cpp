@@ -1,9 +1,9 @@
 // The sudoku cube's parallel grid search under many threads (also run under
 // ThreadSanitizer): the solutions never depend on scheduling.
 #include "cubenum/puzzles/sudoku_cube.hpp"
+#include "cubenum/core/parallel.hpp"
 
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 namespace cubenum::sudoku_cube {
 namespace {
@@ -12,11 +12,11 @@ TEST(SudokuCubeParallel, SameSolutionsAtOneAndFourThreads) {
   const Instance seed = load_instance(default_instance_path());
   SudokuResult one, four;
   {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+    cubenum::ThreadLimit limit(1);
     one = solve_grid(seed);
   }
   {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 4);
+    cubenum::ThreadLimit limit(4);
     four = solve_grid(seed);
   }
   EXPECT_EQ(one.solutions, four.solutions);

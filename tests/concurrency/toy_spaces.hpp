@@ -3,7 +3,6 @@
 // n elements, moves are adjacent transpositions. The distance of a
 // permutation from the identity is its number of inversions, so layer k
 // holds the Mahonian number M(n, k).
-#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <array>
@@ -16,6 +15,7 @@
 
 #include "cubenum/bfs/row_policies.hpp"
 #include "cubenum/core/ranking.hpp"
+#include "cubenum/core/parallel.hpp"
 
 namespace cubenum::testing {
 
@@ -29,7 +29,7 @@ inline const std::vector<bfs::DirectionPolicy> kPolicies = {
 template <class Space>
 std::vector<bfs::RowBfsResult> run_rows(const Space& space, bfs::DirectionPolicy policy,
                                         int threads) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  cubenum::ThreadLimit limit(threads);
   const std::uint64_t source = 0;
   const std::span<const std::uint64_t> sources(&source, 1);
   bfs::RowBfsOptions options;

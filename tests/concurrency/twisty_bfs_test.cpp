@@ -5,7 +5,6 @@
 // building a row: push, pull, permute) and by sweeps; the normal build runs
 // the matrix.
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
 
 #include <numeric>
 #include <string>
@@ -14,6 +13,7 @@
 #include "cubenum/bfs/row_bfs.hpp"
 #include "cubenum/puzzles/twisty.hpp"
 #include "cubenum/puzzles/twisty_space.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "sanitizer.hpp"
 
 namespace cubenum::twisty {
@@ -53,7 +53,7 @@ TEST(TwistyBfs, SameLevelsAtAnyThreadCountInEveryDirection) {
     const TwistySpace space(def, expand_moves(def, choice), *options);
     std::vector<std::uint64_t> expected = quarter;
     if (kUnderThreadSanitizer) {
-      tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+      cubenum::ThreadLimit one(1);
       expected = levels(space, bfs::DirectionPolicy::Auto, bfs::RowCodes::DepthMod3);
       EXPECT_EQ(std::accumulate(expected.begin(), expected.end(), std::uint64_t{0}), 29160U);
     }
@@ -61,7 +61,7 @@ TEST(TwistyBfs, SameLevelsAtAnyThreadCountInEveryDirection) {
       for (auto policy : policies)
         for (int threads : thread_counts) {
           if (codes == bfs::RowCodes::Frontier && policy != bfs::DirectionPolicy::Auto) continue;
-          tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+          cubenum::ThreadLimit limit(threads);
           EXPECT_EQ(levels(space, policy, codes), expected)
               << space.notes().back() << ", policy " << static_cast<int>(policy) << ", " << threads
               << " threads";
@@ -84,13 +84,13 @@ TEST(TwistyBfs, SweepsGiveTheSameLevelsAtAnyThreadCount) {
     std::vector<std::uint64_t> expected = {1,     9,      54,     321,     1847,   9992,
                                            50136, 227536, 870072, 1887748, 623800, 2644};
     if (kUnderThreadSanitizer) {
-      tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+      cubenum::ThreadLimit one(1);
       expected = levels(space, bfs::DirectionPolicy::TopDown, bfs::RowCodes::DepthMod3);
       EXPECT_EQ(std::accumulate(expected.begin(), expected.end(), std::uint64_t{0}), 29160U);
     }
     for (auto codes : {bfs::RowCodes::DepthMod3, bfs::RowCodes::Frontier})
       for (int threads : {2, 3}) {
-        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+        cubenum::ThreadLimit limit(threads);
         EXPECT_EQ(levels(space, bfs::DirectionPolicy::Auto, codes, true), expected)
             << space.notes().back() << ", " << threads << " threads";
       }

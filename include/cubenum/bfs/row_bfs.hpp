@@ -192,19 +192,7 @@ Storage make_while(Make&& make, Build&& build, bool small) {
     return make();
   }
   std::optional<Storage> storage;
-  std::exception_ptr failure[2];
-  parallel_for_chunks(2, 1, [&](std::size_t job, std::size_t) {
-    try {
-      if (job == 1)
-        storage.emplace(make());
-      else
-        build();
-    } catch (...) {  // rethrown below: a plain thread must not throw
-      failure[job] = std::current_exception();
-    }
-  });
-  for (const auto& f : failure)
-    if (f) std::rethrow_exception(f);
+  parallel_invoke(build, [&] { storage.emplace(make()); });
   return std::move(*storage);
 }
 

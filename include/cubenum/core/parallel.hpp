@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <exception>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -26,6 +27,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
+#include <tbb/parallel_sort.h>
 #endif
 
 namespace cubenum {
@@ -63,6 +65,18 @@ class OneThread {
 inline bool one_thread() {
   return detail::one_thread_scopes.load(std::memory_order_relaxed) > 0;
 }
+
+// While one exists, the parallel loops of this seam use at most `threads`
+// workers (the --threads limit); of several, the least holds.
+class ThreadLimit {
+ public:
+  explicit ThreadLimit(int threads)
+      : control_(tbb::global_control::max_allowed_parallelism,
+                 static_cast<std::size_t>(std::max(threads, 1))) {}
+
+ private:
+  tbb::global_control control_;
+};
 
 // Threads a parallel loop may use now (the --threads limit).
 inline int worker_limit() {
@@ -189,6 +203,37 @@ class PerWorker {
   };
   std::vector<Slot> slots_;
 };
+
+// Runs f and g, at once where a second worker is free (f first on one
+// thread); an exception from either is rethrown once both have ended.
+template <class F, class G>
+void parallel_invoke(F&& f, G&& g) {
+  std::exception_ptr failure[2];
+  parallel_for_chunks(2, 1, [&](std::size_t job, std::size_t) {
+    try {
+      if (job == 0)
+        f();
+      else
+        g();
+    } catch (...) {  // a plain thread must not throw
+      failure[job] = std::current_exception();
+    }
+  });
+  for (const auto& e : failure)
+    if (e) std::rethrow_exception(e);
+}
+
+// Sorts [first, last) by `less`, on every worker where there are many.
+template <class It, class Less>
+void parallel_sort(It first, It last, Less less) {
+#ifdef CUBENUM_PLAIN_THREADS
+  std::sort(first, last, less);  // (the sanitizer build's: one thread is enough)
+#else
+  if (one_thread() || last - first < 4096) return std::sort(first, last, less);
+  start_scheduler();
+  tbb::parallel_sort(first, last, less);
+#endif
+}
 
 // Sum over chunks of [0, n) of body(begin, end).
 template <class T, class Body>
