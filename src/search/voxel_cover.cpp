@@ -17,8 +17,6 @@
 
 namespace cubenum::search {
 
-using polycube::Voxel;
-
 namespace {
 
 // ------------------------------------------------------------ the search
@@ -797,7 +795,7 @@ auto by_words(int words, Fn&& fn) {
 
 }  // namespace
 
-VoxelCover::VoxelCover(const polycube::Problem& problem, const std::string& source,
+VoxelCover::VoxelCover(const VoxelProblem& problem, const std::string& source,
                        bool congruent_apart)
     : model_(std::make_unique<Model>()) {
   build_model(*model_, problem, source, congruent_apart);

@@ -20,8 +20,6 @@
 
 namespace cubenum::search {
 
-using polycube::Voxel;
-
 namespace {
 
 using Shape = std::vector<Voxel>;
@@ -64,11 +62,11 @@ struct Merged {
 // (Or, `apart`, each piece of the list a piece of its own, as BurrTools
 // counts.) Counts past the cells of any target are all the same: they are
 // cut to one more (a file's counts, added, would wrap an int).
-Merged merge_congruent(const std::vector<polycube::Piece>& pieces, bool apart) {
+Merged merge_congruent(const std::vector<VoxelPiece>& pieces, bool apart) {
   constexpr int kMany = kMaxCoverCells + 1;
   Merged m;
   std::map<Shape, int> index;
-  for (const polycube::Piece& p : pieces) {
+  for (const VoxelPiece& p : pieces) {
     const Shape c = canonical(p.cubes);
     const auto [it, fresh] = apart ? std::pair{index.end(), true}
                                    : index.try_emplace(c, static_cast<int>(m.shapes.size()));
@@ -345,7 +343,7 @@ void fix_pieces(const VoxelCover::Model& m, std::vector<int>& placed, const std:
 
 }  // namespace
 
-void build_model(VoxelCover::Model& m, const polycube::Problem& problem, const std::string& source,
+void build_model(VoxelCover::Model& m, const VoxelProblem& problem, const std::string& source,
                  bool congruent_apart) {
   const Merged pieces = merge_congruent(problem.pieces, congruent_apart);
   m.names = pieces.names;

@@ -16,7 +16,7 @@
 namespace cubenum::search {
 
 struct VoxelCover::Model {
-  using Voxel = polycube::Voxel;
+  using Voxel = search::Voxel;
 
   // Pieces, congruent ones merged.
   std::vector<std::string> names;
@@ -95,7 +95,7 @@ struct VoxelCover::Model {
 
 // Builds the model of `problem` (VoxelCover's constructor says what it
 // refuses).
-void build_model(VoxelCover::Model& m, const polycube::Problem& problem, const std::string& source,
+void build_model(VoxelCover::Model& m, const VoxelProblem& problem, const std::string& source,
                  bool congruent_apart);
 
 }  // namespace cubenum::search

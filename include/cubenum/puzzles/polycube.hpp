@@ -3,13 +3,17 @@
 // packed into a target shape. This header is the puzzle as read from a
 // file, whatever its format: the project's text format
 // (read_polycube_text) or BurrTools' .xmpuzzle (read_xmpuzzle).
-#include <array>
 #include <string>
 #include <vector>
 
+#include "cubenum/search/voxel_problem.hpp"
+
 namespace cubenum::polycube {
 
-using Voxel = std::array<int, 3>;  // x, y, z
+// A puzzle is what the engine fills (search/voxel_problem.hpp).
+using Voxel = search::Voxel;
+using Piece = search::VoxelPiece;
+using Problem = search::VoxelProblem;
 
 // The limits of a piece or a target however it is written (cube lines,
 // boxes, layer pictures, BurrTools' voxel strings), checked while reading:
@@ -17,20 +21,6 @@ using Voxel = std::array<int, 3>;  // x, y, z
 // refusing an oversized shape is quick.
 inline constexpr int kMaxCoordinate = 1000;   // |x|, |y|, |z|
 inline constexpr int kMaxShapeCubes = 100000;  // cubes of one piece, or of the target
-
-struct Piece {
-  std::string name;
-  std::vector<Voxel> cubes;  // distinct, in any position
-  int min_count = 1;         // this many copies at least...
-  int max_count = 1;         // ...and at most (identical copies not told apart)
-};
-
-struct Problem {
-  std::string name;
-  std::vector<Piece> pieces;
-  std::vector<Voxel> fixed;     // target voxels that must be filled
-  std::vector<Voxel> variable;  // target voxels that may stay empty
-};
 
 struct PuzzleFile {
   std::string path;

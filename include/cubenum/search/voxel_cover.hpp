@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "cubenum/core/cluster.hpp"
-#include "cubenum/puzzles/polycube.hpp"
+#include "cubenum/search/voxel_problem.hpp"
 #include "cubenum/search/split_search.hpp"
 
 namespace cubenum::search {
@@ -50,7 +50,7 @@ struct CoverCounts {
 // congruent pieces are merged: VoxelCover::piece_names) and its voxels.
 struct PlacedPiece {
   int piece = 0;
-  std::vector<polycube::Voxel> voxels;
+  std::vector<Voxel> voxels;
 };
 using CoverAssembly = std::vector<PlacedPiece>;
 
@@ -84,7 +84,7 @@ class VoxelCover {
   // take: a bounding box over kMaxCoverCells. Congruent pieces are one
   // piece, their counts added, unless `congruent_apart` (BurrTools tells
   // apart congruent pieces listed as two: its count).
-  VoxelCover(const polycube::Problem& problem, const std::string& source,
+  VoxelCover(const VoxelProblem& problem, const std::string& source,
              bool congruent_apart = false);
   ~VoxelCover();
   VoxelCover(VoxelCover&&) noexcept;
