@@ -46,8 +46,9 @@ std::vector<std::byte> encode_block(std::span<const std::uint64_t> ranks) {
 // consecutive ranks (about 256 ranks a bucket), and each bucket is sorted
 // on its own, in cache and in parallel: through a bitmap of its span when
 // its ranks are dense (which drops repeats in the same pass), else by
-// std::sort. A BFS round's neighbours (hundreds of thousands of ranks over
-// a part of billions) took 20 ms to sort whole, 518 rounds a level.
+// std::sort. Sorting a BFS round's neighbours (hundreds of thousands of
+// ranks over a part of billions) whole costs too much at hundreds of rounds
+// a level.
 constexpr std::size_t kRanksPerBucket = 256;
 constexpr std::uint64_t kMostBuckets = 1 << 16;
 constexpr std::size_t kScatterChunks = 64;  // fixed: the same buckets at any thread count

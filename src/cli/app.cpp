@@ -27,7 +27,7 @@ std::unique_ptr<Command> build_app(std::string_view command, std::string_view ac
   auto app = Command::program("cubenum: exact, parallel enumeration of cube puzzles");
   app->require_subcommand(1);
   // A command for one puzzle needs only that puzzle's actions (building
-  // the rest took about a third of a millisecond of a 10 ms pocket cube run),
+  // the rest is a sizeable share of a small puzzle's run),
   // and a command for one action only that action's options.
   const std::pair<std::string_view, void (*)(Command&)> puzzles[] = {
       {"pocket-cube", register_pocket_cube},

@@ -73,7 +73,8 @@ class Command {
   // its name, description and callback, so that the command line is read as
   // before (an unknown or misplaced action is told the same), but its
   // add_option and add_flag build nothing: the command line cannot give
-  // them (the other actions' options were a third of a small run's start).
+  // them (the other actions' options would be a sizeable share of a small
+  // run's start).
   void options_only_along(std::vector<std::string> words);
   // Options. The value is written into `target` when the command line is
   // parsed; T is one of the types instantiated in command.cpp (std::string,

@@ -264,8 +264,7 @@ struct SearchProgress {
 // hour says so once on standard error, progress line or not (a run whose
 // standard error is not a terminal draws none): never an endless run
 // without a word. (Counted from the start, the estimate of the subtrees'
-// sizes before the search made the 2x1x1 from all 192 pieces say 25,409 h
-// for a count of 23 minutes.)
+// sizes before the search can make a count of minutes say years.)
 void warn_if_long(SearchProgress& progress) {
   if (progress.subtrees.seconds_measured() < 3 || progress.warned.load(std::memory_order_relaxed))
     return;
@@ -361,8 +360,8 @@ void print_row(std::ostream& out, std::size_t width, const FoamProblem& p,
 // A pool counted by identity whose pieces are not all different in shape
 // goes over shapes unless --direct is given (same counts): the direct
 // search finds each assembly once per way to pick the congruent copies
-// (the pool of all seven Happy Cube sets grows past 2 GB and runs for
-// hours; over shapes it takes 2 s). The choice is said on standard error.
+// (the pool of all seven Happy Cube sets: gigabytes and hours directly,
+// seconds over shapes). The choice is said on standard error.
 bool count_via_shapes(const FoamOptions& o, puzzles::FoamChallenge challenge, puzzles::FoamBy by,
                       const std::vector<puzzles::FoamSet>& sets) {
   if (o.via_shapes) return true;

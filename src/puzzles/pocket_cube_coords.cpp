@@ -111,7 +111,8 @@ std::array<int, PocketCubeSpace::kMaxMoves> quarter_turns(const std::vector<Turn
 
 // visit(perm, corners) for every permutation coordinate, in parallel, with
 // no twist. Ranks are lexicographic, so a chunk unranks its first position
-// and steps to the next one (unranking each took half of a space's start-up).
+// and steps to the next one (unranking each would cost much of a space's
+// start-up).
 template <class Visit>
 void for_each_permutation(Visit&& visit) {
   parallel_for_chunks(kPermutationCount, 512, [&](std::size_t begin, std::size_t end) {

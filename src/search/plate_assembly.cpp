@@ -61,9 +61,8 @@ std::vector<std::vector<int>> neighbours(const PlateSurface& s) {
 // Faces in a fixed order from `first`: each next face shares as many
 // cells as possible with the faces placed (ties: more placed neighbours,
 // then the lower index), so constraints bite early. Counting the cells and
-// not only the neighbours (a corner is one cell, an edge five) matters:
-// the Marble 3x1x1 from three colours took 9.1 s by neighbours, 0.10 s by
-// cells; four colours on the 2x2x1 87 s against 38 s.
+// not only the neighbours (a corner is one cell, an edge five) matters: a
+// shared edge constrains far more than a shared corner.
 std::vector<int> fill_order(const PlateSurface& surface, int first) {
   const auto next_to = neighbours(surface);
   const int n = surface.face_count();
@@ -597,7 +596,7 @@ std::uint32_t PlateAssembly::bucket_of(PlateGrid decided, PlateGrid covered) {
 }
 
 // fits(), place() and unplace() run for every candidate of every node:
-// inlined into the search loops (a call each cost about 15 % of a count).
+// inlined into the search loops (as calls, a sizeable share of a count).
 [[gnu::always_inline]] inline bool PlateAssembly::fits(const State& st, int depth,
                                                        const Candidate& c) const {
   if (c.grid & st.covered[depths_[depth].face]) return false;
@@ -800,9 +799,9 @@ double PlateAssembly::descend(State& st, int split, int descents, std::mt19937_6
   return sum;
 }
 
-// The estimator is unbiased but heavy-tailed: with four descents a subtree
-// the progress line's total was off by a factor of 2 to 3 at a tenth of a
-// count, with 512 within 6 % from a twentieth on (results/foam-shapes.md).
+// The estimator is unbiased but heavy-tailed: four descents a subtree leave
+// the progress line's total off by a factor of a few early in a count, where
+// 512 keep it close (results/foam-shapes.md).
 // A descent costs about a node a level, so after four a subtree the count
 // makes more, up to 512, while all of them stay within 0.5 % of the nodes
 // the first four estimate: a count of a tenth of a second keeps four, one
@@ -928,8 +927,8 @@ bool sum_reachable(const std::array<int, N>& left, int faces, int wanted) {
 }  // namespace
 
 // The count checks the bound on the pieces left in the upper half of the
-// tree only: it cuts there, while below, where most nodes are, it cost a
-// quarter of a 2x1x1 count and cut nothing (measured on Marble's 36 pieces).
+// tree only: it cuts there, while below, where most nodes are, it costs a
+// large share of a count and cuts next to nothing.
 bool PlateAssembly::checks_borders_at(int depth) const {
   return 2 * depth < surface_->face_count();
 }

@@ -28,8 +28,8 @@ std::optional<int> take_number(std::string_view& text) {
 }
 
 // The session of a part's folder, "part.s<session>.p<process>"; nothing for
-// any other name. (Parsed by hand: a std::regex built at start-up cost
-// every run of the program 0.6 million instructions.)
+// any other name. (Parsed by hand: a std::regex would be built at start-up,
+// a cost to every run of the program.)
 std::optional<int> part_session(std::string_view name) {
   if (!name.starts_with("part.s")) return std::nullopt;
   name.remove_prefix(6);

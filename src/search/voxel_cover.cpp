@@ -23,8 +23,8 @@ namespace {
 
 // A region next to a new placement is checked if it closes within this
 // many steps of growth: the small pockets, which are the ones that die;
-// the large region is left (measured on the pentomino boxes: 5 steps
-// searched 0.2% more nodes in 10% less time than a whole flood).
+// the large region is left (a whole flood cuts hardly more nodes and costs
+// more time).
 constexpr int kRegionSteps = 5;
 
 template <int W>
@@ -336,9 +336,7 @@ class Searcher {
     }
     // With the sets, a pocket no piece fits is found at the next node (a
     // cell with no way); looking for pockets first pays only where it is
-    // cheap, on one word (measured: the Bedlam cube 20.6 M nodes with it,
-    // 32.9 M without, 16 % faster; BurrTools' SolidSixPieceBurrs, 4 words,
-    // 0.62 s with it, 0.12 s without).
+    // cheap, on one word: on several it costs more time than it saves.
     if (W > 1 && t_.set_words > 0) return false;
     return dead_region(changed);
   }
@@ -366,11 +364,11 @@ class Searcher {
   }
   // The cell to fill next (-1: none left): the lowest undecided one, or
   // with the placement sets, the one with the fewest ways (the lowest of
-  // those). (Measured: choosing among the first cells the one that the
-  // fewest placements fit by testing each placement, or the one with the
+  // those). (Without the sets, choosing among the first cells the one that
+  // the fewest placements fit by testing each placement, or the one with the
   // fewest open neighbours, or cutting where a cell next to a new placement
-  // can no longer be filled, searched up to 5 times fewer nodes but took
-  // longer on every pentomino box; with the sets, results/polycube.md.)
+  // can no longer be filled, searches fewer nodes but takes longer;
+  // results/polycube.md.)
   int choose_cell() const {
     if (t_.set_words > 0) return fewest_fits_cell();
     const int c = decided_.lowest_clear();

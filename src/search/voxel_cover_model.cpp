@@ -293,9 +293,9 @@ bool overlap(const VoxelCover::Model& m, int p, int q) {
 // which the elements `group` keep: the one whose placements (clear of those
 // placed) fall into the fewest orbits under the elements that also keep
 // it; then, below each of its representatives, the next, while more than
-// the identity keeps them all. (Measured: the piece with the fewest orbits
-// searched 2.7 to 9 times fewer nodes on the pentomino boxes than the one
-// whose orbits are largest on average: placed first, it constrains most.)
+// the identity keeps them all. (Placed first, the piece with the fewest
+// orbits constrains most: several times fewer nodes than the one whose
+// orbits are largest on average.)
 void fix_pieces(const VoxelCover::Model& m, std::vector<int>& placed, const std::vector<int>& group,
                 const std::vector<bool>& moves_some, VoxelCover::Model::Fixing& fixing,
                 std::size_t& roots) {

@@ -339,8 +339,8 @@ std::vector<std::uint64_t> chunk_counts(const Level& level, std::size_t words) {
 // Word boundaries that cut the frontier into `rounds` slices of about
 // equal numbers of states (to a chunk): the processes exchange in step
 // after each round, so each round must be as long on every process. Cut
-// by words instead, a round over a dense stretch on one process kept the
-// others waiting (62% of a 3x4 rolling-cubes run's time went to MPI).
+// by words instead, a round over a dense stretch on one process keeps the
+// others waiting (most of a 3x4 rolling-cubes run's time, in MPI).
 inline std::vector<std::size_t> balanced_rounds(const std::vector<std::uint64_t>& counts,
                                                 std::size_t words, std::uint64_t states,
                                                 std::uint64_t rounds) {
@@ -469,7 +469,7 @@ inline std::uint64_t advance(AtomicBitmap& visited, AtomicBitmap& frontier,
 // (uniform small degree, levels growing by a steady factor) an unvisited
 // state that is not in the next level scans all its neighbours in vain, so
 // bottom-up pays only once most unvisited states are in the next level:
-// alpha = 2 (pocket cube, QTM, 1 thread: 147 ms -> 66 ms with alpha 14 -> 2;
+// alpha = 2 (on the pocket cube about twice as fast as 14,
 // results/pocket-cube.md).
 inline constexpr std::uint64_t kBottomUpAlpha = 2;
 

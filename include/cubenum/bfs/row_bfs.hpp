@@ -228,9 +228,9 @@ class RowLevels {
     if (options.always_cycles) return true;
     const double rows = space_.rows();
     if (sweeps_.empty()) return double(std::min(fresh, open)) > rows * double(kDenseCycleRows);
-    // Pushes as whole rows cost (6 ns a state: turnstile's level 13 took
-    // 9.4, its moves' tables out of L2), pulls and permutations as in
-    // choose().
+    // Pushes as whole rows cost 6 ns a state (set on turnstile's large
+    // levels, whose moves' tables fall out of L2), pulls and permutations
+    // as in choose().
     const double f = double(fresh) / rows, o = double(open) / rows;
     const double per_move =
         std::min({6.0 * f + 0.25 * storage_.scan_words(static_cast<std::uint32_t>(f)), 1.7 * o,

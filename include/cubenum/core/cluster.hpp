@@ -7,8 +7,8 @@
 // (collectives), from the thread that runs the action. The MPI
 // implementation lives in a plugin (libcubenum_mpi.so, src/mpi/) that the
 // program loads only when mpirun started it: linking Open MPI into the
-// program costs every run about 1.7 ms of start-up (its dozen libraries),
-// more than a small puzzle's whole run.
+// program costs every run the start-up of its dozen libraries, more than a
+// small puzzle's whole run.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

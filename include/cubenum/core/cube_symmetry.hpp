@@ -125,8 +125,8 @@ inline constexpr std::span<const CubeSymmetry, kRotationCount> cube_rotations() 
 
 namespace detail {
 // kCubeSymmetries' index of each code(): a look-up, not a search (a search
-// made kSymmetryTables below cost four seconds of compile time in every file
-// that includes this header).
+// would make kSymmetryTables below cost seconds of compile time in every
+// file that includes this header).
 inline constexpr std::array<std::uint8_t, kSymmetryCount> kIndexOfCode = [] {
   std::array<std::uint8_t, kSymmetryCount> index{};
   for (int i = 0; i < kSymmetryCount; ++i)
@@ -147,7 +147,8 @@ struct SymmetryTables {
 };
 
 // Computed once, in src/core/cube_symmetry.cpp: as a constant expression
-// here it cost a second of compile time in every file that includes this.
+// here it would cost a second of compile time in every file that includes
+// this.
 extern const SymmetryTables kSymmetryTables;
 
 }  // namespace cubenum

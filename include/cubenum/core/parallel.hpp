@@ -34,7 +34,7 @@ namespace cubenum {
 
 // The CPUs this process may run on: oneTBB's default thread count and its
 // arena's slots, found without oneTBB (whose topology probe loads libraries
-// and took about a millisecond: the whole of a small puzzle's run).
+// and costs as much as a small puzzle's whole run).
 inline int machine_threads() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -52,8 +52,8 @@ inline std::atomic<int> one_thread_scopes{0};
 // While one exists, every loop of this seam runs on the calling thread, as
 // under tbb::global_control(max_allowed_parallelism, 1), without asking
 // oneTBB: creating a control allocates through oneTBB's allocator, which
-// loads libtbbmalloc and reads /proc and /sys (a third of a millisecond, a
-// seventh of a small puzzle's whole run on one thread). `--threads 1`.
+// loads libtbbmalloc and reads /proc and /sys (a sizeable share of a small
+// puzzle's whole run on one thread). `--threads 1`.
 class OneThread {
  public:
   OneThread() { detail::one_thread_scopes.fetch_add(1, std::memory_order_relaxed); }
@@ -131,8 +131,8 @@ inline int worker_index() {
 
 // oneTBB's scheduler is started by the first loop that needs it, not
 // before: starting it (loading its allocator, threads, a topology probe)
-// took about half a millisecond, most of a small puzzle's run, and a run
-// whose loops all fit one chunk never needs it.
+// costs most of a small puzzle's run, and a run whose loops all fit one
+// chunk never needs it.
 namespace detail {
 inline std::once_flag scheduler_once;
 inline std::optional<tbb::task_scheduler_handle> scheduler;
@@ -147,9 +147,8 @@ inline void start_scheduler() {
 // any, so that the scheduler is shut down with what it frees only once no
 // worker refers to it (which LeakSanitizer otherwise reports). Elsewhere
 // the process ends with them: on a machine whose cores are busy with other
-// work, waiting for each worker to be scheduled again took 0.14 s
-// (oneTBB 2021.8, two busy processes on two cores: a nine-colour count
-// 153 ms waiting, 15 ms not; on an idle machine no difference).
+// work, waiting for each worker to be scheduled again can make a small
+// run several times longer (on an idle machine it costs nothing).
 inline void finish_scheduler() {
 #if defined(__SANITIZE_ADDRESS__)
   if (detail::scheduler) tbb::finalize(*detail::scheduler, std::nothrow);

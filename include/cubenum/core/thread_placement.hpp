@@ -2,12 +2,11 @@
 // Keeps oneTBB's worker threads off the CPU of the thread that runs the
 // job while they work for it. Linux wakes a thread next to its waker (the
 // cache is hot there) and moves it only when load balancing gets round to
-// it, milliseconds later; a job of a few milliseconds then gets no help
-// from its workers at all (pocket cube, 2 threads, in process: the worker
-// shared the main thread's CPU in 9 of 12 runs, and those took the single
-// thread's 10 ms instead of 6). While a worker is in the arena it is held
-// on the i-th allowed CPU after the main thread's; when it leaves it is
-// free again, so other processes are not constrained by idle workers.
+// it, milliseconds later; a job of a few milliseconds then often gets no
+// help from its workers at all, a worker sharing the main thread's CPU.
+// While a worker is in the arena it is held on the i-th allowed CPU after
+// the main thread's; when it leaves it is free again, so other processes
+// are not constrained by idle workers.
 #include <tbb/task_scheduler_observer.h>
 
 #include <mutex>

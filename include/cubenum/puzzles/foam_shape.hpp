@@ -61,14 +61,15 @@ FoamShapeCount count_foam_shape(const FoamShape& shape, const FoamProblem& pool,
 // cells; otherwise nothing.
 std::optional<int> layers_frontier(const FoamShape& shape, const FoamProblem& pool);
 // Whether the layers suit the shape and pool (`foam count --method auto`
-// picks them): a frontier of at most `widest_frontier` cells. Measured: the
-// Little Genius 3x1x1 (frontier 24) takes 11 s and 1 GB by layers, its
-// 2x2x1 (32) 3.5 min and 13 GB; a pool of distinct pieces has about as many
+// picks them): a frontier of at most `widest_frontier` cells. By layers, a
+// frontier of 24 cells takes seconds and a gigabyte, one of 32 cells minutes
+// and over ten gigabytes (the Little Genius 3x1x1 and 2x2x1,
+// results/foam-shapes.md); a pool of distinct pieces has about as many
 // states as partial assemblies.
 inline constexpr int kLayersWidestFrontier = 24;
 // Up to this frontier `auto` tries the layers first and falls back on the
 // search where they outgrow the memory allowed (the Little Genius 2x2x1:
-// 13 GB by layers against about 95 h by the search).
+// over ten gigabytes by layers against days by the search).
 inline constexpr int kLayersTriedFrontier = 32;
 bool layers_suit(const FoamShape& shape, const FoamProblem& pool,
                  int widest_frontier = kLayersWidestFrontier);

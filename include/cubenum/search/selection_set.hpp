@@ -1,10 +1,9 @@
 #pragma once
 // The distinct piece selections of a count (each a multiset of kinds, all
 // of one size: the surface's faces), in an open-addressed table of packed
-// keys. A count inserts the selection of every canonical solution: 52
-// million inserts of 610,000 distinct selections on the 2x1x1 from 36
-// pieces, where a node-based std::unordered_set of vectors took a sixth of
-// the whole count.
+// keys. A count inserts the selection of every canonical solution, tens of
+// millions of inserts of far fewer distinct selections: a node-based
+// std::unordered_set of vectors would be a sizeable share of the count.
 //
 // A key is packed into as few 64-bit words as the set's kinds allow: given
 // how many copies of each kind there are, either each kind's number of
@@ -14,7 +13,8 @@
 // kinds: the 2x1x1 from 192 pieces, two words), whichever is shorter;
 // without copies given, the list at 16 bits a kind. The first word of a key
 // is never 0, which marks an empty slot. Keys are 8 bytes a slot for the
-// 2x2x2 from a box of 36 pieces, where the kinds and a stored hash took 56.
+// 2x2x2 from a box of 36 pieces, where the kinds and a stored hash would
+// take 56.
 //
 // The table is split by hash into 64 shards that grow one at a time, so
 // that a set of gigabytes grows by a sixty-fourth, not by doubling all at

@@ -59,10 +59,9 @@ class SubtreeCheckpoint;
 // How the search picks the cell to fill next.
 enum class CellChoice {
   // fewest_fits for a solid target (a bounding box at least 2 cells deep
-  // every way), lowest for a flat board (measured, results/polycube.md:
-  // fewest_fits is 1.4 to 65 times faster on the Bedlam and Tetris cubes,
-  // the pentomino boxes and BurrTools' burrs, 2 to 3 times slower on flat
-  // boards, where the lowest cell is already well constrained).
+  // every way), lowest for a flat board: fewest_fits pays on solid targets
+  // and not on flat boards, where the lowest cell is already well
+  // constrained (results/polycube.md).
   automatic,
   lowest,       // the lowest undecided cell
   fewest_fits,  // the cell with the fewest ways (where the sets fit in memory, else lowest)
