@@ -25,6 +25,30 @@ TEST(Cli, UnknownPuzzleIsNamed) {
   EXPECT_NE(r.output.find("unknown puzzle or command 'no-such-puzzle'"), std::string::npos);
 }
 
+// Issue 36: a typo in an option names the option meant (was only "The
+// following arguments were not expected"); a word that is near no option
+// gets no guess.
+TEST(Cli, AMisspelledOptionNamesTheNearestOne) {
+  Outcome r = run_cubenum("pocket-cube bfs --metirc htm");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("(did you mean --metric for --metirc?)"), std::string::npos) << r.output;
+  r = run_cubenum("pocket-cube bfs --metric=htm --threds=2");
+  EXPECT_NE(r.output.find("(did you mean --threads for --threds?)"), std::string::npos) << r.output;
+  r = run_cubenum("pocket-cube bfs --xyzzy");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output.find("did you mean"), std::string::npos) << r.output;
+}
+
+// Issue 36: a puzzle without an action lists its actions (was "A
+// subcommand is required").
+TEST(Cli, APuzzleWithoutAnActionListsItsActions) {
+  const Outcome r = run_cubenum("pocket-cube");
+  EXPECT_EQ(r.status, 2);
+  for (const char* line : {"pocket-cube needs an action:", "pocket-cube bfs", "pocket-cube solve",
+                           "pocket-cube export", "cubenum pocket-cube ACTION --help"})
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << ": " << r.output;
+}
+
 TEST(Cli, ListNamesTheCommands) {
   const Outcome r = run_cubenum("list");
   EXPECT_EQ(r.status, 0);

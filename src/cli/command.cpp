@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <iostream>
 #include <new>
 #include <optional>
+#include <string_view>
 #include <system_error>
 
 #include "checkpoint_options.hpp"
@@ -277,7 +279,63 @@ std::string check_command_words(const Command& program, const std::vector<std::s
   return "";
 }
 
+// The command the leading words name (a puzzle, or one of its actions).
+const Command& named_command(const Command& program, const std::vector<std::string>& words) {
+  const Command* level = &program;
+  for (const std::string& word : words) {
+    const Command* next = word.starts_with("-") ? nullptr : level->find_subcommand(word);
+    if (next == nullptr) break;
+    level = next;
+  }
+  return *level;
+}
+
+// Edits (insertions, deletions, substitutions, swaps of neighbours) from a to b.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                          d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
 }  // namespace
+
+std::string Command::suggestion(const std::vector<std::string>& words) const {
+  const Command& command = named_command(*this, words);
+  std::vector<std::string> known;
+  for (const CLI::Option* option : command.app_->get_options())
+    for (const std::string& name : option->get_lnames()) known.push_back("--" + name);
+  for (const std::string& word : words) {
+    if (!word.starts_with("--")) continue;
+    const std::string given = word.substr(0, word.find('='));
+    if (std::find(known.begin(), known.end(), given) != known.end()) continue;
+    std::string best;
+    std::size_t best_distance = 3;  // at most two edits away
+    for (const std::string& name : known)
+      if (const std::size_t d = edit_distance(given, name); d < best_distance)
+        best = name, best_distance = d;
+    if (!best.empty()) return fmt::format(" (did you mean {} for {}?)", best, given);
+  }
+  return "";
+}
+
+std::string Command::actions_text(const std::vector<std::string>& words) const {
+  const Command& command = named_command(*this, words);
+  if (&command == this || command.children_.empty()) return "";
+  std::string text = fmt::format("{} needs an action:\n", command.get_name());
+  for (const Command* action : command.children_)
+    text += fmt::format("  {} {:<10} {}\n", command.get_name(), action->get_name(),
+                        action->get_description());
+  return text + fmt::format("Run 'cubenum {} ACTION --help' for an action's options.",
+                            command.get_name());
+}
 
 void Command::parse(const std::vector<std::string>& words) {
   if (const std::string problem = check_command_words(*this, words); !problem.empty())
@@ -303,8 +361,16 @@ int Command::run_main(int argc, char** argv) {
       if (this_cluster().process() != 0) return kExitSuccess;  // the first process prints it
       return app_->exit(e) == 0 ? check_stdout() : kExitUsage;
     }
-    return say_error(kExitUsage,
-                     fmt::format("error: {}\nRun with --help for more information.", e.what()));
+    // A puzzle without its action: its actions. An unknown option: the
+    // nearest one the command has.
+    if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr) {
+      if (const std::string actions = actions_text(words); !actions.empty())
+        return say_error(kExitUsage, "error: " + actions);
+    }
+    const std::string hint =
+        dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr ? suggestion(words) : "";
+    return say_error(kExitUsage, fmt::format("error: {}{}\nRun with --help for more information.",
+                                             e.what(), hint));
   } catch (const InputError& e) {
     return say_error(kExitUsage, fmt::format("error: {}", e.what()));
   } catch (const RunStopped& e) {
