@@ -6,8 +6,8 @@
 #include <array>
 #include <vector>
 
-#include "cubenum/puzzles/foam.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/foam.hpp"
 
 namespace {
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <random>
 
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/search/selection_set.hpp"
-#include "cubenum/core/parallel.hpp"
 
 namespace {
 
@@ -40,8 +40,8 @@ void BM_FoamShapeCountCuboidOriginalBlueGreen(benchmark::State& state) {
 
 // The 3x1x1 from Marble's three colours (18 pieces) on one thread, by
 // identity and by shape in one search (`--by both`): where the fill order
-// tells the search's speed (faces by shared cells: 0.08 s; by neighbours,
-// the order before, 9 s).
+// tells the search's speed (faces by shared cells, not by neighbours:
+// results/foam-shapes.md).
 void BM_FoamShapeCount3x1x1MarbleThreeColours(benchmark::State& state) {
   cubenum::ThreadLimit one(1);
   const auto shape = puzzles::load_foam_shape("cuboid:3x1x1");

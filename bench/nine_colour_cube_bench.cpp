@@ -2,8 +2,8 @@
 // a given thread count, the bare sequential search, and one canonical form.
 #include <benchmark/benchmark.h>
 
-#include "cubenum/puzzles/nine_colour_cube.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/nine_colour_cube.hpp"
 
 namespace {
 

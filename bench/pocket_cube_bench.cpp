@@ -23,10 +23,10 @@
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/bfs/hashed_bfs.hpp"
 #include "cubenum/bfs/row_policies.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
 #include "cubenum/puzzles/pocket_cube_packed.hpp"
 #include "cubenum/puzzles/twisty_space.hpp"
-#include "cubenum/core/parallel.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 
 #include <string>
 
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/polycube.hpp"
 #include "cubenum/search/voxel_cover.hpp"
-#include "cubenum/core/parallel.hpp"
 
 namespace {
 

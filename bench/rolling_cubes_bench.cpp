@@ -10,8 +10,8 @@
 
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/bfs/hashed_bfs.hpp"
-#include "cubenum/puzzles/rolling_cubes.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/rolling_cubes.hpp"
 #include "rolling_cubes_baseline.hpp"
 
 namespace {

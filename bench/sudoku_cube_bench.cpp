@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "cubenum/puzzles/sudoku_cube.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/sudoku_cube.hpp"
 
 namespace {
 

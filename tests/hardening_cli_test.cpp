@@ -333,7 +333,8 @@ TEST(SecondPassCli, NoOutputIsAnInputOrAnotherOutput) {
     EXPECT_EQ(read(tws), definition) << table;
   }
   const std::string x = (dir / "x").string();
-  const std::string soma = kData + "polycubes/soma.txt", marble = kData + "foam/happy-cube-marble.txt";
+  const std::string soma = kData + "polycubes/soma.txt",
+                    marble = kData + "foam/happy-cube-marble.txt";
   for (const std::string& args :
        {"twisty bfs " + tws.string() + " --moves U,F,R --table " + x + " --json " + x,
         "twisty bfs " + tws.string() + " --moves U,F,R --table " + x + " --json " +
@@ -401,7 +402,8 @@ TEST(SecondPassCli, LayerPicturesHaveTheLimitsOfCubeLines) {
     std::string text = "piece a\n";
     for (int z = 0; z < layers; ++z) {
       text += "layer\n";
-      for (int y = 0; y < rows; ++y) text += std::string(static_cast<std::size_t>(columns), '#') + "\n";
+      for (int y = 0; y < rows; ++y)
+        text += std::string(static_cast<std::size_t>(columns), '#') + "\n";
     }
     write(dir / name, text + "target\nbox 3x3x1\n");
     return (dir / name).string();
@@ -421,14 +423,15 @@ TEST(SecondPassCli, LayerPicturesHaveTheLimitsOfCubeLines) {
 TEST(SecondPassCli, EditedGoalDepthIsACorruptCheckpoint) {
   const fs::path dir = scratch("watch-depth");
   const std::string ck = (dir / "ck").string();
-  auto run = run_cubenum("rolling-cubes solve --rows 2 --cols 3 --checkpoint-every 0 --checkpoint " + ck);
+  auto run =
+      run_cubenum("rolling-cubes solve --rows 2 --cols 3 --checkpoint-every 0 --checkpoint " + ck);
   ASSERT_EQ(run.status, 0) << run.output;
   const fs::path manifest = dir / "ck" / "checkpoint.json";
   // (Its keys in their order: the identity is compared as written.)
   const auto saved = nlohmann::ordered_json::parse(read(manifest));
   ASSERT_TRUE(saved["state"]["extra"].contains("watch_depth")) << saved.dump();
-  for (const auto& wrong : {nlohmann::ordered_json(3), nlohmann::ordered_json(1000),
-                           nlohmann::ordered_json(nullptr)}) {
+  for (const auto& wrong :
+       {nlohmann::ordered_json(3), nlohmann::ordered_json(1000), nlohmann::ordered_json(nullptr)}) {
     auto edited = saved;
     // The last save is at the boundary before the goal's level: its depth
     // is unknown there (null); any number is wrong, as is null once known.

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "cubenum/report/json.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/report/json.hpp"
 
 namespace cubenum::nine_colour {
 namespace {

@@ -16,9 +16,9 @@
 #include "cubenum/bfs/row_policies.hpp"
 #include "cubenum/core/digit_shift.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/pocket_cube_packed.hpp"
 #include "cubenum/report/json.hpp"
-#include "cubenum/core/parallel.hpp"
 #include "run_cubenum.hpp"
 
 namespace cubenum::pocket_cube {

@@ -12,15 +12,15 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <random>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "cubenum/core/error.hpp"
-#include "cubenum/search/voxel_cover.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/search/voxel_cover.hpp"
 #include "run_cubenum.hpp"
 #include "scratch_files.hpp"
 
@@ -322,8 +322,8 @@ NaiveCounts naive_count(const Problem& p, bool apart = false) {
             b.emplace_back(least_image(determinant(m) < 0 ? mirrored(shape) : shape, false), moved);
             continue;
           }
-          const int t = determinant(m) < 0 ? partner[static_cast<std::size_t>(shape[0][0])]
-                                           : shape[0][0];
+          const int t =
+              determinant(m) < 0 ? partner[static_cast<std::size_t>(shape[0][0])] : shape[0][0];
           labelled = labelled && t >= 0;
           b.emplace_back(label(static_cast<std::size_t>(std::max(t, 0))), moved);
         }

@@ -17,8 +17,8 @@
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/bfs/hashed_bfs.hpp"
 #include "cubenum/core/error.hpp"
-#include "cubenum/report/json.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/report/json.hpp"
 #include "run_cubenum.hpp"
 
 namespace cubenum::rolling {

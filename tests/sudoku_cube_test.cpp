@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "cubenum/core/error.hpp"
-#include "cubenum/report/json.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/report/json.hpp"
 #include "run_cubenum.hpp"
 
 namespace cubenum::sudoku_cube {

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <cstdlib>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <new>
@@ -122,11 +122,9 @@ Option* Option::check(const Check& check) {
     option_->check(CLI::IsMember(check.members));
     return this;
   }
-  option_->check(CLI::Validator(
-      [low = check.low, high = check.high](std::string& value) {
-        return range_error(value, low, high);
-      },
-      ""));
+  option_->check(CLI::Validator([low = check.low, high = check.high](
+                                    std::string& value) { return range_error(value, low, high); },
+                                ""));
   return this;
 }
 
@@ -200,8 +198,7 @@ Option* Command::add_flag(const std::string& name, bool& target, const std::stri
   return &shared_->options.back();
 }
 
-Command* Command::add_output(std::string flag,
-                             std::function<std::optional<std::string>()> path) {
+Command* Command::add_output(std::string flag, std::function<std::optional<std::string>()> path) {
   outputs_.push_back({std::move(flag), std::move(path)});
   return this;
 }
@@ -262,32 +259,31 @@ const Command* Command::find_subcommand(const std::string& name) const {
 
 namespace {
 
+// The command the leading words name (the program, a puzzle, or one of its
+// actions), and the word after them where it names none of the command's
+// subcommands though it has some (nullptr: none such).
+struct NamedCommand {
+  const Command* command;
+  const std::string* unknown;
+};
+NamedCommand named_command(const Command& program, const std::vector<std::string>& words) {
+  const Command* level = &program;
+  for (const std::string& word : words) {
+    if (word.empty() || word[0] == '-' || level->get_subcommands().empty()) break;
+    const Command* next = level->find_subcommand(word);
+    if (next == nullptr) return {level, &word};
+    level = next;
+  }
+  return {level, nullptr};
+}
+
 // CLI11 calls an unknown subcommand an "unexpected argument"; say what it is.
 // Returns an error message, or "" when the first words name a known command.
 std::string check_command_words(const Command& program, const std::vector<std::string>& words) {
-  const Command* level = &program;
-  for (const std::string& word : words) {
-    if (word.empty() || word[0] == '-') return "";
-    if (level->get_subcommands().empty()) return "";
-    const Command* next = level->find_subcommand(word);
-    if (next == nullptr) {
-      if (level == &program) return fmt::format("unknown puzzle or command '{}'", word);
-      return fmt::format("unknown action '{}' for {}", word, level->get_name());
-    }
-    level = next;
-  }
-  return "";
-}
-
-// The command the leading words name (a puzzle, or one of its actions).
-const Command& named_command(const Command& program, const std::vector<std::string>& words) {
-  const Command* level = &program;
-  for (const std::string& word : words) {
-    const Command* next = word.starts_with("-") ? nullptr : level->find_subcommand(word);
-    if (next == nullptr) break;
-    level = next;
-  }
-  return *level;
+  const auto [level, unknown] = named_command(program, words);
+  if (unknown == nullptr) return "";
+  if (level == &program) return fmt::format("unknown puzzle or command '{}'", *unknown);
+  return fmt::format("unknown action '{}' for {}", *unknown, level->get_name());
 }
 
 // Edits (insertions, deletions, substitutions, swaps of neighbours) from a to b.
@@ -297,8 +293,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
-                          d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
         d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
@@ -308,7 +304,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::string Command::suggestion(const std::vector<std::string>& words) const {
-  const Command& command = named_command(*this, words);
+  const Command& command = *named_command(*this, words).command;
   std::vector<std::string> known;
   for (const CLI::Option* option : command.app_->get_options())
     for (const std::string& name : option->get_lnames()) known.push_back("--" + name);
@@ -327,14 +323,14 @@ std::string Command::suggestion(const std::vector<std::string>& words) const {
 }
 
 std::string Command::actions_text(const std::vector<std::string>& words) const {
-  const Command& command = named_command(*this, words);
+  const Command& command = *named_command(*this, words).command;
   if (&command == this || command.children_.empty()) return "";
   std::string text = fmt::format("{} needs an action:\n", command.get_name());
   for (const Command* action : command.children_)
     text += fmt::format("  {} {:<10} {}\n", command.get_name(), action->get_name(),
                         action->get_description());
-  return text + fmt::format("Run 'cubenum {} ACTION --help' for an action's options.",
-                            command.get_name());
+  return text +
+         fmt::format("Run 'cubenum {} ACTION --help' for an action's options.", command.get_name());
 }
 
 void Command::parse(const std::vector<std::string>& words) {

@@ -119,14 +119,14 @@ class Command {
   int run_main(int argc, char** argv);
   // The --help text.
   std::string help() const;
+
+ private:
   // For an error on the command line `words`: " (did you mean --metric for
   // --metirc?)" for an option the named command lacks but has one like, or
   // "". And where the words name a puzzle but no action, its actions, a line
   // each (else "").
   std::string suggestion(const std::vector<std::string>& words) const;
   std::string actions_text(const std::vector<std::string>& words) const;
-
- private:
   struct Shared;
   Command(CLI::App* app, Shared* shared, std::string name, std::string description,
           std::size_t depth, bool with_options);

@@ -25,32 +25,33 @@ double available_bytes() {
   return 0;
 }
 
-double address_space_left() {
-  rlimit limit{};
-  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
-  double size = 0;
-  if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
-    unsigned long long pages = 0;
-    if (std::fscanf(statm, "%llu", &pages) == 1)
-      size = double(pages) * double(sysconf(_SC_PAGESIZE));
-    std::fclose(statm);
-  }
-  return std::max(double(limit.rlim_cur) - size, 1.0);  // 0 would read "unknown"
-}
+namespace {
 
-double resident_bytes() {
+// This process's address space and resident set, in bytes (0: unknown).
+struct ProcessSize {
+  double address_space = 0, resident = 0;
+};
+ProcessSize process_size() {
   std::FILE* statm = std::fopen("/proc/self/statm", "r");
-  if (statm == nullptr) return 0;
+  if (statm == nullptr) return {};
   unsigned long long size = 0, resident = 0;
   const bool read = std::fscanf(statm, "%llu %llu", &size, &resident) == 2;
   std::fclose(statm);
-  return read ? double(resident) * double(sysconf(_SC_PAGESIZE)) : 0;
+  const double page = double(sysconf(_SC_PAGESIZE));
+  return read ? ProcessSize{double(size) * page, double(resident) * page} : ProcessSize{};
 }
 
-std::string bytes_text(double bytes) {
-  if (bytes >= 0x1p30) return fmt::format("{:.2f} GiB", bytes / 0x1p30);
-  if (bytes >= 0x1p20) return fmt::format("{:.1f} MiB", bytes / 0x1p20);
-  return fmt::format("{:.0f} KiB", std::ceil(bytes / 0x1p10));
+}  // namespace
+
+double address_space_left() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  // (At least a byte: 0 would read "unknown".)
+  return std::max(double(limit.rlim_cur) - process_size().address_space, 1.0);
+}
+
+double resident_bytes() {
+  return process_size().resident;
 }
 
 namespace {

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "cubenum/core/progress.hpp"
+
 namespace cubenum::cli {
 
 // Memory this machine has to give (MemAvailable), or 0 if unknown.
@@ -20,8 +22,7 @@ double address_space_left();
 // Memory this process holds (its resident set), or 0 if unknown.
 double resident_bytes();
 
-// "1.50 GiB", "12.0 MiB", "3 KiB".
-std::string bytes_text(double bytes);
+using progress::bytes_text;  // "1.50 GiB", "12.0 MiB", "3 KiB"
 
 // The memory a run may take: --memory GiB (`memory_gib`, checked to be
 // positive) when given, else what the machine has available or the

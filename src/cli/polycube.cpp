@@ -114,8 +114,8 @@ CheckpointJson count_identity(const std::vector<std::pair<int, polycube::Problem
           {"problems", list}};
 }
 
-// One count of one problem, with its progress line, stopped by `stop`,
-// saved under `name` in the checkpoint (if any).
+// One count of one problem, with its progress line, stopped as the
+// checkpoint says, saved there (if any) under `name`.
 search::CoverCounts count_cover(const search::VoxelCover& cover, const std::string& what,
                                 const PolycubeOptions& o, CountCheckpoint& checkpoint,
                                 const std::string& name) {
@@ -158,7 +158,7 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
       apart = count_cover(search::VoxelCover(problem, o.file, true),
                           "polycube count: " + problem.name + ", congruent pieces apart", o,
                           checkpoint, name + ", congruent pieces apart");
-    const bool complete = c.complete && (!merged || o.no_burrtools || (apart && apart->complete));
+    const bool complete = c.complete && (!apart || apart->complete);
     const double seconds = clock.seconds();
     ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9}\n", "raw", "rotations", "symmetries",
                            "seconds");
@@ -176,8 +176,7 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
       ctx.out << fmt::format(
           "stopped by --time-limit after {}/{} subtrees: the counts are lower bounds{}\n",
           c.subtrees_done, c.subtrees_total,
-          merged && !o.no_burrtools ? " (BurrTools' count, which comes after, was not begun)"
-                                    : "");
+          merged && !o.no_burrtools ? " (BurrTools' count, which comes after, was not begun)" : "");
     progress::note("{}: {} search nodes, {:.3f} s", problem.name, progress::grouped(c.nodes),
                    seconds);
     results.push_back({{"name", problem.name},
@@ -194,8 +193,8 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
                        {"nodes", c.nodes},
                        {"count_seconds", seconds}});
     if (o.list > 0)
-      results.back()["assemblies"] = show_assemblies(
-          ctx.out, problem, cover, cover.first(o.list, checkpoint.stop()), nullptr);
+      results.back()["assemblies"] =
+          show_assemblies(ctx.out, problem, cover, cover.first(o.list, checkpoint.stop()), nullptr);
   }
   checkpoint.finished();
   Json fields = {{"file", shown_path(o.file)}, {"results", results}};

@@ -63,6 +63,11 @@ std::unique_ptr<tw::TwistySpace> make_space(
   return std::make_unique<tw::TwistySpace>(def, tw::expand_moves(def, choice), options);
 }
 
+// Whether solve reads its --table (it exists) rather than writing it.
+bool reads_table(const SolveArgs& args) {
+  return args.table && std::ifstream(*args.table);
+}
+
 bfs::DirectionPolicy parse_direction(const std::string& text) {
   if (text == "auto") return bfs::DirectionPolicy::Auto;
   if (text == "top-down") return bfs::DirectionPolicy::TopDown;
@@ -289,7 +294,7 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
                      "the scramble leaves the positions the chosen moves can reach");
   const std::uint64_t rank = space->rank(position);
   bfs::RowDepths depths;
-  if (args.table && std::ifstream(*args.table)) {
+  if (reads_table(args)) {
     depths = tw::load_table(*args.table, *space);
   } else {
     const std::uint64_t solved = space->solved_rank();
@@ -374,8 +379,7 @@ void register_twisty(Command& app) {
       ->type_name("FILE");
   // An existing table is read: an input, not an output.
   solve->add_output("--table", [solve_args]() -> std::optional<std::string> {
-    if (solve_args->table && std::ifstream(*solve_args->table)) return std::nullopt;
-    return solve_args->table;
+    return reads_table(*solve_args) ? std::nullopt : solve_args->table;
   });
   solve->add_option("--memory", solve_args->memory_gib, "as for bfs")->type_name("GIB");
 }

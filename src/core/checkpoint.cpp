@@ -214,9 +214,10 @@ CheckpointReader::CheckpointReader(std::string dir, const CheckpointJson& identi
     };
     if (const auto there = processes(saved), here = processes(identity); there != here)
       reason += there == 1 ? " (saved by one process: resume it without mpirun)"
-                           : fmt::format(" (saved by {} processes: resume it with the same "
-                                         "command under mpirun -np {})",
-                                         there, there);
+                           : fmt::format(
+                                 " (saved by {} processes: resume it with the same "
+                                 "command under mpirun -np {})",
+                                 there, there);
     throw InputError(path, 0, "the checkpoint is " + reason);
   }
 }

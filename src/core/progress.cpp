@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -216,6 +217,13 @@ std::ostream& guarded_stdout() {
   static GuardedBuffer buffer(std::cout.rdbuf());
   static std::ostream stream(&buffer);
   return stream;
+}
+
+std::string bytes_text(double bytes) {
+  if (bytes >= 0x1p40) return fmt::format("{:.2f} TiB", bytes / 0x1p40);
+  if (bytes >= 0x1p30) return fmt::format("{:.2f} GiB", bytes / 0x1p30);
+  if (bytes >= 0x1p20) return fmt::format("{:.1f} MiB", bytes / 0x1p20);
+  return fmt::format("{:.0f} KiB", std::ceil(bytes / 0x1p10));
 }
 
 std::string grouped(std::uint64_t n) {

@@ -191,8 +191,8 @@ class TextReader {
     if (!in_target_ && problem_.pieces.empty()) fail("a layer before any 'piece' or 'target'");
     layer_z_ = layer_started_ ? layer_z_ + 1 : 0;
     if (layer_z_ > kMaxCoordinate)
-      fail(fmt::format("{} has more than {} layers (z passes {})", block_name(),
-                       kMaxCoordinate + 1, kMaxCoordinate));
+      fail(fmt::format("{} has more than {} layers (z passes {})", block_name(), kMaxCoordinate + 1,
+                       kMaxCoordinate));
     layer_started_ = true;
     layer_row_ = 0;
     in_layer_ = true;

@@ -16,6 +16,7 @@
 #include "cubenum/bfs/row_families.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/core/progress.hpp"
 #include "cubenum/core/ranking.hpp"
 
 namespace cubenum::twisty {
@@ -105,14 +106,6 @@ void find_potential(Orbit& o, const std::vector<std::uint8_t>& solved_digits) {
     o.radix = free;
     return;
   }
-}
-
-// "1.50 GiB", "4.76 TiB" (as the command line writes sizes).
-std::string bytes_text(double bytes) {
-  if (bytes >= 0x1p40) return fmt::format("{:.2f} TiB", bytes / 0x1p40);
-  if (bytes >= 0x1p30) return fmt::format("{:.2f} GiB", bytes / 0x1p30);
-  if (bytes >= 0x1p20) return fmt::format("{:.1f} MiB", bytes / 0x1p20);
-  return fmt::format("{:.0f} KiB", std::ceil(bytes / 0x1p10));
 }
 
 std::string plural(std::uint64_t n, const char* word) {
@@ -370,8 +363,8 @@ void TwistySpace::find_parities() {
         def_.file, 0,
         fmt::format("{} ranked states would need {} for the BFS (2 bits a state), and make {} rows "
                     "of {} columns, more than the {} rows cubenum lays out",
-                    row_count * columns, bytes_text(double(row_count * columns) / 4), row_count,
-                    columns, std::numeric_limits<std::uint32_t>::max()));
+                    row_count * columns, progress::bytes_text(double(row_count * columns) / 4),
+                    row_count, columns, std::numeric_limits<std::uint32_t>::max()));
   rows_ = static_cast<std::uint32_t>(row_count);
   columns_ = static_cast<std::uint32_t>(columns);
 }
@@ -914,7 +907,7 @@ void TwistySpace::build_tables(const SpaceOptions& options) {
                       double(options.max_network_bytes) &&
                   double(rows_) * double(columns_) >= double(options.min_network_states);
   // Networks of up to 32 words stay in registers; bigger ones stream their
-  // masks (measured, bench/core_bench.cpp: 0.25 and 0.4 ns a word and stage).
+  // masks, and cost more a word and stage (bench/core_bench.cpp).
   network_words_ = static_cast<std::uint32_t>(bits / 64);
   permute_nanoseconds_ =
       networks_fit_ ? (network_words_ <= 32 ? 0.25 : 0.4) * double(stages) * double(network_words_)
@@ -998,8 +991,7 @@ void TwistySpace::build_unique_actions(const std::vector<std::size_t>& slots) co
 // column has other parts. Equal signatures, equal permutations.
 std::string TwistySpace::signature(std::uint32_t context, int m) const {
   std::string key;
-  if (cut_orbit_ < 0 || cut_parity_tied_)
-    return std::to_string(context) + "/" + std::to_string(m);
+  if (cut_orbit_ < 0 || cut_parity_tied_) return std::to_string(context) + "/" + std::to_string(m);
   const auto cut = static_cast<std::size_t>(cut_orbit_);
   const std::uint32_t row = context_row_[context].load(std::memory_order_relaxed);
   Position p = blank();

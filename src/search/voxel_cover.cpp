@@ -793,8 +793,7 @@ auto by_words(int words, Fn&& fn) {
 
 }  // namespace
 
-VoxelCover::VoxelCover(const VoxelProblem& problem, const std::string& source,
-                       bool congruent_apart)
+VoxelCover::VoxelCover(const VoxelProblem& problem, const std::string& source, bool congruent_apart)
     : model_(std::make_unique<Model>()) {
   build_model(*model_, problem, source, congruent_apart);
 }

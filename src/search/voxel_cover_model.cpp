@@ -201,21 +201,16 @@ std::vector<TargetSymmetry> target_symmetries(const Shape& fixed, const Shape& v
 // shape is the mirror of the k-th copy of its mirror shape.
 std::vector<int> mirror_images(const Merged& pieces) {
   const CubeSymmetry reflect({0, 1, 2}, {-1, 1, 1});
-  const std::size_t n = pieces.shapes.size();
-  const auto copy_number = [&](std::size_t t) {  // earlier pieces of its shape
-    return std::count(pieces.shapes.begin(), pieces.shapes.begin() + static_cast<long>(t),
-                      pieces.shapes[t]);
-  };
-  std::vector<int> mirror(n, -1);
-  for (std::size_t t = 0; t < n; ++t) {
-    const Shape image = canonical(transformed(pieces.shapes[t], reflect));
-    if (image == pieces.shapes[t]) {
-      mirror[t] = static_cast<int>(t);
-      continue;
-    }
-    const auto k = copy_number(t);
-    for (std::size_t u = 0; u < n; ++u)
-      if (pieces.shapes[u] == image && copy_number(u) == k) mirror[t] = static_cast<int>(u);
+  // The pieces of each shape, in the order listed.
+  std::map<Shape, std::vector<int>> copies;
+  for (std::size_t t = 0; t < pieces.shapes.size(); ++t)
+    copies[pieces.shapes[t]].push_back(static_cast<int>(t));
+  std::vector<int> mirror(pieces.shapes.size(), -1);
+  for (const auto& [shape, listed] : copies) {
+    const auto image = copies.find(canonical(transformed(shape, reflect)));
+    if (image == copies.end()) continue;
+    for (std::size_t k = 0; k < listed.size() && k < image->second.size(); ++k)
+      mirror[static_cast<std::size_t>(listed[k])] = image->second[k];
   }
   return mirror;
 }

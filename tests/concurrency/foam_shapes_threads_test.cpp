@@ -1,8 +1,8 @@
 // Counts on a shape do not depend on the number of threads.
 #include <gtest/gtest.h>
 
-#include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/foam_shape.hpp"
 
 namespace cubenum::puzzles {
 namespace {

@@ -1,8 +1,8 @@
 // Foam-cube counts do not depend on the number of threads.
 #include <gtest/gtest.h>
 
-#include "cubenum/puzzles/foam.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/foam.hpp"
 
 namespace cubenum::puzzles {
 namespace {

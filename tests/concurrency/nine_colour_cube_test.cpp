@@ -1,9 +1,10 @@
 // The nine-colour cube's parallel search under many threads (also run under
 // ThreadSanitizer): counts and representatives never depend on scheduling.
 #include "cubenum/puzzles/nine_colour_cube.hpp"
-#include "cubenum/core/parallel.hpp"
 
 #include <gtest/gtest.h>
+
+#include "cubenum/core/parallel.hpp"
 
 namespace cubenum::nine_colour {
 namespace {

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "cubenum/puzzles/pocket_cube.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/pocket_cube.hpp"
 #include "sanitizer.hpp"
 
 namespace cubenum::pocket_cube {

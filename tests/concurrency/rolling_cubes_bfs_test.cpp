@@ -2,8 +2,8 @@
 // ThreadSanitizer): same layers as one thread, in both directions.
 #include <gtest/gtest.h>
 
-#include "cubenum/puzzles/rolling_cubes.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/rolling_cubes.hpp"
 
 namespace cubenum::rolling {
 namespace {

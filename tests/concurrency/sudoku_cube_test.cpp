@@ -1,9 +1,10 @@
 // The sudoku cube's parallel grid search under many threads (also run under
 // ThreadSanitizer): the solutions never depend on scheduling.
 #include "cubenum/puzzles/sudoku_cube.hpp"
-#include "cubenum/core/parallel.hpp"
 
 #include <gtest/gtest.h>
+
+#include "cubenum/core/parallel.hpp"
 
 namespace cubenum::sudoku_cube {
 namespace {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "cubenum/bfs/row_policies.hpp"
-#include "cubenum/core/ranking.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/core/ranking.hpp"
 
 namespace cubenum::testing {
 

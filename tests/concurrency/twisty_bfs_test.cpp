@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "cubenum/bfs/row_bfs.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/twisty.hpp"
 #include "cubenum/puzzles/twisty_space.hpp"
-#include "cubenum/core/parallel.hpp"
 #include "sanitizer.hpp"
 
 namespace cubenum::twisty {

@@ -228,8 +228,8 @@ class RowLevels {
     if (options.always_cycles) return true;
     const double rows = space_.rows();
     if (sweeps_.empty()) return double(std::min(fresh, open)) > rows * double(kDenseCycleRows);
-    // Pushes as whole rows cost 6 ns a state (set on turnstile's large
-    // levels, whose moves' tables fall out of L2), pulls and permutations
+    // Pushes as whole rows cost per state as fitted on turnstile's large
+    // levels, whose moves' tables fall out of L2; pulls and permutations
     // as in choose().
     const double f = double(fresh) / rows, o = double(open) / rows;
     const double per_move =
@@ -542,8 +542,8 @@ class RowLevels {
   // What a level by sweeps costs, in the cost model's nanoseconds: a
   // permutation a step (an OR where the generator leaves the columns be),
   // and for each row and sweep its frontier read, its open states read and
-  // its new ones recorded: 6 ns a word scanned (fitted to 233's and
-  // 2x2x2's levels, one thread, so that each took the faster way).
+  // its new ones recorded: a cost a word scanned fitted to 233's and
+  // 2x2x2's levels on one thread, so that each takes the faster way.
   double sweeps_cost() const {
     const double scan = storage_.scan_words(space_.columns());
     double cost = double(sweeps_.size()) * space_.rows() * 6.0 * scan;

@@ -54,6 +54,8 @@ std::ostream& guarded_stdout();
 std::string grouped(std::uint64_t n);
 // Seconds as "0.4 s", "12 s", "3 min 05 s", "1 h 02 min".
 std::string duration(double seconds);
+// Bytes as "3 KiB", "12.0 MiB", "1.50 GiB", "4.76 TiB".
+std::string bytes_text(double bytes);
 
 }  // namespace progress
 

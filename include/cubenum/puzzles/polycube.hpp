@@ -19,7 +19,7 @@ using Problem = search::VoxelProblem;
 // boxes, layer pictures, BurrTools' voxel strings), checked while reading:
 // far beyond the engine's 512 cells, and small enough that reading and
 // refusing an oversized shape is quick.
-inline constexpr int kMaxCoordinate = 1000;   // |x|, |y|, |z|
+inline constexpr int kMaxCoordinate = 1000;    // |x|, |y|, |z|
 inline constexpr int kMaxShapeCubes = 100000;  // cubes of one piece, or of the target
 
 struct PuzzleFile {

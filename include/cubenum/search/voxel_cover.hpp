@@ -29,8 +29,8 @@
 #include <vector>
 
 #include "cubenum/core/cluster.hpp"
-#include "cubenum/search/voxel_problem.hpp"
 #include "cubenum/search/split_search.hpp"
+#include "cubenum/search/voxel_problem.hpp"
 
 namespace cubenum::search {
 
@@ -83,8 +83,7 @@ class VoxelCover {
   // take: a bounding box over kMaxCoverCells. Congruent pieces are one
   // piece, their counts added, unless `congruent_apart` (BurrTools tells
   // apart congruent pieces listed as two: its count).
-  VoxelCover(const VoxelProblem& problem, const std::string& source,
-             bool congruent_apart = false);
+  VoxelCover(const VoxelProblem& problem, const std::string& source, bool congruent_apart = false);
   ~VoxelCover();
   VoxelCover(VoxelCover&&) noexcept;
 
