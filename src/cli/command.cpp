@@ -22,7 +22,7 @@
 #include "checkpoint_options.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
-#include "memory.hpp"
+#include "cubenum/core/memory.hpp"
 
 namespace cubenum::cli {
 namespace {

@@ -22,7 +22,7 @@
 #include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
 #include "cubenum/search/subtree_checkpoint.hpp"
-#include "memory.hpp"
+#include "cubenum/core/memory.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -208,7 +208,7 @@ CheckpointJson count_identity(const FoamOptions& o, const std::vector<puzzles::F
 }
 
 // The options of one search of the count, named for the checkpoint.
-void apply(CountCheckpoint& checkpoint, search::AssemblyOptions& options, const std::string& name) {
+void apply(search::CountCheckpoint& checkpoint, search::AssemblyOptions& options, const std::string& name) {
   options.stop = checkpoint.stop();
   options.cluster = &this_cluster();
   options.checkpoint = checkpoint.ledger();
@@ -388,7 +388,7 @@ Json run_count(const FoamOptions& o, const ActionContext& ctx) {
   const auto sets = load_sets(o);
   const bool via_shapes = count_via_shapes(o, challenge, by, sets);
   const auto problems = puzzles::foam_problems(challenge, by, sets, via_shapes);
-  CountCheckpoint checkpoint(o.checkpoints, o.time_limit,
+  search::CountCheckpoint checkpoint(o.checkpoints, o.time_limit,
                              count_identity(o, sets, via_shapes, nullptr));
   Json results = Json::array();
   const std::size_t width = name_width(problems);
@@ -680,7 +680,7 @@ std::optional<Json> run_shape_count_by_layers(const FoamOptions& o, const Action
 // The search's count of a shape (its header printed unless `headed`).
 Json run_shape_search(const FoamOptions& o, const ActionContext& ctx, const ShapeJob& job,
                       const std::vector<puzzles::FoamSet>& sets, bool via_shapes, bool headed) {
-  CountCheckpoint checkpoint(o.checkpoints, o.time_limit,
+  search::CountCheckpoint checkpoint(o.checkpoints, o.time_limit,
                              count_identity(o, sets, via_shapes, &job.shape));
   if (!headed) print_shape_header(ctx.out, job);
   SearchProgress progress("foam count: " + job.shape.name);

@@ -117,7 +117,7 @@ CheckpointJson count_identity(const std::vector<std::pair<int, polycube::Problem
 // One count of one problem, with its progress line, stopped as the
 // checkpoint says, saved there (if any) under `name`.
 search::CoverCounts count_cover(const search::VoxelCover& cover, const std::string& what,
-                                const PolycubeOptions& o, CountCheckpoint& checkpoint,
+                                const PolycubeOptions& o, search::CountCheckpoint& checkpoint,
                                 const std::string& name) {
   Progress subtrees(what, 0, "subtrees");
   if (o.time_limit > 0)
@@ -140,7 +140,7 @@ search::CoverCounts count_cover(const search::VoxelCover& cover, const std::stri
 Json count(const PolycubeOptions& o, const ActionContext& ctx) {
   Json results = Json::array();
   const auto problems = load_problems(o);
-  CountCheckpoint checkpoint(o.checkpoints, o.time_limit, count_identity(problems));
+  search::CountCheckpoint checkpoint(o.checkpoints, o.time_limit, count_identity(problems));
   for (const auto& [number, problem] : problems) {
     const search::VoxelCover cover(problem, o.file);
     print_header(ctx.out, problem, cover);

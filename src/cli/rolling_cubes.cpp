@@ -16,7 +16,7 @@
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
-#include "memory.hpp"
+#include "cubenum/core/memory.hpp"
 
 namespace cubenum::cli {
 namespace {

@@ -18,7 +18,7 @@
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
-#include "memory.hpp"
+#include "cubenum/core/memory.hpp"
 
 namespace cubenum::cli {
 namespace {

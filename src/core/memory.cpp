@@ -1,4 +1,4 @@
-#include "memory.hpp"
+#include "cubenum/core/memory.hpp"
 
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -13,7 +13,7 @@
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 
-namespace cubenum::cli {
+namespace cubenum {
 
 double available_bytes() {
   std::ifstream meminfo("/proc/meminfo");
@@ -123,4 +123,4 @@ std::function<bool()> stop_or_guard(std::function<bool()> stop,
       [stop = std::move(stop), guard = std::move(guard)] { return (*guard)() || (stop && stop()); };
 }
 
-}  // namespace cubenum::cli
+}  // namespace cubenum

@@ -1,5 +1,6 @@
 #pragma once
-// What a run's tables need against the memory there is.
+// What a run's tables need against the memory there is, and the guard that
+// stops a count whose tallies outgrow it.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -10,7 +11,7 @@
 
 #include "cubenum/core/progress.hpp"
 
-namespace cubenum::cli {
+namespace cubenum {
 
 // Memory this machine has to give (MemAvailable), or 0 if unknown.
 double available_bytes();
@@ -74,4 +75,4 @@ class MemoryStop : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace cubenum::cli
+}  // namespace cubenum
