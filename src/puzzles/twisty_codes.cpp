@@ -1,0 +1,233 @@
+// Positions of the ranked space and their codes: parts decoded and
+// encoded, moves applied, arrangements ranked and unranked.
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+
+#include "cubenum/core/ranking.hpp"
+#include "twisty_space_internal.hpp"
+
+namespace cubenum::twisty {
+
+// No part filled yet; an orbit of one kind of piece has no part and holds
+// that kind everywhere.
+Position TwistySpace::blank() const {
+  const std::size_t n = orbits_.empty() ? 0 : base_.back() + orbits_.back().size();
+  Position p{std::vector<std::uint8_t>(n, kFree), std::vector<std::uint8_t>(n, 0)};
+  for (std::size_t o = 0; o < orbits_.size(); ++o)
+    if (orbits_[o].kinds() == 1)
+      std::fill_n(p.kind.begin() + static_cast<std::ptrdiff_t>(base_[o]), orbits_[o].size(), 0);
+  return p;
+}
+
+unsigned TwistySpace::orbit_parity(const Position& p, unsigned orbit) const {
+  return permutation_parity(
+      std::span<const std::uint8_t>(p.kind.data() + base_[orbit], orbits_[orbit].size()));
+}
+
+// The parity the moves leave orbit `orbit` (parity_fixed) given its sources.
+unsigned TwistySpace::required_parity(const Position& p, unsigned orbit) const {
+  const Orbit& o = orbits_[orbit];
+  unsigned parity = o.solved_parity;
+  for (unsigned source : o.parity_sources)
+    parity ^= orbit_parity(p, source) ^ orbits_[source].solved_parity;
+  return parity;
+}
+
+void TwistySpace::decode_part(const Part& part, std::uint64_t value, Position& p) const {
+  const Orbit& o = orbits_[part.orbit];
+  const std::size_t k = o.size();
+  if (part.kind == Part::Kind::Twists) {
+    std::uint8_t* digit = p.digit.data() + base_[part.orbit];
+    const unsigned q = o.sum_modulus;
+    if (q == 1) {
+      digits_unrank(value, o.radix, {digit, k});
+      return;
+    }
+    const unsigned lasts = o.radix / q;  // values of the last digit
+    digits_unrank(value / lasts, o.radix, {digit, k - 1});
+    unsigned sum = 0;
+    for (std::size_t i = 0; i + 1 < k; ++i) sum += digit[i];
+    digit[k - 1] =
+        static_cast<std::uint8_t>((o.sum_target + q - sum % q) % q + q * (value % lasts));
+    return;
+  }
+  std::uint8_t* kind = p.kind.data() + base_[part.orbit];
+  if (part.first_kind == 0) std::fill(kind, kind + k, kFree);
+  std::array<std::uint8_t, 256> free, counts, labels;  // the first m, named + 1 used
+  std::size_t m = 0;
+  for (std::size_t i = 0; i < k; ++i)
+    if (kind[i] == kFree) free[m++] = static_cast<std::uint8_t>(i);
+  const unsigned named = part.end_kind - part.first_kind;
+  unsigned placed = 0;
+  for (unsigned j = 0; j < named; ++j) placed += counts[j] = o.count[part.first_kind + j];
+  counts[named] = static_cast<std::uint8_t>(m - placed);  // the filler: kinds after this part
+  multiset_unrank(part.halved ? 2 * value : value, {counts.data(), named + 1}, {labels.data(), m});
+  for (std::size_t j = 0; j < m; ++j)
+    if (labels[j] < named) kind[free[j]] = static_cast<std::uint8_t>(part.first_kind + labels[j]);
+  if (part.halved && orbit_parity(p, part.orbit) != required_parity(p, part.orbit))
+    std::swap(kind[free[m - 2]], kind[free[m - 1]]);
+}
+
+std::uint64_t TwistySpace::encode_part(const Part& part, const Position& p) const {
+  const Orbit& o = orbits_[part.orbit];
+  const std::size_t k = o.size();
+  if (part.kind == Part::Kind::Twists) {
+    const std::uint8_t* digit = p.digit.data() + base_[part.orbit];
+    const unsigned q = o.sum_modulus;
+    if (q == 1) return digits_rank({digit, k}, o.radix);
+    return digits_rank({digit, k - 1}, o.radix) * (o.radix / q) + digit[k - 1] / q;
+  }
+  const std::uint8_t* kind = p.kind.data() + base_[part.orbit];
+  const unsigned named = part.end_kind - part.first_kind;
+  std::atomic<std::uint32_t>* memo =
+      encoded_.empty() ? nullptr : encoded_[static_cast<std::size_t>(&part - parts_.data())].get();
+  if (memo != nullptr) {
+    // The memo's key: each slot's label + 1 (the part's kinds, then one
+    // label for every later kind), 0 for a slot of an earlier part.
+    std::uint32_t key = 0;
+    for (std::size_t i = 0; i < k; ++i)
+      key = key * (named + 2) + (kind[i] < part.first_kind
+                                     ? 0
+                                     : 1 + std::min<unsigned>(kind[i] - part.first_kind, named));
+    const std::uint32_t known = memo[key].load(std::memory_order_relaxed);
+    if (known != kUnknown) return known;
+    const std::uint64_t rank = rank_pieces(part, kind);
+    // Every thread that computes it stores the same value.
+    memo[key].store(static_cast<std::uint32_t>(rank), std::memory_order_relaxed);
+    return rank;
+  }
+  return rank_pieces(part, kind);
+}
+
+// The multiset rank of a pieces part's labels, in the slots of its orbit
+// (`kind`) that earlier parts left.
+std::uint64_t TwistySpace::rank_pieces(const Part& part, const std::uint8_t* kind) const {
+  const Orbit& o = orbits_[part.orbit];
+  const std::size_t k = o.size();
+  const unsigned named = part.end_kind - part.first_kind;
+  std::array<std::uint8_t, 256> counts, labels;  // the first named + 1, m used
+  std::size_t m = 0;
+  for (std::size_t i = 0; i < k; ++i)
+    if (kind[i] >= part.first_kind)
+      labels[m++] = static_cast<std::uint8_t>(std::min<unsigned>(kind[i] - part.first_kind, named));
+  unsigned placed = 0;
+  for (unsigned j = 0; j < named; ++j) placed += counts[j] = o.count[part.first_kind + j];
+  counts[named] = static_cast<std::uint8_t>(m - placed);
+  std::uint64_t rank = multiset_rank({labels.data(), m}, {counts.data(), named + 1});
+  return part.halved ? rank / 2 : rank;
+}
+
+// A memo for each pieces part whose label patterns number at most 2^16
+// (a rank costs a few hundred instructions; a look-up, one load).
+void TwistySpace::make_encode_memos() {
+  encoded_.resize(parts_.size());
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    const Part& part = parts_[i];
+    if (part.kind != Part::Kind::Pieces || part.size > kUnknown) continue;
+    const double patterns =
+        std::pow(double(part.end_kind - part.first_kind + 2), double(orbits_[part.orbit].size()));
+    if (patterns > double(1 << 16)) continue;
+    const auto n = static_cast<std::size_t>(patterns);
+    encoded_[i] = std::make_unique<std::atomic<std::uint32_t>[]>(n);
+    for (std::size_t j = 0; j < n; ++j) encoded_[i][j].store(kUnknown, std::memory_order_relaxed);
+  }
+}
+
+void TwistySpace::apply_move(const Position& in, int m, Position& out) const {
+  const auto move = static_cast<std::size_t>(m);
+  for (std::size_t o = 0; o < orbits_.size(); ++o) {
+    const Orbit& orbit = orbits_[o];
+    const std::uint8_t* from = orbit.from[move].data();
+    const std::uint8_t* add = orbit.add[move].data();
+    const std::size_t b = base_[o], k = orbit.size();
+    // Through local pointers: a byte written through a vector's element may
+    // alias the vector itself, and every access would load its data again.
+    const std::uint8_t* in_kind = in.kind.data() + b;
+    std::uint8_t* out_kind = out.kind.data() + b;
+    for (std::size_t i = 0; i < k; ++i) out_kind[i] = in_kind[from[i]];
+    if (orbit.radix > 1) {
+      const std::uint8_t* in_digit = in.digit.data() + b;
+      std::uint8_t* out_digit = out.digit.data() + b;
+      const unsigned radix = orbit.radix;
+      for (std::size_t i = 0; i < k; ++i)
+        out_digit[i] = static_cast<std::uint8_t>((in_digit[from[i]] + add[i]) % radix);
+    }
+  }
+}
+
+std::optional<Position> TwistySpace::from_arrangement(const Arrangement& a) const {
+  Position p = blank();
+  for (std::size_t o = 0; o < orbits_.size(); ++o) {
+    const Orbit& orbit = orbits_[o];
+    std::vector<std::uint8_t> count(orbit.kinds(), 0);
+    unsigned sum = 0;
+    for (std::size_t i = 0; i < orbit.size(); ++i) {
+      const std::uint8_t slot = orbit.slots[i];
+      const auto it =
+          std::lower_bound(orbit.piece.begin(), orbit.piece.end(), a.perm[orbit.set][slot]);
+      if (it == orbit.piece.end() || *it != a.perm[orbit.set][slot]) return std::nullopt;
+      const auto kind = static_cast<std::uint8_t>(it - orbit.piece.begin());
+      p.kind[base_[o] + i] = kind;
+      ++count[kind];
+      const unsigned twist =
+          (a.ori[orbit.set][slot] + orbit.orientations - orbit.offset) % orbit.orientations;
+      if (twist % orbit.step != 0 || !orbit.fits(i, kind, twist / orbit.step)) return std::nullopt;
+      const unsigned free = orbit.free_digit(i, kind, twist / orbit.step);
+      p.digit[base_[o] + i] = static_cast<std::uint8_t>(free);
+      sum += free;
+    }
+    if (count != orbit.count || sum % orbit.sum_modulus != orbit.sum_target) return std::nullopt;
+  }
+  for (std::size_t o = 0; o < orbits_.size(); ++o)
+    if (orbits_[o].parity_fixed &&
+        orbit_parity(p, static_cast<unsigned>(o)) != required_parity(p, static_cast<unsigned>(o)))
+      return std::nullopt;
+  Position followed = p;
+  follow_leaders(followed);
+  if (followed.kind != p.kind) return std::nullopt;
+  return p;
+}
+
+Arrangement TwistySpace::to_arrangement(const Position& position) const {
+  Position p = position;
+  follow_leaders(p);
+  Arrangement a = def_.solved;
+  for (std::size_t o = 0; o < orbits_.size(); ++o) {
+    const Orbit& orbit = orbits_[o];
+    for (std::size_t i = 0; i < orbit.size(); ++i) {
+      const std::uint8_t slot = orbit.slots[i];
+      a.perm[orbit.set][slot] = orbit.piece[p.kind[base_[o] + i]];
+      const unsigned digit = orbit.full_digit(i, p.kind[base_[o] + i], p.digit[base_[o] + i]);
+      a.ori[orbit.set][slot] = static_cast<std::uint8_t>(orbit.offset + orbit.step * digit);
+    }
+  }
+  return a;
+}
+
+bool TwistySpace::contains(const Arrangement& a) const {
+  return from_arrangement(a).has_value();
+}
+
+std::uint64_t TwistySpace::rank(const Arrangement& a) const {
+  const std::optional<Position> p = from_arrangement(a);
+  if (!p) throw std::invalid_argument("twisty: a position outside the ranked space");
+  return encode_parts(0, row_parts_, *p) * columns_ + encode_parts(row_parts_, parts_.size(), *p);
+}
+
+Arrangement TwistySpace::unrank(std::uint64_t rank) const {
+  Position p = blank();
+  decode_parts(0, row_parts_, rank / columns_, p);
+  decode_parts(row_parts_, parts_.size(), rank % columns_, p);
+  return to_arrangement(p);
+}
+
+std::uint64_t TwistySpace::step(std::uint64_t rank, int m) const {
+  Position p = blank(), q = blank();
+  decode_parts(0, row_parts_, rank / columns_, p);
+  decode_parts(row_parts_, parts_.size(), rank % columns_, p);
+  apply_move(p, m, q);
+  return encode_parts(0, row_parts_, q) * columns_ + encode_parts(row_parts_, parts_.size(), q);
+}
+
+}  // namespace cubenum::twisty
