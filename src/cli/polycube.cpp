@@ -13,10 +13,10 @@
 #include "checkpoint_options.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
-#include "cubenum/core/hash.hpp"
 #include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
+#include "cubenum/puzzles/polycube_job.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
 #include "cubenum/search/voxel_cover.hpp"
 
@@ -40,17 +40,7 @@ struct PolycubeOptions {
 // The problems asked for, each with its number in the file (from 1).
 std::vector<std::pair<int, polycube::Problem>> load_problems(const PolycubeOptions& o) {
   check_time_limit(o.time_limit);
-  polycube::PuzzleFile file = polycube::read_polycube_file(o.file);
-  const int n = static_cast<int>(file.problems.size());
-  if (o.problem < 0 || o.problem > n)
-    throw InputError("--problem", 0,
-                     fmt::format("{} has {} problem{}: --problem takes 1..{}", shown_path(o.file),
-                                 n, n == 1 ? "" : "s", n));
-  std::vector<std::pair<int, polycube::Problem>> chosen;
-  for (int i = 0; i < n; ++i)
-    if (o.problem == 0 || o.problem == i + 1)
-      chosen.emplace_back(i + 1, std::move(file.problems[i]));
-  return chosen;
+  return puzzles::polycube_problems(o.file, o.problem, shown_path(o.file));
 }
 
 long cube_count(const std::vector<polycube::Piece>& pieces, bool at_most) {
@@ -89,117 +79,55 @@ Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
                      const std::vector<search::CoverAssembly>& assemblies,
                      std::string* svg_of_first, Json* page_assemblies = nullptr);
 
-// What a count's checkpoint must match: each problem's pieces, counts and
-// target (hashed: a file whose comments changed still fits), and the search.
-CheckpointJson count_identity(const std::vector<std::pair<int, polycube::Problem>>& problems) {
-  CheckpointJson list = CheckpointJson::array();
-  for (const auto& [number, p] : problems) {
-    std::string text;
-    for (const auto& piece : p.pieces) {
-      text += fmt::format("{} {}-{}:", piece.name, piece.min_count, piece.max_count);
-      for (const Voxel& v : piece.cubes) text += fmt::format("{},{},{};", v[0], v[1], v[2]);
-    }
-    for (const auto* voxels : {&p.fixed, &p.variable}) {
-      text += '|';
-      for (const Voxel& v : *voxels) text += fmt::format("{},{},{};", v[0], v[1], v[2]);
-    }
-    list.push_back({{"problem", number},
-                    {"xxh3", fmt::format("{:016x}", hash_bytes(text.data(), text.size()))}});
+// polycube count's tables: each problem's header, its counts, BurrTools'
+// beside them, its first assemblies.
+class CountTable : public puzzles::PolycubeCountView {
+ public:
+  explicit CountTable(std::ostream& out) : out_(out) {}
+  void problem(const polycube::Problem& problem, const search::VoxelCover& cover) override {
+    print_header(out_, problem, cover);
   }
-  // The search's subtrees depend on its rule for the next cell: a
-  // checkpoint of the lowest-cell-only search (before the rule) is refused.
-  return {{"puzzle", "polycube"},
-          {"action", "count"},
-          {"search", "fewest ways on solid targets"},
-          {"problems", list}};
-}
-
-// One count of one problem, with its progress line, stopped as the
-// checkpoint says, saved there (if any) under `name`.
-search::CoverCounts count_cover(const search::VoxelCover& cover, const std::string& what,
-                                const PolycubeOptions& o, search::CountCheckpoint& checkpoint,
-                                const std::string& name) {
-  Progress subtrees(what, 0, "subtrees");
-  if (o.time_limit > 0)
-    subtrees.set_detail("stops at --time-limit " + progress::duration(o.time_limit));
-  search::CoverOptions options;
-  options.progress = [&](const search::SplitProgress& p) {
-    subtrees.set_total(p.total);
-    subtrees.set_done(p.done);
-    subtrees.set_done_before(p.before);
-  };
-  options.stop = checkpoint.stop();
-  options.cluster = &this_cluster();
-  options.checkpoint = checkpoint.ledger();
-  options.checkpoint_name = name;
-  const search::CoverCounts c = cover.count(options);
-  if (!c.complete && checkpoint.saving()) checkpoint.stopped();
-  return c;
-}
-
-Json count(const PolycubeOptions& o, const ActionContext& ctx) {
-  Json results = Json::array();
-  const auto problems = load_problems(o);
-  search::CountCheckpoint checkpoint(o.checkpoints, o.time_limit, count_identity(problems));
-  for (const auto& [number, problem] : problems) {
-    const search::VoxelCover cover(problem, o.file);
-    print_header(ctx.out, problem, cover);
-    Stopwatch clock;
-    const std::string name = fmt::format("problem {}", number);
-    const search::CoverCounts c =
-        count_cover(cover, "polycube count: " + problem.name, o, checkpoint, name);
-    // BurrTools tells apart congruent pieces listed as two: its count is
-    // then that of another puzzle, counted again unless --no-burrtools.
-    const bool merged = cover.piece_names().size() < problem.pieces.size();
-    std::optional<search::CoverCounts> apart;
-    if (!merged)
-      apart = c;
-    else if (!o.no_burrtools && c.complete)
-      apart = count_cover(search::VoxelCover(problem, o.file, true),
-                          "polycube count: " + problem.name + ", congruent pieces apart", o,
-                          checkpoint, name + ", congruent pieces apart");
-    const bool complete = c.complete && (!apart || apart->complete);
-    const double seconds = clock.seconds();
-    ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9}\n", "raw", "rotations", "symmetries",
-                           "seconds");
-    ctx.out << fmt::format("{:>16} {:>14} {:>14} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
-                           seconds);
-    if (merged && apart)
-      ctx.out << fmt::format(
+  void counted(const puzzles::PolycubeProblemCount& p,
+               const puzzles::PolycubeCountRequest& r) override {
+    const search::CoverCounts& c = p.counts;
+    out_ << fmt::format("{:>16} {:>14} {:>14} {:>9}\n", "raw", "rotations", "symmetries",
+                        "seconds");
+    out_ << fmt::format("{:>16} {:>14} {:>14} {:>9.3f}\n", c.raw, c.rotations, c.symmetries,
+                        p.seconds);
+    if (p.merged && p.apart)
+      out_ << fmt::format(
           "congruent pieces listed apart are counted as identical; BurrTools tells them apart "
           "and counts {}{}\n",
-          apart->symmetries, apart->complete ? "" : " or more (stopped by --time-limit)");
-    else if (merged && o.no_burrtools)
-      ctx.out << "congruent pieces listed apart are counted as identical; BurrTools' count, "
-                 "which tells them apart, was left out (--no-burrtools)\n";
+          p.apart->symmetries, p.apart->complete ? "" : " or more (stopped by --time-limit)");
+    else if (p.merged && !r.burrtools)
+      out_ << "congruent pieces listed apart are counted as identical; BurrTools' count, "
+              "which tells them apart, was left out (--no-burrtools)\n";
     if (!c.complete)
-      ctx.out << fmt::format(
+      out_ << fmt::format(
           "stopped by --time-limit after {}/{} subtrees: the counts are lower bounds{}\n",
           c.subtrees_done, c.subtrees_total,
-          merged && !o.no_burrtools ? " (BurrTools' count, which comes after, was not begun)" : "");
-    progress::note("{}: {} search nodes, {:.3f} s", problem.name, progress::grouped(c.nodes),
-                   seconds);
-    results.push_back({{"name", problem.name},
-                       {"problem", number},
-                       {"raw", c.raw},
-                       {"rotations", c.rotations},
-                       {"symmetries", c.symmetries},
-                       {"burrtools", apart ? Json(apart->symmetries) : Json(nullptr)},
-                       {"complete", complete},
-                       {"mirror_pieces", cover.mirror_pieces()},
-                       {"rotation_order", cover.rotation_order()},
-                       {"symmetry_order", cover.symmetry_order()},
-                       {"placements", cover.placements()},
-                       {"nodes", c.nodes},
-                       {"count_seconds", seconds}});
-    if (o.list > 0)
-      results.back()["assemblies"] =
-          show_assemblies(ctx.out, problem, cover, cover.first(o.list, checkpoint.stop()), nullptr);
+          p.merged && r.burrtools ? " (BurrTools' count, which comes after, was not begun)" : "");
   }
-  checkpoint.finished();
-  Json fields = {{"file", shown_path(o.file)}, {"results", results}};
-  if (checkpoint.resumed()) fields["resumed"] = true;
-  return fields;
+  void listed(const polycube::Problem& problem, const search::VoxelCover& cover,
+              const std::vector<search::CoverAssembly>& assemblies) override {
+    show_assemblies(out_, problem, cover, assemblies, nullptr);
+  }
+
+ private:
+  std::ostream& out_;
+};
+
+Json count(const PolycubeOptions& o, const ActionContext& ctx) {
+  puzzles::PolycubeCountRequest request;
+  request.file = o.file;
+  request.file_shown = shown_path(o.file);
+  request.problem = o.problem;
+  request.time_limit = o.time_limit;
+  request.checkpoints = o.checkpoints;
+  request.burrtools = !o.no_burrtools;
+  request.list = o.list;
+  CountTable table(ctx.out);
+  return puzzles::polycube_count_json(request, puzzles::count_polycube_job(request, table));
 }
 
 // The target's voxels, fixed and variable, and the corners of their box.
@@ -286,20 +214,15 @@ Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
                      std::string* svg_of_first, Json* page_assemblies) {
   out << fmt::format("first {} assembl{} (one per class up to symmetry)\n", assemblies.size(),
                      assemblies.size() == 1 ? "y" : "ies");
-  Json listed = Json::array();
   for (std::size_t i = 0; i < assemblies.size(); ++i) {
     out << fmt::format("#{}\n{}\n", i + 1, layers_text(problem, cover, assemblies[i]));
-    Json pieces = Json::array();
-    for (const auto& placed : assemblies[i])
-      pieces.push_back({{"piece", cover.piece_names()[placed.piece]}, {"voxels", placed.voxels}});
-    listed.push_back(pieces);
     if (page_assemblies != nullptr)
       page_assemblies->push_back(puzzles::polycube_assembly_json(
           cover, assemblies[i], fmt::format("{} #{}", problem.name, i + 1)));
     if (svg_of_first != nullptr && svg_of_first->empty())
       *svg_of_first = layers_svg(problem, cover, assemblies[i]);
   }
-  return listed;
+  return puzzles::polycube_assemblies_json(cover.piece_names(), assemblies);
 }
 
 Json solve(const PolycubeOptions& o, const ActionContext& ctx) {

@@ -1,0 +1,82 @@
+#pragma once
+// `polycube count` as a job: a request (the puzzle file, which problem,
+// the limits and the checkpoint folders) and its result (each problem's
+// counts, BurrTools' count beside them where congruent pieces are listed
+// apart, the first assemblies). The library builds the search, decides
+// what a checkpoint must match and when BurrTools' count is made; a
+// PolycubeCountView shows each problem as it is counted.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cubenum/core/run_control.hpp"
+#include "cubenum/puzzles/polycube.hpp"
+#include "cubenum/report/json.hpp"
+#include "cubenum/search/voxel_cover.hpp"
+
+namespace cubenum::puzzles {
+
+struct PolycubeCountRequest {
+  std::string file;        // the project's text format or BurrTools' .xmpuzzle
+  std::string file_shown;  // the file as messages and the JSON name it (default: `file`)
+  int problem = 0;         // from 1; 0: every problem of the file
+  double time_limit = 0;   // seconds; 0: none
+  CheckpointOptions checkpoints;
+  bool burrtools = true;  // also BurrTools' count (congruent pieces listed apart told apart)
+  std::size_t list = 0;   // after each count, the first N assemblies, one per class
+};
+
+// The problems of `file` asked for (all for 0), each with its number from
+// 1; InputError naming `shown` for a number the file does not have.
+std::vector<std::pair<int, polycube::Problem>> polycube_problems(const std::string& file,
+                                                                 int problem,
+                                                                 const std::string& shown);
+
+struct PolycubeProblemCount {
+  int number = 0;  // in the file, from 1
+  std::string name;
+  search::CoverCounts counts;
+  // BurrTools' count: the same where no congruent pieces are listed apart
+  // (not `merged`); else a second count, if asked for and begun.
+  std::optional<search::CoverCounts> apart;
+  bool merged = false;  // congruent pieces listed apart, counted as identical
+  bool complete = true;
+  bool mirror_pieces = false;
+  int rotation_order = 0, symmetry_order = 0;
+  std::size_t placements = 0;
+  double seconds = 0;
+  std::vector<std::string> piece_names;       // VoxelCover::piece_names
+  std::vector<search::CoverAssembly> listed;  // PolycubeCountRequest::list
+};
+
+struct PolycubeCountResult {
+  std::vector<PolycubeProblemCount> problems;
+  bool resumed = false;
+};
+
+// What a caller shows while the count goes (the command line: a header
+// per problem, its counts, its first assemblies).
+class PolycubeCountView {
+ public:
+  virtual ~PolycubeCountView() = default;
+  virtual void problem(const polycube::Problem& /*problem*/, const search::VoxelCover& /*cover*/) {}
+  virtual void counted(const PolycubeProblemCount& /*count*/, const PolycubeCountRequest&) {}
+  virtual void listed(const polycube::Problem& /*problem*/, const search::VoxelCover& /*cover*/,
+                      const std::vector<search::CoverAssembly>& /*assemblies*/) {}
+};
+
+// Runs the count. Throws RunStopped (core/run_control.hpp) once a count
+// stopped with a checkpoint is saved.
+PolycubeCountResult count_polycube_job(const PolycubeCountRequest& request,
+                                       PolycubeCountView& view);
+
+// The result's JSON fields (docs/PUZZLES.md, polycube count).
+Json polycube_count_json(const PolycubeCountRequest& request, const PolycubeCountResult& result);
+
+// Assemblies in JSON: each a list of its pieces (by name,
+// VoxelCover::piece_names) and their voxels.
+Json polycube_assemblies_json(const std::vector<std::string>& piece_names,
+                              const std::vector<search::CoverAssembly>& assemblies);
+
+}  // namespace cubenum::puzzles
