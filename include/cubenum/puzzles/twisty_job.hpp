@@ -1,0 +1,93 @@
+#pragma once
+// `twisty bfs` and `twisty solve` as jobs: a request (the definition file
+// and its moves; the limits and the checkpoint folders) and a result (the
+// positions by depth, the antipodes, the depth table; an optimal
+// solution). The library checks the memory before any table is built,
+// picks the engine (the row engine in one process, the frontier engine
+// across processes) and decides what a checkpoint must match.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cubenum/core/run_control.hpp"
+#include "cubenum/puzzles/twisty_search.hpp"
+#include "cubenum/report/json.hpp"
+
+namespace cubenum::twisty {
+
+struct SpaceRequest {
+  std::string file;
+  std::optional<std::string> moves;  // comma-separated names (given empty: refused)
+  bool quarter = false;              // quarter turns only
+};
+
+// The space of the file. `before_tables` sees it laid out, before any
+// table is built (where what the run needs is checked); without `tables`
+// it is only laid out, to be described.
+std::unique_ptr<TwistySpace> make_space(const SpaceRequest& request,
+                                        std::function<void(const TwistySpace&)> before_tables = {},
+                                        bool tables = true);
+
+// What a BFS of the space needs in each of `processes` processes, known
+// before any table is built; refuses (InputError) a space whose BFS would
+// not fit in `memory_gib`, else in the memory the machine has available.
+std::uint64_t bfs_need(const TwistySpace& space, int processes, bool depth_table);
+void check_bfs_fits(const TwistySpace& space, int processes, bool depth_table,
+                    std::optional<double> memory_gib);
+
+// The space's description in JSON (docs/PUZZLES.md, twisty info).
+Json space_json(const TwistySpace& space);
+
+struct BfsRequest {
+  SpaceRequest space;
+  bfs::DirectionPolicy direction = bfs::DirectionPolicy::Auto;
+  std::optional<double> memory_gib;
+  std::size_t antipodes = 5;  // move sequences to find, to as many antipodes
+  bool depth_table = false;   // keep every state's depth (one process only)
+  CheckpointOptions checkpoints;
+};
+
+struct BfsResult {
+  std::unique_ptr<TwistySpace> space;
+  std::vector<std::uint64_t> distribution;  // positions by depth
+  std::vector<std::string> methods;         // per level: how it was built
+  std::vector<double> seconds;              // per level
+  std::uint64_t reached = 0;
+  std::vector<std::vector<int>> antipodes;  // move sequences
+  std::optional<bfs::RowDepths> depths;     // BfsRequest::depth_table
+  bool resumed = false;
+};
+
+// Runs the BFS on every thread (and every process under mpirun), showing
+// the space to `laid_out` before the search. Throws RunStopped once a BFS
+// stopped with a checkpoint is saved.
+BfsResult run_bfs(const BfsRequest& request,
+                  const std::function<void(const TwistySpace&)>& laid_out = {});
+
+// The result's JSON fields (docs/PUZZLES.md, twisty bfs).
+Json bfs_json(const BfsResult& result);
+
+struct SolveRequest {
+  SpaceRequest space;
+  std::string scramble;              // any move of the file and its powers
+  std::optional<std::string> table;  // read where it exists, else written
+  std::optional<double> memory_gib;
+};
+
+struct Solution {
+  std::string file;
+  std::vector<int> moves;  // an optimal sequence, in the space's moves
+  std::string text;
+};
+
+// An optimal solution from the full depth table (read from the request's
+// table where it exists, else built and written there if named).
+Solution solve(const SolveRequest& request);
+
+// Whether solve reads the request's table (it exists) rather than writing it.
+bool reads_table(const SolveRequest& request);
+
+}  // namespace cubenum::twisty

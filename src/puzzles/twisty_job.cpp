@@ -1,0 +1,227 @@
+// `twisty bfs` and `twisty solve` as jobs (puzzles/twisty_job.hpp).
+#include "cubenum/puzzles/twisty_job.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "cubenum/core/cluster.hpp"
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/memory.hpp"
+#include "cubenum/core/progress.hpp"
+#include "cubenum/core/stopwatch.hpp"
+
+namespace cubenum::twisty {
+namespace {
+
+// The progress line: states reached of the ranked ones, and the level
+// being built (`units` done of `total`); with --verbose a line per level.
+class LevelProgress {
+ public:
+  LevelProgress(const TwistySpace& space, std::uint64_t total, std::string units)
+      : progress_("twisty bfs", space.size(), "states"), total_(total), units_(std::move(units)) {
+    progress_.set_estimate(false);
+  }
+  void level(unsigned depth, std::uint64_t states, const std::string& method, double seconds) {
+    reached_ += states;
+    progress_.set_done(reached_);
+    level_.reset();
+    level_.emplace(fmt::format("level {}", depth + 1), total_, units_);
+    progress::note("level {:2}  {:>15} positions  {:>11}  {:8.3f} s  (total {}, {:.1f} s)", depth,
+                   progress::grouped(states), method, seconds, progress::grouped(reached_),
+                   clock_.seconds());
+  }
+  void done(std::uint64_t units) {
+    if (level_) level_->set_done(units);
+  }
+  void end() { level_.reset(); }
+
+ private:
+  Progress progress_;
+  std::optional<Progress> level_;
+  std::uint64_t total_, reached_ = 0;
+  std::string units_;
+  Stopwatch clock_;
+};
+
+void set_search_options(SearchOptions& options, const BfsRequest& args,
+                        CheckpointSession& checkpoints) {
+  options.policy = args.direction;
+  options.antipodes = args.antipodes;
+  options.checkpoint = checkpoints.writer();
+  options.checkpoint_every = checkpoints.every();
+  options.resume = checkpoints.reader();
+  options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
+}
+
+// One process: the row engine.
+BfsResult bfs_alone(const TwistySpace& space, const BfsRequest& args,
+                    CheckpointSession& checkpoints, bool& stopped) {
+  LevelProgress progress(space, space.rows(), "rows");
+  EnumerateOptions options;
+  set_search_options(options, args, checkpoints);
+  options.on_level = [&](const bfs::RowLevel& level) {
+    progress.level(level.depth, level.states, level.work.method(), level.seconds);
+  };
+  options.on_progress = [&](std::uint64_t rows) { progress.done(rows); };
+  Enumeration e = enumerate(space, options);
+  progress.end();
+  BfsResult summary;
+  summary.distribution = e.bfs.distribution();
+  summary.reached = e.bfs.reached;
+  stopped = e.bfs.stopped;
+  summary.antipodes = std::move(e.antipodes);
+  summary.depths = std::move(e.bfs.depths);
+  for (const bfs::RowLevel& level : e.bfs.levels) {
+    summary.methods.push_back(level.work.method());
+    summary.seconds.push_back(level.seconds);
+  }
+  return summary;
+}
+
+// Under mpirun: the frontier engine, each process holding its part.
+BfsResult bfs_shared(const TwistySpace& space, const BfsRequest& args,
+                     CheckpointSession& checkpoints, Cluster& cluster, bool& stopped) {
+  LevelProgress progress(space, space.size(), "scanned");
+  SharedEnumerateOptions options;
+  set_search_options(options, args, checkpoints);
+  options.on_level = [&](const bfs::LevelStats& level) {
+    progress.level(level.depth, level.states, bfs::direction_text(level.direction), level.seconds);
+    progress::note("level {:2}  sent between {} processes: {} messages, {} neighbours, {} bytes",
+                   level.depth, cluster.processes(), progress::grouped(level.messages),
+                   progress::grouped(level.sent_ranks), progress::grouped(level.sent_bytes));
+  };
+  options.on_progress = [&](std::uint64_t scanned) { progress.done(scanned); };
+  SharedEnumeration e = enumerate_shared(space, options, cluster);
+  progress.end();
+  BfsResult summary;
+  summary.distribution = e.bfs.distribution();
+  summary.reached = e.bfs.reached;
+  stopped = e.bfs.stopped;
+  summary.antipodes = std::move(e.antipodes);
+  for (const bfs::LevelStats& level : e.bfs.levels) {
+    summary.methods.push_back(level.depth == 0 ? "" : bfs::direction_text(level.direction));
+    summary.seconds.push_back(level.seconds);
+  }
+  return summary;
+}
+
+}  // namespace
+
+std::unique_ptr<TwistySpace> make_space(const SpaceRequest& args,
+                                        std::function<void(const TwistySpace&)> before_tables,
+                                        bool tables) {
+  const Definition def = load_definition(args.file);
+  MoveChoice choice{split_move_list(args.moves.value_or("")), args.quarter};
+  if (args.moves && choice.names.empty())
+    throw InputError("--moves", 0, "no move names (expected e.g. --moves U,F,R)");
+  SpaceOptions options;
+  options.before_tables = std::move(before_tables);
+  options.tables = tables;
+  return std::make_unique<TwistySpace>(def, expand_moves(def, choice), options);
+}
+
+// The search's figure (twisty_search.hpp) and the space's tables, which
+// that figure counts in part only (not the networks, nor what building
+// them takes): an upper bound.
+std::uint64_t bfs_need(const TwistySpace& space, int processes, bool depth_table) {
+  return (processes > 1 ? shared_bfs_bytes(space, processes, depth_table) : bfs_bytes(space)) +
+         space.table_bytes();
+}
+
+void check_bfs_fits(const TwistySpace& space, int processes, bool depth_table,
+                    std::optional<double> memory_gib) {
+  check_fits(double(bfs_need(space, processes, depth_table)),
+             fmt::format("{} ranked states", space.size()),
+             processes > 1 ? "bitmaps and tables" : "2 bits a state and tables", memory_gib);
+}
+
+Json space_json(const TwistySpace& space) {
+  std::vector<std::string> names;
+  for (const Move& m : space.move_list()) names.push_back(m.name);
+  return {{"file", space.definition().file},
+          {"name", space.definition().name},
+          {"moves", names},
+          {"ranked_states", space.size()},
+          {"rows", space.rows()},
+          {"columns", space.columns()},
+          {"notes", space.notes()}};
+}
+
+BfsResult run_bfs(const BfsRequest& request,
+                  const std::function<void(const TwistySpace&)>& laid_out) {
+  Cluster& cluster = this_cluster();
+  const bool shared = cluster.processes() > 1;
+  if (request.depth_table && shared)
+    throw InputError("--table", 0,
+                     "the depth table is written by one process (run without mpirun)");
+  // Refused before any table is built.
+  auto space = make_space(request.space, [&](const TwistySpace& laid) {
+    check_bfs_fits(laid, cluster.processes(), request.antipodes > 0, request.memory_gib);
+  });
+  // What a checkpoint must match: the space (pieces, moves, layout).
+  CheckpointSession checkpoints(
+      request.checkpoints,
+      {{"puzzle", "twisty"}, {"action", "bfs"}, {"space", space_identity(*space)}});
+  if (laid_out) laid_out(*space);
+  if (const CheckpointReader* saved = checkpoints.reader(); saved && cluster.process() == 0)
+    fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", request.checkpoints.resume,
+               saved->state().value("levels", CheckpointJson::array()).size());
+  bool stopped = false;
+  BfsResult result = shared ? bfs_shared(*space, request, checkpoints, cluster, stopped)
+                            : bfs_alone(*space, request, checkpoints, stopped);
+  if (stopped) checkpoints.stopped();
+  result.space = std::move(space);
+  result.resumed = checkpoints.reader() != nullptr;
+  return result;
+}
+
+Json bfs_json(const BfsResult& result) {
+  std::vector<std::string> antipodes;
+  for (const auto& sequence : result.antipodes)
+    antipodes.push_back(sequence_text(*result.space, sequence));
+  Json json = space_json(*result.space);
+  json["states"] = result.reached;
+  json["distribution"] = result.distribution;
+  json["max_depth"] = result.distribution.size() - 1;
+  json["antipodes"] = result.distribution.back();
+  json["antipode_sequences"] = antipodes;
+  if (result.resumed) json["resumed"] = true;
+  return json;
+}
+
+bool reads_table(const SolveRequest& request) {
+  return request.table && std::ifstream(*request.table);
+}
+
+Solution solve(const SolveRequest& request) {
+  // The depth table, read or built, and the tables: refused before any is
+  // built.
+  const auto space = make_space(request.space, [&](const TwistySpace& laid_out) {
+    check_bfs_fits(laid_out, 1, true, request.memory_gib);
+  });
+  const Definition& def = space->definition();
+  // The scramble may use any move of the file and its powers.
+  const std::vector<Move> all = all_powers(def);
+  Arrangement position = def.solved;
+  for (int m : parse_sequence(all, request.scramble))
+    position = apply(def.sets, position, all[static_cast<std::size_t>(m)].effect);
+  if (!space->contains(position))
+    throw InputError("--scramble", 0,
+                     "the scramble leaves the positions the chosen moves can reach");
+  const std::uint64_t rank = space->rank(position);
+  bfs::RowDepths depths;
+  if (reads_table(request)) {
+    depths = load_table(*request.table, *space);
+  } else {
+    const std::uint64_t solved = space->solved_rank();
+    depths = std::move(*bfs::row_bfs(*space, {&solved, 1}).depths);
+    if (request.table) save_table(*request.table, *space, depths);
+  }
+  Solution solution{def.file, path_to_solved(*space, depths, rank), ""};
+  solution.text = sequence_text(*space, solution.moves);
+  return solution;
+}
+
+}  // namespace cubenum::twisty
