@@ -26,6 +26,9 @@
 // its own (the optional members below). Every way finds the same states and
 // the choice depends on counts alone, so counts never depend on it or on the
 // thread count.
+//
+// The concepts, options and results are in row_interface.hpp, the cost
+// model in row_cost_model.hpp, checkpoints in row_checkpoint.hpp.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -41,7 +44,10 @@
 #include <vector>
 
 #include "cubenum/bfs/frontier_bfs.hpp"
+#include "cubenum/bfs/row_checkpoint.hpp"
+#include "cubenum/bfs/row_cost_model.hpp"
 #include "cubenum/bfs/row_families.hpp"
+#include "cubenum/bfs/row_interface.hpp"
 #include "cubenum/bfs/row_storage.hpp"
 #include "cubenum/core/checkpoint.hpp"
 #include "cubenum/core/error.hpp"
@@ -50,136 +56,10 @@
 
 namespace cubenum::bfs {
 
-// action(r, m)[c]: the column that move m takes column c of row r to, in
-// row row_step(r, m); inverse(m) undoes m.
-template <class S>
-concept RowSpace = requires(const S& space, std::uint32_t r, int m) {
-  { space.rows() } -> std::convertible_to<std::uint32_t>;
-  { space.columns() } -> std::convertible_to<std::uint32_t>;
-  { space.moves() } -> std::convertible_to<int>;
-  { space.inverse(m) } -> std::convertible_to<int>;
-  { space.row_step(r, m) } -> std::convertible_to<std::uint32_t>;
-  { space.action(r, m) } -> std::convertible_to<const std::uint16_t*>;
-};
-
-// A space may name its column permutations: action_id(r, m) is equal for
-// equal permutations (kIdentityAction for none), and permute(id, in, out)
-// applies one to a whole row, a bit a column, in permute_words() words
-// (at least the row's), taking about permute_nanoseconds().
-template <class S>
-concept PermutableRows = RowSpace<S> &&
-    requires(const S& space, std::uint32_t r, int m, const Word* in, Word* out) {
-  { space.action_id(r, m) } -> std::convertible_to<std::uint32_t>;
-  space.permute(std::uint32_t{0}, in, out);
-  { space.permute_words() } -> std::convertible_to<std::uint32_t>;
-  { space.permute_nanoseconds() } -> std::convertible_to<double>;
-};
-
-// A space may say which moves are powers of which (row_families.hpp's
-// MovePower): its dense levels are then built by sweeps around the rows'
-// cycles.
-template <class S>
-concept PoweredMoves = PermutableRows<S> && requires(const S& space, int m) {
-  { space.move_power(m) } -> std::convertible_to<MovePower>;
-};
-
-struct RowWork {
-  std::uint64_t pushed = 0, pulled = 0, permuted = 0, cycled = 0;  // (row, move) pairs each way
-  RowWork& operator+=(const RowWork& o) {
-    pushed += o.pushed, pulled += o.pulled, permuted += o.permuted, cycled += o.cycled;
-    return *this;
-  }
-  // The "method" column of the BFS tables: the way that served most pairs,
-  // with its share when others served some ("push 99%"); empty for none.
-  std::string method() const {
-    const std::pair<std::uint64_t, const char*> ways[] = {
-        {pushed, "push"}, {pulled, "pull"}, {permuted, "permute"}, {cycled, "cycles"}};
-    std::uint64_t total = 0;
-    auto best = ways[0];
-    for (const auto& way : ways) {
-      total += way.first;
-      if (way.first > best.first) best = way;
-    }
-    if (total == 0) return "";
-    if (best.first == total) return best.second;
-    return std::string(best.second) + " " + std::to_string(best.first * 100 / total) + "%";
-  }
-};
-
-struct RowLevel {
-  unsigned depth = 0;
-  std::uint64_t states = 0;  // first reached at this depth
-  double seconds = 0;        // building this level from the one before
-  RowWork work;
-};
-
-// A level's states, for on_level: row r as a bit a column (`scratch`: room
-// for a row).
-class LevelRows {
- public:
-  using Read = std::function<const Word*(std::uint32_t, Word*)>;
-  LevelRows(const std::vector<std::uint32_t>& counts, Read read)
-      : counts_(counts), read_(std::move(read)) {}
-  std::uint32_t count(std::uint32_t r) const { return counts_[r]; }
-  const Word* row(std::uint32_t r, Word* scratch) const { return read_(r, scratch); }
-
- private:
-  const std::vector<std::uint32_t>& counts_;
-  Read read_;
-};
-
-struct RowBfsOptions {
-  // TopDown: push only; BottomUp: pull only (both row by row); Auto: the
-  // cheapest way for each row and move, or each cycle.
-  DirectionPolicy policy = DirectionPolicy::Auto;
-  // Two-bit storage: depth mod 3 of every state (shortest paths), or the
-  // frontier told apart exactly (a push from DepthMod3's code also pushes
-  // the states three levels back, which add nothing).
-  RowCodes codes = RowCodes::DepthMod3;
-  // Called after each level, with its states when the storage tells them
-  // apart (PlaneRows, Frontier codes).
-  std::function<void(const RowLevel&, const LevelRows&)> on_level;
-  // Called now and then during a level, from any thread, with the rows done.
-  std::function<void(std::uint64_t rows_done)> on_progress;
-  // Rows of the last level's states to keep (for finding antipodes).
-  std::size_t keep_last_rows = 0;
-  // Every level by cycles (sweeps or families) where the space has them,
-  // whatever the cost model says (for tests).
-  bool always_cycles = false;
-  // Checkpoints (two-bit storage only): the boundary between two levels is
-  // saved at most every checkpoint_every seconds, and when should_stop
-  // (asked between levels: a level writes its states into the table, so it
-  // cannot be dropped half way) says to stop; the result then says
-  // `stopped`. `resume`: go on from the boundary it holds.
-  CheckpointWriter* checkpoint = nullptr;
-  double checkpoint_every = 60;
-  const CheckpointReader* resume = nullptr;
-  std::function<bool()> should_stop;
-};
-
-struct RowBfsResult {
-  std::vector<RowLevel> levels;  // levels[d]: states at distance d
-  std::uint64_t reached = 0;
-  std::optional<RowDepths> depths;       // two-bit storage with DepthMod3 codes
-  std::vector<std::uint32_t> last_rows;  // up to keep_last_rows rows with states of the last level
-  std::vector<std::uint64_t> distribution() const {
-    std::vector<std::uint64_t> d;
-    for (const auto& level : levels) d.push_back(level.states);
-    return d;
-  }
-  unsigned max_depth() const { return static_cast<unsigned>(levels.size()) - 1; }
-  bool stopped = false;  // by should_stop, with a checkpoint saved
-};
-
 namespace detail {
 
 inline constexpr std::size_t kGrainRows = 16;
 inline constexpr std::size_t kGrainCycles = 16;
-
-// Cycles pay once the frontier and the open states both exceed this many per
-// row on average (pocket cube HTM: a cycle level costs about the same
-// however full it is).
-inline constexpr std::uint64_t kDenseCycleRows = 1;
 
 // Runs build() on this thread while a worker makes the storage: mapping a
 // BFS's pages takes about as long as building its tables. (Through the
@@ -207,6 +87,7 @@ class RowLevels {
         sweeps_(std::move(sweeps)),
         moves_(space.moves()),
         bit_words_(storage.bit_words()),
+        costs_(space, storage, families_, sweeps_),
         frontier_(space.rows(), 0),
         next_(space.rows(), 0),
         open_(space.rows(), space.columns()),
@@ -214,28 +95,12 @@ class RowLevels {
     for (int m = 0; m < moves_; ++m) inverse_.push_back(space.inverse(m));
     if constexpr (PermutableRows<S>) {
       permute_words_ = std::max(bit_words_, space.permute_words());
-      permute_cost_ = space.permute_nanoseconds() + 0.5 * storage.scan_words(space.columns());
-      sweep_cost_ = sweeps_cost();
     }
   }
 
-  // Whether the next level goes cycle by cycle: by families once the level
-  // is dense (their cost hardly depends on how dense), by sweeps when the
-  // cost model puts a level of them below one row by row.
+  // Whether the next level goes cycle by cycle (row_cost_model.hpp).
   bool by_cycles(std::uint64_t fresh, std::uint64_t open, const RowBfsOptions& options) const {
-    if (options.policy != DirectionPolicy::Auto || (families_.empty() && sweeps_.empty()))
-      return false;
-    if (options.always_cycles) return true;
-    const double rows = space_.rows();
-    if (sweeps_.empty()) return double(std::min(fresh, open)) > rows * double(kDenseCycleRows);
-    // Pushes as whole rows cost per state as fitted on turnstile's large
-    // levels, whose moves' tables fall out of L2; pulls and permutations
-    // as in choose().
-    const double f = double(fresh) / rows, o = double(open) / rows;
-    const double per_move =
-        std::min({6.0 * f + 0.25 * storage_.scan_words(static_cast<std::uint32_t>(f)), 1.7 * o,
-                  permute_cost_});
-    return sweep_cost_ < rows * moves_ * per_move;
+    return costs_.by_cycles(fresh, open, options);
   }
 
   const std::vector<MoveFamily>& families() const { return families_; }
@@ -308,19 +173,7 @@ class RowLevels {
   }
 
  private:
-  enum class Way : std::uint8_t { Push, Pull, Permute };
-
-  // The cost model, in nanoseconds (measured on 2x2x2 and skewb, one
-  // thread): a push per source state and per word of q scanned, a pull per
-  // open state, a permutation what the space says.
-  Way choose(DirectionPolicy policy, std::uint32_t sources, std::uint32_t left) const {
-    if (policy == DirectionPolicy::TopDown) return Way::Push;
-    if (policy == DirectionPolicy::BottomUp) return Way::Pull;
-    const double push = 2.0 * sources + 0.25 * storage_.scan_words(sources);
-    const double pull = 1.7 * left;
-    if (permute_cost_ < push && permute_cost_ < pull) return Way::Permute;
-    return push <= pull ? Way::Push : Way::Pull;
-  }
+  using Way = typename RowCostModel<S, Storage>::Way;
 
   // Each group of cycles (a sweep or a family) in turn, its cycles in
   // parallel, one thread a cycle; the last group finishes the rows.
@@ -402,7 +255,7 @@ class RowLevels {
     for (std::uint32_t i = 0; i < count; ++i) {
       const auto [q, m] = b.sources[i];
       const int back = inverse_[static_cast<std::size_t>(m)];
-      const Way way = choose(policy, storage_.push_sources(q, frontier_[q]), left);
+      const Way way = costs_.choose(policy, storage_.push_sources(q, frontier_[q]), left);
       if (way == Way::Permute) {
         if constexpr (PermutableRows<S>) {
           const std::uint32_t id = space_.action_id(q, m);
@@ -539,27 +392,6 @@ class RowLevels {
     return fresh;
   }
 
-  // What a level by sweeps costs, in the cost model's nanoseconds: a
-  // permutation a step (an OR where the generator leaves the columns be),
-  // and for each row and sweep its frontier read, its open states read and
-  // its new ones recorded: a cost a word scanned fitted to 233's and
-  // 2x2x2's levels on one thread, so that each takes the faster way.
-  double sweeps_cost() const {
-    const double scan = storage_.scan_words(space_.columns());
-    double cost = double(sweeps_.size()) * space_.rows() * 6.0 * scan;
-    const double or_cost = 0.5 * scan;
-    for (const MoveSweep& sweep : sweeps_)
-      for (std::size_t c = 0; c < sweep.cycles(); ++c) {
-        const std::uint32_t* rows = sweep.rows.data() + sweep.starts[c];
-        const std::uint32_t n = sweep.starts[c + 1] - sweep.starts[c];
-        for (std::uint32_t s = 1; s <= sweep.order + n - 2; ++s)
-          cost += space_.action_id(rows[(s - 1) % n], sweep.generator) == kIdentityAction
-                      ? or_cost
-                      : permute_cost_;
-      }
-    return cost;
-  }
-
   // A row's new states: counted against its open ones and the level's.
   std::uint32_t note(std::uint32_t p, std::uint32_t found) {
     open_[p] -= found;
@@ -621,8 +453,7 @@ class RowLevels {
   int moves_;
   std::uint32_t bit_words_;
   std::uint32_t permute_words_ = 0;
-  double permute_cost_ = std::numeric_limits<double>::infinity();
-  double sweep_cost_ = std::numeric_limits<double>::infinity();
+  RowCostModel<S, Storage> costs_;
   std::vector<int> inverse_;
   std::vector<std::uint32_t> frontier_, next_, open_;
   std::vector<Word> has_frontier_;  // a bit a row: frontier_[r] != 0 (fits in cache)
@@ -659,63 +490,6 @@ std::vector<MoveSweep> sweeps_of(const S& space) {
         space.rows(), space.moves(), [&](int m) { return space.move_power(m); },
         [&](std::uint32_t r, int m) { return space.row_step(r, m); });
   }
-}
-
-// A level boundary in a checkpoint: the levels so far in the state; the
-// table, the frontier's block marks and its rows' counts as data.
-inline CheckpointJson levels_json(const std::vector<RowLevel>& levels) {
-  CheckpointJson out = CheckpointJson::array();
-  for (const RowLevel& l : levels)
-    out.push_back({l.depth, l.states, l.seconds, l.work.pushed, l.work.pulled, l.work.permuted,
-                   l.work.cycled});
-  return out;
-}
-
-inline std::vector<RowLevel> levels_of(const CheckpointJson& json, const std::string& source) {
-  std::vector<RowLevel> levels;
-  if (!json.is_array() || json.empty())
-    throw InputError(source, 0, "the checkpoint has no levels (corrupt)");
-  for (const CheckpointJson& l : json) {
-    if (!l.is_array() || l.size() != 7 || !l[2].is_number())
-      throw InputError(source, 0, "a level of the checkpoint is malformed (corrupt)");
-    for (std::size_t i : {0, 1, 3, 4, 5, 6})
-      if (!l[i].is_number_unsigned())
-        throw InputError(source, 0, "a level of the checkpoint is malformed (corrupt)");
-    RowLevel level{l[0].get<unsigned>(), l[1].get<std::uint64_t>(), l[2].get<double>(), {}};
-    level.work = {l[3].get<std::uint64_t>(), l[4].get<std::uint64_t>(), l[5].get<std::uint64_t>(),
-                  l[6].get<std::uint64_t>()};
-    if (level.depth != levels.size())
-      throw InputError(source, 0, "the checkpoint's levels are out of order (corrupt)");
-    levels.push_back(level);
-  }
-  return levels;
-}
-
-template <class Levels>
-void save_rows(CheckpointWriter& writer, TwoBitRows& storage, const Levels& state,
-               const std::vector<RowLevel>& levels) {
-  const std::vector<std::uint32_t>& frontier = state.frontier_counts();
-  writer.save({{"levels", levels_json(levels)}},
-              {{"table", storage.table_bytes()},
-               {"marks", storage.frontier_marks()},
-               {"frontier",
-                {reinterpret_cast<const std::byte*>(frontier.data()),
-                 frontier.size() * sizeof(std::uint32_t)}}});
-}
-
-template <class Levels>
-std::vector<RowLevel> load_rows(const CheckpointReader& reader, TwoBitRows& storage, Levels& state,
-                                std::uint32_t rows) {
-  std::vector<RowLevel> levels =
-      levels_of(reader.state().value("levels", CheckpointJson()), "--resume");
-  reader.read("table", storage.table_bytes());
-  reader.read("marks", storage.frontier_marks());
-  std::vector<std::uint32_t> frontier(rows);
-  reader.read("frontier", {reinterpret_cast<std::byte*>(frontier.data()),
-                           frontier.size() * sizeof(std::uint32_t)});
-  storage.restored();
-  state.restore(std::move(frontier));
-  return levels;
 }
 
 }  // namespace detail
