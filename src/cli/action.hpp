@@ -56,14 +56,7 @@ Json run_captured(const std::vector<std::string>& args, std::string* text = null
 // (Command::options_only_along).
 std::unique_ptr<Command> build_app(std::string_view command = {}, std::string_view action = {});
 
-// The registrations, one per puzzle (src/cli/<puzzle>.cpp).
-void register_pocket_cube(Command& app);
-void register_rolling_cubes(Command& app);
-void register_foam(Command& app);
-void register_nine_colour_cube(Command& app);
-void register_sudoku_cube(Command& app);
-void register_twisty(Command& app);
-void register_polycube(Command& app);
+// The commands that are not puzzles (a puzzle's flags: puzzles.hpp).
 void register_report(Command& app);
 void register_scale(Command& app);
 

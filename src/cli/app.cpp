@@ -2,9 +2,9 @@
 
 #include <iostream>
 #include <string_view>
-#include <utility>
 
 #include "action.hpp"
+#include "puzzles.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -29,22 +29,19 @@ std::unique_ptr<Command> build_app(std::string_view command, std::string_view ac
   // A command for one puzzle needs only that puzzle's actions (building
   // the rest is a sizeable share of a small puzzle's run),
   // and a command for one action only that action's options.
-  const std::pair<std::string_view, void (*)(Command&)> puzzles[] = {
-      {"pocket-cube", register_pocket_cube},
-      {"rolling-cubes", register_rolling_cubes},
-      {"foam", register_foam},
-      {"nine-colour-cube", register_nine_colour_cube},
-      {"sudoku-cube", register_sudoku_cube},
-      {"twisty", register_twisty},
-      {"polycube", register_polycube}};
-  for (const auto& [name, add] : puzzles)
-    if (name == command) {
+  const auto add = [&app](const PuzzleCommand& puzzle) {
+    Command* added = app->add_subcommand(puzzle.name, puzzle.description);
+    added->require_subcommand(1);
+    puzzle.bind(added);
+  };
+  for (const PuzzleCommand& puzzle : puzzle_commands())
+    if (puzzle.name == command) {
       if (!action.empty() && action[0] != '-')
         app->options_only_along({std::string(command), std::string(action)});
-      add(*app);
+      add(puzzle);
       return app;
     }
-  for (const auto& [name, add] : puzzles) add(*app);
+  for (const PuzzleCommand& puzzle : puzzle_commands()) add(puzzle);
   register_report(*app);
   register_scale(*app);
   Command* list =

@@ -19,6 +19,7 @@
 #include "cubenum/puzzles/foam_job.hpp"
 #include "cubenum/puzzles/foam_shape.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
+#include "puzzles.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -442,10 +443,7 @@ constexpr const char* kFoamFooter =
 
 }  // namespace
 
-void register_foam(Command& app) {
-  Command* foam = app.add_subcommand("foam", "foam cubes (Happy Cube and relatives)");
-  foam->require_subcommand(1);
-
+void bind_foam(Command* foam) {
   auto count_opts = std::make_shared<FoamOptions>();
   Command* count =
       add_action(*foam, "count", "count the assemblies of a challenge, raw and up to symmetry",

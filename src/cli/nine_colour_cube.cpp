@@ -10,6 +10,7 @@
 
 #include "action.hpp"
 #include "cubenum/core/error.hpp"
+#include "puzzles.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -70,10 +71,7 @@ Json solve(const ActionContext& ctx, std::size_t list) {
 
 }  // namespace
 
-void register_nine_colour_cube(Command& app) {
-  Command* puzzle = app.add_subcommand(
-      "nine-colour-cube", "27 cubes in 9 colours, every face showing all nine colours");
-  puzzle->require_subcommand(1);
+void bind_nine_colour_cube(Command* puzzle) {
   add_action(*puzzle, "count", "count the colourings: labelled, up to colours/rotations/symmetries",
              count);
   auto list = std::make_shared<std::size_t>(1);

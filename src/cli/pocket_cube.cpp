@@ -13,6 +13,7 @@
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
+#include "puzzles.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -127,11 +128,7 @@ Json run_export(const std::string& dir, const ActionContext& ctx) {
 
 }  // namespace
 
-void register_pocket_cube(Command& app) {
-  Command* puzzle = app.add_subcommand(
-      "pocket-cube", "the 2x2x2 cube: distance tables, symmetry classes, optimal solving");
-  puzzle->require_subcommand(1);
-
+void bind_pocket_cube(Command* puzzle) {
   auto bfs_args = std::make_shared<BfsArgs>();
   Command* bfs =
       add_action(*puzzle, "bfs", "positions at each distance from solved (QTM or HTM)",

@@ -19,6 +19,7 @@
 #include "cubenum/puzzles/polycube_job.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
 #include "cubenum/search/voxel_cover.hpp"
+#include "puzzles.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -266,10 +267,7 @@ constexpr const char* kPolycubeFooter =
 
 }  // namespace
 
-void register_polycube(Command& app) {
-  Command* puzzle = app.add_subcommand(
-      "polycube", "polycube assembly puzzles (Soma, pentominoes, BurrTools .xmpuzzle files)");
-  puzzle->require_subcommand(1);
+void bind_polycube(Command* puzzle) {
   auto count_opts = std::make_shared<PolycubeOptions>();
   Command* count_action =
       add_action(*puzzle, "count", "every assembly: raw, up to rotations, up to symmetries",

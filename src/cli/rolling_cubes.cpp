@@ -13,10 +13,11 @@
 #include "checkpoint_options.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/memory.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
-#include "cubenum/core/memory.hpp"
+#include "puzzles.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -280,11 +281,7 @@ Json run_solve(const ActionContext& ctx, const RollingOptions& o, const Command&
 
 }  // namespace
 
-void register_rolling_cubes(Command& app) {
-  Command* puzzle = app.add_subcommand(
-      "rolling-cubes", "cubes rolled into the empty cell of an R x C grid (up to 12 cells)");
-  puzzle->require_subcommand(1);
-
+void bind_rolling_cubes(Command* puzzle) {
   auto bfs_options = std::make_shared<RollingOptions>();
   Command* bfs_action =
       add_action(*puzzle, "bfs", "the whole state space by BFS from the start; shortest solutions",

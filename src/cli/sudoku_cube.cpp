@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "action.hpp"
+#include "puzzles.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -66,10 +67,7 @@ Json count(const ActionContext& ctx, const std::string& path) {
 
 }  // namespace
 
-void register_sudoku_cube(Command& app) {
-  Command* puzzle =
-      app.add_subcommand("sudoku-cube", "a stickered 3x3x3 cube: every face must show 1..9");
-  puzzle->require_subcommand(1);
+void bind_sudoku_cube(Command* puzzle) {
   auto path = std::make_shared<std::string>(sc::default_instance_path());
   add_action(*puzzle, "count", "every grid solution, whether turns reach it, and its layout",
              [path](const ActionContext& ctx) { return count(ctx, *path); })

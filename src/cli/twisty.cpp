@@ -19,6 +19,7 @@
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/twisty_job.hpp"
+#include "puzzles.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -122,11 +123,7 @@ void add_space_options(Command* action, SpaceArgs& args) {
 
 }  // namespace
 
-void register_twisty(Command& app) {
-  Command* puzzle =
-      app.add_subcommand("twisty", "any permutation puzzle from a ksolve/twsearch definition file");
-  puzzle->require_subcommand(1);
-
+void bind_twisty(Command* puzzle) {
   auto info_args = std::make_shared<SpaceArgs>();
   Command* info =
       add_action(*puzzle, "info", "the ranked state space: orbits, constraints, size",
