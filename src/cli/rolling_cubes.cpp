@@ -16,6 +16,7 @@
 #include "cubenum/core/memory.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
+#include "cubenum/puzzles/rolling_cubes_job.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
 #include "puzzles.hpp"
 
@@ -93,105 +94,27 @@ Problem make_problem(const RollingOptions& o, const Command& action) {
   return Problem{std::move(space), std::move(start), std::move(goal)};
 }
 
-struct SearchOutcome {
-  RollingBfsResult bfs;
-  double seconds;
-};
-
-// Whether to keep the depth table alone (two-bit) instead of the bitmaps:
-// as --storage says, or by what fits in --memory (else the memory
-// available); refused when not even the table fits.
-bool two_bit_storage(const RollingOptions& o, std::uint64_t states, Cluster& cluster) {
-  if (o.storage == "two-bit" && cluster.processes() > 1 && o.direction == "bottom-up")
-    throw InputError("--direction", 0,
-                     "two-bit storage under mpirun runs top-down (bottom-up needs the whole "
-                     "frontier in every process)");
-  const std::uint64_t part = part_of(states, 0, cluster.processes()).count;  // the largest
-  const double two_bit = double(part) / 4;
-  const double bitmaps = double(part) * 5 / 8 + (cluster.processes() > 1 ? double(states) / 8 : 0);
-  double have = check_fits(
-      o.storage == "bitmaps" ? bitmaps : two_bit, fmt::format("{} states", states),
-      o.storage == "bitmaps" ? "bitmaps, 5 bits a state" : "the depth table, 2 bits a state",
-      o.memory_gib);
-  if (o.storage != "auto") return o.storage == "two-bit";
-  if (have == 0 && bitmaps >= 0x1p26) have = memory_allowed(o.memory_gib);
-  if (have == 0 || bitmaps <= have || (o.direction == "bottom-up" && cluster.processes() > 1))
-    return false;
-  const std::string per = cluster.processes() > 1 ? " in each process" : "";
-  if (cluster.process() == 0)
-    fmt::print(stderr,
-               "cubenum: bitmaps would need {}{}, more than the {} there are: two-bit storage "
-               "({}, slower; --storage)\n",
-               bytes_text(bitmaps), per, bytes_text(have), bytes_text(two_bit));
-  return true;
-}
-
-SearchOutcome search(const Problem& p, const RollingOptions& o, std::uint64_t goal, bool stop,
-                     const std::string& command) {
-  Cluster& cluster = this_cluster();
-  const bool two_bit = two_bit_storage(o, p.space.size(), cluster);
-  // What a checkpoint must match: the grid, the start and the goal, and
-  // whether the search stops at the goal (solve) or goes on (bfs).
-  CheckpointSession checkpoints(o.checkpoints, {{"puzzle", "rolling-cubes"},
-                                                {"command", command},
-                                                {"rows", p.space.rows()},
-                                                {"cols", p.space.cols()},
-                                                {"start", format_grid(p.start)},
-                                                {"goal", format_grid(p.goal)},
-                                                {"two_bit", two_bit}});
-  const std::uint64_t states = p.space.size();
-  // The time left is not estimated: levels differ too much.
-  Progress progress(command, states, "states");
-  progress.set_estimate(false);
-  std::optional<Progress> level_task;  // the level being built, in its own part of the line
-  Stopwatch total;
-  std::uint64_t reached = 0;
-  unsigned depth = 0;
-  RollingBfsOptions bfs_options;
-  bfs_options.policy = o.direction == "top-down"    ? bfs::DirectionPolicy::TopDown
-                       : o.direction == "bottom-up" ? bfs::DirectionPolicy::BottomUp
-                                                    : bfs::DirectionPolicy::Auto;
-  bfs_options.cluster = &cluster;
-  bfs_options.two_bit = two_bit;
-  bfs_options.watch = goal;
-  bfs_options.stop_at_watch = stop;
-  bfs_options.on_level = [&](const bfs::LevelStats& level) {
-    reached += level.states;
-    depth = level.depth + 1;
-    progress.set_done(reached);
-    level_task.reset();
-    level_task.emplace(fmt::format("level {}", depth), states, "scanned");
-    progress::note("level {:2}  {:>14} states  {}  {:8.2f} s  (total {}, {:.1f} s)", level.depth,
-                   progress::grouped(level.states),
-                   level.direction == bfs::Direction::TopDown ? "top-down " : "bottom-up",
-                   level.seconds, progress::grouped(reached), total.seconds());
-    if (cluster.processes() > 1)
-      progress::note("level {:2}  sent between {} processes: {} messages, {} neighbours, {} bytes",
-                     level.depth, cluster.processes(), progress::grouped(level.messages),
-                     progress::grouped(level.sent_ranks), progress::grouped(level.sent_bytes));
-  };
-  // From the level's workers, between two on_level calls.
-  bfs_options.on_progress = [&](std::uint64_t scanned) {
-    if (level_task) level_task->set_done(scanned);
-  };
-  if (const CheckpointReader* saved = checkpoints.reader(); saved && cluster.process() == 0)
-    fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", o.checkpoints.resume,
-               saved->state().value("levels", CheckpointJson::array()).size());
-  bfs_options.checkpoint = checkpoints.writer();
-  bfs_options.checkpoint_every = checkpoints.every();
-  bfs_options.resume = checkpoints.reader();
-  bfs_options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
-  level_task.emplace("level 0", states, "scanned");
-  SearchOutcome outcome{rolling_bfs(p.space, p.space.rank(p.start), bfs_options), 0};
-  outcome.seconds = total.seconds();
-  if (outcome.bfs.stopped) checkpoints.stopped();
-  return outcome;
+// The search the options ask for, from the problem's start to its goal.
+SearchOutcome search(const Problem& p, const RollingOptions& o, bool stop) {
+  SearchRequest request;
+  request.start = p.start;
+  request.goal = p.goal;
+  request.stop_at_goal = stop;
+  request.storage = o.storage == "two-bit"   ? Storage::TwoBit
+                    : o.storage == "bitmaps" ? Storage::Bitmaps
+                                             : Storage::Auto;
+  request.direction = o.direction == "top-down"    ? bfs::DirectionPolicy::TopDown
+                      : o.direction == "bottom-up" ? bfs::DirectionPolicy::BottomUp
+                                                   : bfs::DirectionPolicy::Auto;
+  request.memory_gib = o.memory_gib;
+  request.checkpoints = o.checkpoints;
+  return rolling::search(p.space, request);
 }
 
 Json run_bfs(const ActionContext& ctx, const RollingOptions& o, const Command& action) {
   const Problem p = make_problem(o, action);
   const std::uint64_t start = p.space.rank(p.start), goal = p.space.rank(p.goal);
-  const SearchOutcome outcome = search(p, o, goal, false, "rolling-cubes bfs");
+  const SearchOutcome outcome = search(p, o, false);
   const RollingBfsResult& r = outcome.bfs;
 
   Json fields = {{"rows", p.space.rows()},
@@ -258,7 +181,7 @@ void print_solution(std::ostream& out, const RollingCubesSpace& space, const Sho
 Json run_solve(const ActionContext& ctx, const RollingOptions& o, const Command& action) {
   const Problem p = make_problem(o, action);
   const std::uint64_t start = p.space.rank(p.start), goal = p.space.rank(p.goal);
-  const SearchOutcome outcome = search(p, o, goal, true, "rolling-cubes solve");
+  const SearchOutcome outcome = search(p, o, true);
   if (!outcome.bfs.watch_depth)
     throw InputError(
         "--goal", 0,
