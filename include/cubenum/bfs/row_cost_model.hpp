@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "cubenum/bfs/frontier_bfs.hpp"
+#include "cubenum/bfs/frontier_interface.hpp"
 #include "cubenum/bfs/row_families.hpp"
 #include "cubenum/bfs/row_interface.hpp"
 

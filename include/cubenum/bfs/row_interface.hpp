@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "cubenum/bfs/frontier_bfs.hpp"
+#include "cubenum/bfs/frontier_interface.hpp"
 #include "cubenum/bfs/row_families.hpp"
 #include "cubenum/bfs/row_storage.hpp"
 #include "cubenum/core/checkpoint.hpp"
