@@ -26,29 +26,14 @@ struct BfsArgs {
   std::string direction = "auto";
 };
 
-bfs::DirectionPolicy parse_direction(const std::string& text) {
-  if (text == "auto") return bfs::DirectionPolicy::Auto;
-  if (text == "top-down") return bfs::DirectionPolicy::TopDown;
-  if (text == "bottom-up") return bfs::DirectionPolicy::BottomUp;
-  throw InputError(
-      "--direction", 0,
-      fmt::format("unknown direction '{}' (expected auto, top-down or bottom-up)", text));
-}
-
 Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   const pc::Metric metric = pc::parse_metric(args.metric);
   std::optional<Progress> progress;
   if (args.symmetry)
     progress.emplace("pocket-cube bfs: symmetry classes", pc::kPositionCount, "positions");
-  // Across processes: the frontier engine, which runs there (same table).
-  Cluster& cluster = this_cluster();
-  if (cluster.processes() > 1 && args.symmetry)
-    throw InputError("--symmetry", 0, "runs in one process (not under mpirun)");
   const pc::Enumeration e =
-      cluster.processes() > 1
-          ? pc::enumerate_shared(metric, parse_direction(args.direction), cluster)
-          : pc::enumerate(metric, args.symmetry, parse_direction(args.direction),
-                          progress ? &*progress : nullptr);
+      pc::enumerate_here(metric, args.symmetry, bfs::parse_direction_policy(args.direction),
+                         progress ? &*progress : nullptr);
   progress.reset();
   const std::uint64_t max_depth = e.distribution.size() - 1;
 

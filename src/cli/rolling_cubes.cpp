@@ -103,9 +103,7 @@ SearchOutcome search(const Problem& p, const RollingOptions& o, bool stop) {
   request.storage = o.storage == "two-bit"   ? Storage::TwoBit
                     : o.storage == "bitmaps" ? Storage::Bitmaps
                                              : Storage::Auto;
-  request.direction = o.direction == "top-down"    ? bfs::DirectionPolicy::TopDown
-                      : o.direction == "bottom-up" ? bfs::DirectionPolicy::BottomUp
-                                                   : bfs::DirectionPolicy::Auto;
+  request.direction = bfs::parse_direction_policy(o.direction);
   request.memory_gib = o.memory_gib;
   request.checkpoints = o.checkpoints;
   return rolling::search(p.space, request);

@@ -39,15 +39,6 @@ struct BfsArgs {
 
 using SolveArgs = tw::SolveRequest;
 
-bfs::DirectionPolicy parse_direction(const std::string& text) {
-  if (text == "auto") return bfs::DirectionPolicy::Auto;
-  if (text == "top-down") return bfs::DirectionPolicy::TopDown;
-  if (text == "bottom-up") return bfs::DirectionPolicy::BottomUp;
-  throw InputError(
-      "--direction", 0,
-      fmt::format("unknown direction '{}' (expected auto, top-down or bottom-up)", text));
-}
-
 void print_space(const tw::TwistySpace& space, std::ostream& out) {
   const tw::Definition& def = space.definition();
   std::vector<std::string> names;
@@ -70,7 +61,7 @@ Json run_info(const SpaceArgs& args, const ActionContext& ctx) {
 Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   tw::BfsRequest request;
   request.space = args.space;
-  request.direction = parse_direction(args.direction);
+  request.direction = bfs::parse_direction_policy(args.direction);
   request.memory_gib = args.memory_gib;
   request.antipodes = args.antipodes;
   request.depth_table = args.table.has_value();

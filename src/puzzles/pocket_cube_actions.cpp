@@ -102,6 +102,14 @@ Enumeration enumerate_shared(Metric metric, bfs::DirectionPolicy policy, Cluster
   return e;
 }
 
+Enumeration enumerate_here(Metric metric, bool symmetry, bfs::DirectionPolicy policy,
+                           Progress* progress) {
+  Cluster& cluster = this_cluster();
+  if (cluster.processes() == 1) return enumerate(metric, symmetry, policy, progress);
+  if (symmetry) throw InputError("--symmetry", 0, "runs in one process (not under mpirun)");
+  return enumerate_shared(metric, policy, cluster);
+}
+
 std::vector<Turn> solve(Metric metric, const Corners& start, Cluster* cluster) {
   const PocketCubeSpace space(metric);
   bfs::BfsOptions options;

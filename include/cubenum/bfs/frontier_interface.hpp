@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "cubenum/bfs/depth_table.hpp"
 #include "cubenum/core/atomic_bitmap.hpp"
 #include "cubenum/core/cluster.hpp"
+#include "cubenum/core/error.hpp"
 
 namespace cubenum::bfs {
 
@@ -37,6 +39,15 @@ inline constexpr unsigned kMaxNeighbours = 32;
 
 enum class Direction : std::uint8_t { TopDown, BottomUp };
 enum class DirectionPolicy : std::uint8_t { Auto, TopDown, BottomUp };
+
+// auto | top-down | bottom-up; InputError naming --direction otherwise.
+inline DirectionPolicy parse_direction_policy(const std::string& text) {
+  if (text == "auto") return DirectionPolicy::Auto;
+  if (text == "top-down") return DirectionPolicy::TopDown;
+  if (text == "bottom-up") return DirectionPolicy::BottomUp;
+  throw InputError("--direction", 0,
+                   "unknown direction '" + text + "' (expected auto, top-down or bottom-up)");
+}
 
 inline const char* direction_text(Direction direction) {
   return direction == Direction::TopDown ? "top-down" : "bottom-up";

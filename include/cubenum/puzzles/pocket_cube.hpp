@@ -221,6 +221,12 @@ Enumeration enumerate(Metric metric, bool symmetry,
 // of enumerate runs in one). Every process gets the whole table.
 Enumeration enumerate_shared(Metric metric, bfs::DirectionPolicy policy, Cluster& cluster);
 
+// The table on the engine that suits this_cluster(): enumerate in one
+// process, enumerate_shared across several (where `symmetry` is refused:
+// the classes are counted in one process).
+Enumeration enumerate_here(Metric metric, bool symmetry, bfs::DirectionPolicy policy,
+                           Progress* progress = nullptr);
+
 // One optimal sequence that takes `start` to solved, in `start`'s own
 // frame: the generators of the fixed-corner frame, renamed to the faces they
 // are in the frame the cube is held in.
