@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -16,6 +15,7 @@
 #include "cubenum/core/output_file.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
+#include "cubenum/puzzles/polycube_drawing.hpp"
 #include "cubenum/puzzles/polycube_job.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
 #include "cubenum/search/voxel_cover.hpp"
@@ -37,12 +37,6 @@ struct PolycubeOptions {
   std::string svg;
   std::string html;
 };
-
-// The problems asked for, each with its number in the file (from 1).
-std::vector<std::pair<int, polycube::Problem>> load_problems(const PolycubeOptions& o) {
-  check_time_limit(o.time_limit);
-  return puzzles::polycube_problems(o.file, o.problem, shown_path(o.file));
-}
 
 long cube_count(const std::vector<polycube::Piece>& pieces, bool at_most) {
   long n = 0;  // (no wrap: pieces of millions of cubes, counts up to 65535)
@@ -131,82 +125,6 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
   return puzzles::polycube_count_json(request, puzzles::count_polycube_job(request, table));
 }
 
-// The target's voxels, fixed and variable, and the corners of their box.
-struct TargetBox {
-  std::vector<Voxel> voxels;
-  Voxel low, high;
-};
-TargetBox target_box(const polycube::Problem& problem) {
-  TargetBox box{problem.fixed, {}, {}};
-  box.voxels.insert(box.voxels.end(), problem.variable.begin(), problem.variable.end());
-  box.low = box.high = box.voxels.front();
-  for (const Voxel& v : box.voxels)
-    for (int a = 0; a < 3; ++a)
-      box.low[a] = std::min(box.low[a], v[a]), box.high[a] = std::max(box.high[a], v[a]);
-  return box;
-}
-
-// The assembly's layers, z from the bottom, each row y from the top: the
-// piece's name in each voxel ('.' where the target has none or it stays empty).
-std::string layers_text(const polycube::Problem& problem, const search::VoxelCover& cover,
-                        const search::CoverAssembly& assembly) {
-  const auto [all, low, high] = target_box(problem);
-  std::map<Voxel, std::string> name;
-  std::size_t width = 1;
-  for (const auto& placed : assembly)
-    width = std::max(width, cover.piece_names()[placed.piece].size());
-  for (const auto& placed : assembly)
-    for (const Voxel& v : placed.voxels) name[v] = cover.piece_names()[placed.piece];
-  std::string text;
-  for (int z = low[2]; z <= high[2]; ++z) {
-    if (high[2] > low[2]) text += fmt::format("layer z={}\n", z);
-    for (int y = low[1]; y <= high[1]; ++y) {
-      std::string row;
-      for (int x = low[0]; x <= high[0]; ++x) {
-        const auto it = name.find({x, y, z});
-        row += fmt::format("{:<{}}", it == name.end() ? "." : it->second, width + 1);
-      }
-      text += row.substr(0, row.find_last_not_of(' ') + 1) + '\n';
-    }
-  }
-  return text;
-}
-
-// Each layer as a grid of squares, one colour per piece, its name inside.
-std::string layers_svg(const polycube::Problem& problem, const search::VoxelCover& cover,
-                       const search::CoverAssembly& assembly) {
-  constexpr int kCell = 28, kGap = 20;
-  const auto [all, low, high] = target_box(problem);
-  const int cols = high[0] - low[0] + 1, rows = high[1] - low[1] + 1, layers = high[2] - low[2] + 1;
-  const int width = layers * (cols * kCell + kGap) + kGap, height = rows * kCell + 2 * kGap;
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-      "font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"middle\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-      width, height);
-  for (const Voxel& v : all)
-    svg += fmt::format(
-        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#eee\" stroke=\"#999\"/>\n",
-        kGap + (v[2] - low[2]) * (cols * kCell + kGap) + (v[0] - low[0]) * kCell,
-        kGap + (v[1] - low[1]) * kCell, kCell, kCell);
-  for (const auto& placed : assembly) {
-    const std::string colour = puzzles::polycube_piece_colour(placed.piece);
-    for (const Voxel& v : placed.voxels) {
-      const int x = kGap + (v[2] - low[2]) * (cols * kCell + kGap) + (v[0] - low[0]) * kCell;
-      const int y = kGap + (v[1] - low[1]) * kCell;
-      svg += fmt::format(
-          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" "
-          "stroke=\"#333\"/><text x=\"{}\" y=\"{}\">{}</text>\n",
-          x, y, kCell, kCell, colour, x + kCell / 2, y + kCell / 2 + 4,
-          cover.piece_names()[placed.piece]);
-    }
-  }
-  for (int z = 0; z < layers; ++z)
-    svg += fmt::format("<text x=\"{}\" y=\"{}\">z={}</text>\n",
-                       kGap + z * (cols * kCell + kGap) + cols * kCell / 2, kGap - 6, low[2] + z);
-  return svg + "</svg>\n";
-}
-
 // Prints the assemblies in layers and returns them as JSON (each a list of
 // its pieces and their voxels); the first one's layers as SVG, if asked.
 Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
@@ -216,33 +134,55 @@ Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
   out << fmt::format("first {} assembl{} (one per class up to symmetry)\n", assemblies.size(),
                      assemblies.size() == 1 ? "y" : "ies");
   for (std::size_t i = 0; i < assemblies.size(); ++i) {
-    out << fmt::format("#{}\n{}\n", i + 1, layers_text(problem, cover, assemblies[i]));
+    out << fmt::format("#{}\n{}\n", i + 1,
+                       puzzles::polycube_layers_text(problem, cover.piece_names(), assemblies[i]));
     if (page_assemblies != nullptr)
       page_assemblies->push_back(puzzles::polycube_assembly_json(
           cover, assemblies[i], fmt::format("{} #{}", problem.name, i + 1)));
     if (svg_of_first != nullptr && svg_of_first->empty())
-      *svg_of_first = layers_svg(problem, cover, assemblies[i]);
+      *svg_of_first = puzzles::polycube_layers_svg(problem, cover.piece_names(), assemblies[i]);
   }
   return puzzles::polycube_assemblies_json(cover.piece_names(), assemblies);
 }
 
-Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
-  Json results = Json::array();
+// polycube solve's text: each problem's header and its first assemblies,
+// the first one's layers kept for --svg and every one for --html.
+class SolveText : public puzzles::PolycubeCountView {
+ public:
+  explicit SolveText(std::ostream& out) : out_(out) {}
+  void problem(const polycube::Problem& problem, const search::VoxelCover& cover) override {
+    print_header(out_, problem, cover);
+  }
+  void listed(const polycube::Problem& problem, const search::VoxelCover& cover,
+              const std::vector<search::CoverAssembly>& assemblies) override {
+    show_assemblies(out_, problem, cover, assemblies, &svg_of_first, &page_assemblies);
+  }
   std::string svg_of_first;
   Json page_assemblies = Json::array();
-  for (const auto& [number, problem] : load_problems(o)) {
-    const search::VoxelCover cover(problem, o.file);
-    print_header(ctx.out, problem, cover);
-    const Json listed =
-        show_assemblies(ctx.out, problem, cover, cover.first(o.first, deadline(o.time_limit)),
-                        &svg_of_first, &page_assemblies);
-    results.push_back({{"name", problem.name}, {"problem", number}, {"assemblies", listed}});
-  }
-  if (!o.svg.empty()) write_output_file(o.svg, "--svg", svg_of_first);
+
+ private:
+  std::ostream& out_;
+};
+
+Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
+  puzzles::PolycubeSolveRequest request;
+  request.file = o.file;
+  request.file_shown = shown_path(o.file);
+  request.problem = o.problem;
+  request.first = o.first;
+  request.time_limit = o.time_limit;
+  SolveText text(ctx.out);
+  Json results = Json::array();
+  for (const puzzles::PolycubeAssemblies& found : puzzles::solve_polycube_job(request, text))
+    results.push_back(
+        {{"name", found.name},
+         {"problem", found.number},
+         {"assemblies", puzzles::polycube_assemblies_json(found.piece_names, found.assemblies)}});
+  if (!o.svg.empty()) write_output_file(o.svg, "--svg", text.svg_of_first);
   if (!o.html.empty())
-    write_html_page(
-        o.html, puzzles::polycube_page_data(
-                    page_assemblies, fmt::format("cubenum polycube solve {}", shown_path(o.file))));
+    write_html_page(o.html, puzzles::polycube_page_data(
+                                text.page_assemblies,
+                                fmt::format("cubenum polycube solve {}", shown_path(o.file))));
   return {{"file", shown_path(o.file)}, {"results", results}};
 }
 

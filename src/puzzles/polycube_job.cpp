@@ -133,6 +133,21 @@ PolycubeCountResult count_polycube_job(const PolycubeCountRequest& r, PolycubeCo
   return result;
 }
 
+std::vector<PolycubeAssemblies> solve_polycube_job(const PolycubeSolveRequest& r,
+                                                   PolycubeCountView& view) {
+  check_time_limit(r.time_limit);
+  std::vector<PolycubeAssemblies> found;
+  for (auto& [number, problem] :
+       polycube_problems(r.file, r.problem, r.file_shown.empty() ? r.file : r.file_shown)) {
+    const search::VoxelCover cover(problem, r.file);
+    view.problem(problem, cover);
+    found.push_back(
+        {number, problem.name, cover.piece_names(), cover.first(r.first, deadline(r.time_limit))});
+    view.listed(problem, cover, found.back().assemblies);
+  }
+  return found;
+}
+
 Json polycube_assemblies_json(const std::vector<std::string>& piece_names,
                               const std::vector<search::CoverAssembly>& assemblies) {
   Json listed = Json::array();

@@ -55,8 +55,8 @@ struct PolycubeCountResult {
   bool resumed = false;
 };
 
-// What a caller shows while the count goes (the command line: a header
-// per problem, its counts, its first assemblies).
+// What a caller shows while the count (or the solve) goes (the command
+// line: a header per problem, its counts, its first assemblies).
 class PolycubeCountView {
  public:
   virtual ~PolycubeCountView() = default;
@@ -70,6 +70,25 @@ class PolycubeCountView {
 // stopped with a checkpoint is saved.
 PolycubeCountResult count_polycube_job(const PolycubeCountRequest& request,
                                        PolycubeCountView& view);
+
+// `polycube solve`: the first assemblies of each problem, one per class.
+struct PolycubeSolveRequest {
+  std::string file, file_shown;  // as PolycubeCountRequest's
+  int problem = 0;
+  std::size_t first = 1;
+  double time_limit = 0;
+};
+
+struct PolycubeAssemblies {
+  int number = 0;
+  std::string name;
+  std::vector<std::string> piece_names;  // VoxelCover::piece_names
+  std::vector<search::CoverAssembly> assemblies;
+};
+
+// Shows each problem and its assemblies to the view as they are found.
+std::vector<PolycubeAssemblies> solve_polycube_job(const PolycubeSolveRequest& request,
+                                                   PolycubeCountView& view);
 
 // The result's JSON fields (docs/PUZZLES.md, polycube count).
 Json polycube_count_json(const PolycubeCountRequest& request, const PolycubeCountResult& result);
