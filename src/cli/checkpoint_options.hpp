@@ -3,7 +3,6 @@
 // actions that can be stopped and continued (core/checkpoint.hpp).
 #include "command.hpp"
 #include "cubenum/core/run_control.hpp"
-#include "cubenum/search/count_checkpoint.hpp"
 
 namespace cubenum::cli {
 

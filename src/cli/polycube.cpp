@@ -18,7 +18,6 @@
 #include "cubenum/puzzles/polycube_drawing.hpp"
 #include "cubenum/puzzles/polycube_job.hpp"
 #include "cubenum/puzzles/solution_pages.hpp"
-#include "cubenum/search/voxel_cover.hpp"
 #include "puzzles.hpp"
 
 namespace cubenum::cli {
