@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cubenum/core/byte_io.hpp"
+#include "cubenum/search/tally_codec.hpp"
 #include "plate_assembly_internal.hpp"
 
 namespace cubenum::search {
@@ -46,14 +47,14 @@ namespace {
 // SelectionSet::encode) and the listed solutions, each as a length and its
 // numbers. Tallies saved before the selections were packed ("ATLY") held
 // each selection as a length and its kinds; they read as they did.
-constexpr std::uint32_t kTallyMagic = 0x324c5441;        // "ATL2"
-constexpr std::uint32_t kListedTallyMagic = 0x594c5441;  // "ATLY"
+constexpr std::uint32_t kTallyMagic = tally_format("ATL2");
+constexpr std::uint32_t kListedTallyMagic = tally_format("ATLY");
 
 }  // namespace
 
 std::vector<std::byte> AssemblyTally::encode() const {
   ByteWriter w;
-  w.put(kTallyMagic);
+  put_tally_format(w, kTallyMagic);
   for (const std::uint64_t v : {raw, rotations, symmetries, std::uint64_t{subtrees_done},
                                 std::uint64_t{complete}, std::uint64_t{list_limit}})
     w.put(v);
@@ -81,9 +82,8 @@ std::vector<std::byte> AssemblyTally::encode() const {
 
 AssemblyTally AssemblyTally::decode(std::span<const std::byte> bytes, const std::string& source) {
   ByteReader r(bytes, source, "a tally");
-  const auto magic = r.get<std::uint32_t>();
-  if (magic != kTallyMagic && magic != kListedTallyMagic)
-    throw InputError(source, 0, "not a tally (corrupt)");
+  const std::uint32_t magic =
+      get_tally_format(r, {kTallyMagic, kListedTallyMagic}, source, "an assembly tally");
   AssemblyTally t;
   t.raw = r.get<std::uint64_t>();
   t.rotations = r.get<std::uint64_t>();

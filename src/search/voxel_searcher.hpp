@@ -17,6 +17,7 @@
 #include "cubenum/core/byte_io.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/word_bits.hpp"
+#include "cubenum/search/tally_codec.hpp"
 #include "voxel_cover_model.hpp"
 
 namespace cubenum::search {
@@ -32,23 +33,26 @@ constexpr int kRegionSteps = 5;
 struct Tally {
   std::uint64_t raw = 0, rotations = 0, symmetries = 0;  // the last two times the group orders
   std::uint64_t nodes = 0;
+  // Subtrees this run stopped inside, and finished (not saved: a ledger
+  // knows its finished subtrees).
+  std::uint64_t stopped = 0, finished = 0;
   Tally& operator+=(const Tally& o) {
     raw += o.raw, rotations += o.rotations, symmetries += o.symmetries, nodes += o.nodes;
+    stopped += o.stopped, finished += o.finished;
     return *this;
   }
 
-  // For checkpoints: a magic word, then the four numbers.
-  static constexpr std::uint32_t kMagic = 0x59544350;  // "PCTY"
+  // For checkpoints: the format's name, then the four numbers.
+  static constexpr std::uint32_t kFormat = tally_format("PCTY");
   std::vector<std::byte> encode() const {
     ByteWriter w;
-    w.put(kMagic);
+    put_tally_format(w, kFormat);
     for (const std::uint64_t v : {raw, rotations, symmetries, nodes}) w.put(v);
     return std::move(w.out);
   }
   static Tally decode(std::span<const std::byte> bytes, const std::string& source) {
     ByteReader r(bytes, source, "a polycube tally");
-    if (r.get<std::uint32_t>() != kMagic)
-      throw InputError(source, 0, "not a polycube tally (corrupt)");
+    get_tally_format(r, {kFormat}, source, "a polycube tally");
     Tally t;
     t.raw = r.get<std::uint64_t>();
     t.rotations = r.get<std::uint64_t>();
