@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "cubenum/core/cluster.hpp"
-#include "cubenum/search/subtree_checkpoint.hpp"
+#include "cubenum/search/subtree_count.hpp"
 #include "plate_assembly_internal.hpp"
 
 namespace cubenum::search {
@@ -420,7 +420,6 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     collect_prefixes(start, 0, split, current, prefixes);
     if (prefixes.size() >= kWantedSubtrees || split == deepest) break;
   }
-  const auto subtrees = static_cast<std::uint32_t>(prefixes.size());
   Work work;
   if (options.work_done) {
     work.estimate = estimate_subtrees(start, split, prefixes);
@@ -429,23 +428,28 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     start.work = &work;
   }
 
-  SubtreeRun<AssemblyTally> run;
-  run.progress = options.progress;
-  run.cluster = options.cluster;
   const SelectionSet no_selections = empty_selections();  // packed for these kinds
-  AssemblyTally none;
-  none.list_limit = options.list_limit;
-  none.selections = no_selections;
-  SubtreeLedger<AssemblyTally> ledger(options.checkpoint, options.checkpoint_name, subtrees, run,
-                                      none);
-  if (start.work != nullptr && !run.pending.empty()) {  // the others finished before
-    double pending = 0;
-    for (const std::uint32_t s : run.pending) pending += work.estimate[s];
-    work.before = work.total - pending;
-  }
-  // The share done before this run, first: the time left comes from what
-  // this run adds to it (a resumed count's earlier part took no time here).
-  if (start.work != nullptr) options.work_done(work.share());
+  SubtreeCount<AssemblyTally> count;
+  count.progress = options.progress;
+  count.cluster = options.cluster;
+  count.checkpoint = options.checkpoint;
+  count.checkpoint_name = options.checkpoint_name;
+  count.empty.list_limit = options.list_limit;
+  count.empty.selections = no_selections;
+  count.sum_across = [&](Cluster& cluster, AssemblyTally mine) {
+    return sum_over(cluster, mine, no_selections);
+  };
+  count.starting = [&](std::span<const std::uint32_t> pending) {
+    if (start.work == nullptr) return;
+    if (!pending.empty()) {  // the others finished before
+      double left = 0;
+      for (const std::uint32_t s : pending) left += work.estimate[s];
+      work.before = work.total - left;
+    }
+    // The share done before this run, first: the time left comes from what
+    // this run adds to it (a resumed count's earlier part took no time here).
+    options.work_done(work.share());
+  };
   const bool without_forms = start.reduced && count_without_forms(options);
   const auto search_one = [&](const Prefix& prefix, AssemblyTally& tally) {
     tally.list_limit = options.list_limit;
@@ -488,15 +492,10 @@ AssemblyTally PlateAssembly::count(const AssemblyOptions& options) const {
     ++tally.subtrees_done;
     return true;
   };
-  AssemblyTally total = ledger.nothing_left()
-                            ? AssemblyTally{}
-                            : search_subtrees<AssemblyTally, Prefix>(prefixes, search_one, run);
-  ledger.record();
+  AssemblyTally total =
+      count_subtrees<AssemblyTally, Prefix>(std::span<const Prefix>(prefixes), search_one, count)
+          .tally;
   total.list_limit = options.list_limit;
-  if (options.cluster != nullptr && options.cluster->processes() > 1)
-    total = sum_over(*options.cluster, total, no_selections);
-  for (const auto& bytes : ledger.earlier_tallies())
-    total += AssemblyTally::decode(*bytes, options.checkpoint->dir());
   total.subtrees_total = prefixes.size();
   if (without_forms) {
     total.raw = raw_from_ties(total.raw_by_ties, acting_order(*start.anchor));

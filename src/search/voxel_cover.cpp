@@ -4,9 +4,8 @@
 #include "cubenum/search/voxel_cover.hpp"
 
 #include <algorithm>
-#include <atomic>
 
-#include "cubenum/search/subtree_checkpoint.hpp"
+#include "cubenum/search/subtree_count.hpp"
 #include "voxel_cover_model.hpp"
 #include "voxel_searcher.hpp"
 
@@ -70,47 +69,35 @@ template <int W>
 CoverCounts count_with(const VoxelCover::Model& m, const CoverOptions& options) {
   const Tables<W> t(m, resolved_choice(m));
   const std::vector<Prefix> prefixes = split<W>(m, t);
-  const auto subtrees = static_cast<std::uint32_t>(prefixes.size());
-  std::atomic<std::size_t> finished{0};
-  std::atomic<bool> stopped{false};
-  SubtreeRun<Tally> run;
-  run.cluster = options.cluster;
-  run.progress = options.progress;
-  SubtreeLedger<Tally> ledger(options.checkpoint, options.checkpoint_name, subtrees, run);
-  const Tally sum = ledger.nothing_left()
-                        ? Tally{}
-                        : search_subtrees<Tally, Prefix>(
-                              std::span<const Prefix>(prefixes),
-                              [&](const Prefix& prefix, Tally& tally) {
-                                Searcher<W> s(m, t, options.stop);
-                                s.apply(prefix);
-                                const bool whole = s.search(tally);
-                                if (whole)
-                                  finished.fetch_add(1, std::memory_order_relaxed);
-                                else
-                                  stopped = true;
-                                return whole;
-                              },
-                              run);
-  ledger.record();
+  SubtreeCount<Tally> count;
+  count.progress = options.progress;
+  count.cluster = options.cluster;
+  count.checkpoint = options.checkpoint;
+  count.checkpoint_name = options.checkpoint_name;
   // Across processes: each has counted the subtrees it drew.
-  std::array<std::uint64_t, 6> total = {sum.raw,   sum.rotations,     sum.symmetries,
-                                        sum.nodes, stopped ? 1U : 0U, finished.load()};
-  if (options.cluster != nullptr && options.cluster->processes() > 1) options.cluster->sum(total);
-  for (const auto& bytes : ledger.earlier_tallies()) {  // (the same in every process)
-    const Tally before = Tally::decode(*bytes, options.checkpoint->dir());
-    total[0] += before.raw, total[1] += before.rotations, total[2] += before.symmetries;
-    total[3] += before.nodes;
-  }
-  total[5] += ledger.earlier_finished();
+  count.sum_across = [](Cluster& cluster, Tally mine) {
+    std::array<std::uint64_t, 6> sum = {mine.raw,   mine.rotations, mine.symmetries,
+                                        mine.nodes, mine.stopped,   mine.finished};
+    cluster.sum(sum);
+    return Tally{sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]};
+  };
+  const auto search_one = [&](const Prefix& prefix, Tally& tally) {
+    Searcher<W> s(m, t, options.stop);
+    s.apply(prefix);
+    const bool whole = s.search(tally);
+    ++(whole ? tally.finished : tally.stopped);
+    return whole;
+  };
+  const SubtreeTotal<Tally> total =
+      count_subtrees<Tally, Prefix>(std::span<const Prefix>(prefixes), search_one, count);
   CoverCounts c;
-  c.raw = total[0];
-  c.rotations = total[1] / m.rotation_order;
-  c.symmetries = total[2] / m.group_order();
-  c.nodes = total[3];
-  c.complete = total[4] == 0;
+  c.raw = total.tally.raw;
+  c.rotations = total.tally.rotations / m.rotation_order;
+  c.symmetries = total.tally.symmetries / m.group_order();
+  c.nodes = total.tally.nodes;
+  c.complete = total.tally.stopped == 0;
   c.subtrees_total = prefixes.size();
-  c.subtrees_done = total[5];
+  c.subtrees_done = total.tally.finished + total.earlier_finished;
   return c;
 }
 
