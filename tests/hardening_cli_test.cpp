@@ -492,3 +492,31 @@ TEST(SecondPassCli, SmallCasesSayWhatIsWrong) {
 }
 
 }  // namespace second_pass
+
+namespace {
+
+// Names from the user's files go into the drawings as text: written as XML
+// entities, so that a name with & or < leaves the SVG well formed.
+TEST(DrawingsCli, NamesWithMarkupAreWrittenAsText) {
+  const fs::path dir = scratch("markup");
+  write(dir / "two.txt",
+        "name A&B <puzzle>\npiece A&B\ncube 0 0 0\npiece <C>\ncube 0 0 0\ntarget\nbox 2x1x1\n");
+  const fs::path svg = dir / "two.svg";
+  auto run = run_cubenum("polycube solve " + (dir / "two.txt").string() + " --svg " + svg.string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  const std::string drawn = read(svg);
+  // Congruent pieces are one kind, named by both.
+  EXPECT_TRUE(contains(drawn, ">A&amp;B=&lt;C&gt;</text>")) << drawn;
+  EXPECT_FALSE(contains(drawn, "<C>")) << drawn;
+
+  // A foam set's name is its file's name.
+  fs::copy_file(kOriginal, dir / "a&b.txt");
+  const fs::path nets = dir / "nets.svg";
+  run = run_cubenum("foam solve --list 1 '" + (dir / "a&b.txt").string() + "' --svg " +
+                    nets.string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_TRUE(contains(read(nets), "a&amp;b")) << read(nets).substr(0, 400);
+  EXPECT_FALSE(contains(read(nets), "a&b")) << read(nets).substr(0, 400);
+}
+
+}  // namespace

@@ -14,6 +14,7 @@
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/input_file.hpp"
+#include "cubenum/report/xml_text.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -336,7 +337,7 @@ std::string foam_nets_svg(const std::vector<FoamNet>& nets) {
     body += fmt::format(
         "<text x=\"10\" y=\"{}\" font-family=\"sans-serif\" font-size=\"12\">"
         "{} #{}</text>\n",
-        top + 12, problem.name, n + 1);
+        top + 12, report::xml_text(problem.name), n + 1);
     for (int f = 0; f < surface.face_count(); ++f) {
       const int kind = key[f].kind;
       const FoamPiece& piece = problem.pieces[problem.kind_pieces[kind].front()];
@@ -344,8 +345,8 @@ std::string foam_nets_svg(const std::vector<FoamNet>& nets) {
       const PlateGrid grid = face_grid(problem, key, f);
       const int x0 = 10 + kNetColumn[f] * (kFace + kGap),
                 y0 = top + 20 + kNetRow[f] * (kFace + kGap);
-      body += fmt::format("<g><title>{}: {} {}</title>\n", surface.face(f).name, piece.set,
-                          piece.name());
+      body += fmt::format("<g><title>{}: {} {}</title>\n", surface.face(f).name,
+                          report::xml_text(piece.set), report::xml_text(piece.name()));
       for (int r = 0; r < search::kPlateSide; ++r)
         for (int c = 0; c < search::kPlateSide; ++c) {
           const bool filled = grid & search::plate_bit(r, c);

@@ -16,6 +16,7 @@
 #include "cubenum/core/checked.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/input_file.hpp"
+#include "cubenum/report/xml_text.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -364,7 +365,8 @@ std::string foam_shape_svg(const FoamShape& shape, const FoamProblem& pool,
     const FoamPiece& piece = pool.pieces[pool.kind_pieces[kind].front()];
     const std::string fill = foam_svg_colour(piece.colour, kind);
     const search::PlateGrid grid = search::transform_grid(pool.kinds[kind].grid, key[f].transform);
-    body += fmt::format("<g><title>{}: {} {}</title>\n", face.name, piece.set, piece.name());
+    body += fmt::format("<g><title>{}: {} {}</title>\n", face.name, report::xml_text(piece.set),
+                        report::xml_text(piece.name()));
     for (int row = 0; row < search::kPlateSide; ++row)
       for (int col = 0; col < search::kPlateSide; ++col) {
         if (!(grid & search::plate_bit(row, col))) continue;
@@ -401,9 +403,9 @@ std::string foam_shape_svg(const FoamShape& shape, const FoamProblem& pool,
       "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"white\"/>\n"
       "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n"
       "{}</svg>\n",
-      min_x - kMargin, top, width, height, width * pixels, height * pixels, shape.name,
-      min_x - kMargin, top, width, height, (min_x + max_x) / 2, top + caption_height - font * 0.4,
-      font, caption, body);
+      min_x - kMargin, top, width, height, width * pixels, height * pixels,
+      report::xml_text(shape.name), min_x - kMargin, top, width, height, (min_x + max_x) / 2,
+      top + caption_height - font * 0.4, font, report::xml_text(caption), body);
 }
 
 }  // namespace cubenum::puzzles

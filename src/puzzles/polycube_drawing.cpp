@@ -7,6 +7,7 @@
 #include <map>
 
 #include "cubenum/puzzles/solution_pages.hpp"
+#include "cubenum/report/xml_text.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -79,7 +80,8 @@ std::string polycube_layers_svg(const polycube::Problem& problem,
       svg += fmt::format(
           "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" "
           "stroke=\"#333\"/><text x=\"{}\" y=\"{}\">{}</text>\n",
-          x, y, kCell, kCell, colour, x + kCell / 2, y + kCell / 2 + 4, piece_names[placed.piece]);
+          x, y, kCell, kCell, colour, x + kCell / 2, y + kCell / 2 + 4,
+          report::xml_text(piece_names[placed.piece]));
     }
   }
   for (int z = 0; z < layers; ++z)
