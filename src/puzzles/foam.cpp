@@ -14,7 +14,6 @@
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/input_file.hpp"
-#include "cubenum/report/xml_text.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -260,112 +259,6 @@ FoamCount count_foam(const FoamProblem& problem, const search::AssemblyOptions& 
   search::AssemblyTally tally = engine.count(with_labels);
   return {tally.raw,           tally.rotations,         tally.symmetries,
           tally.piece_choices, std::move(tally.listed), tally.complete};
-}
-
-namespace {
-
-// Where each face of the cube (U R F D L B) sits in the cross-shaped net.
-constexpr int kNetColumn[6] = {1, 2, 1, 1, 0, 3};
-constexpr int kNetRow[6] = {0, 1, 1, 2, 1, 1};
-
-PlateGrid face_grid(const FoamProblem& problem, const search::AssemblyKey& key, int face) {
-  return search::transform_grid(problem.kinds[key[face].kind].grid, key[face].transform);
-}
-
-}  // namespace
-
-std::string foam_piece_label(const FoamProblem& problem, int kind) {
-  std::string label;
-  for (const int i : problem.kind_pieces[kind]) {
-    if (!label.empty()) label += " = ";
-    label += problem.pieces[i].set + " " + problem.pieces[i].name();
-  }
-  return label;
-}
-
-std::string foam_transform_words(int e) {
-  std::string words = e >= 4 ? "turned over, " : "";
-  return words +
-         (e % 4 == 0 ? "not rotated" : fmt::format("rotated {} deg clockwise", 90 * (e % 4)));
-}
-
-std::string foam_svg_colour(const std::string& colour, int fallback) {
-  static const std::map<std::string, std::string> known = {
-      {"blue", "#1f63c6"}, {"green", "#2e9d3a"},  {"yellow", "#f2d21b"}, {"orange", "#f08a1c"},
-      {"red", "#d7262b"},  {"purple", "#7d3c98"}, {"pink", "#ec6fa8"},   {"any", "#8c8c8c"}};
-  static const char* palette[] = {"#1f63c6", "#2e9d3a", "#f2d21b", "#f08a1c", "#d7262b", "#7d3c98"};
-  const auto it = known.find(colour.substr(0, colour.find('-')));
-  return it != known.end() ? it->second : palette[fallback % 6];
-}
-
-std::string foam_net_text(const FoamProblem& problem, const search::AssemblyKey& key) {
-  std::string out;
-  const auto& surface = foam_cube_surface();
-  for (int net_row = 0; net_row < 3; ++net_row)
-    for (int r = 0; r < search::kPlateSide; ++r) {
-      std::string line;
-      for (int net_col = 0; net_col < 4; ++net_col) {
-        int face = -1;
-        for (int f = 0; f < surface.face_count(); ++f)
-          if (kNetRow[f] == net_row && kNetColumn[f] == net_col) face = f;
-        std::string cells(search::kPlateSide, ' ');
-        if (face >= 0) {
-          const PlateGrid grid = face_grid(problem, key, face);
-          for (int c = 0; c < search::kPlateSide; ++c)
-            cells[c] = (grid & search::plate_bit(r, c)) ? '#' : '.';
-        }
-        line += cells + "  ";
-      }
-      out += line.substr(0, line.find_last_not_of(' ') + 1) + '\n';
-    }
-  for (int f = 0; f < surface.face_count(); ++f)
-    out += fmt::format(
-        "{}: {} ({}), as placed {}\n", surface.face(f).name, foam_piece_label(problem, key[f].kind),
-        foam_transform_words(key[f].transform), foam_code(face_grid(problem, key, f)));
-  return out;
-}
-
-std::string foam_nets_svg(const std::vector<FoamNet>& nets) {
-  constexpr int kCell = 12, kFace = kCell * search::kPlateSide, kGap = 4;
-  constexpr int kNetWidth = 4 * (kFace + kGap), kNetHeight = 3 * (kFace + kGap) + 20;
-  const auto& surface = foam_cube_surface();
-  std::string body;
-  for (std::size_t n = 0; n < nets.size(); ++n) {
-    const FoamProblem& problem = *nets[n].problem;
-    const search::AssemblyKey& key = nets[n].key;
-    const int top = static_cast<int>(n) * (kNetHeight + 10) + 10;
-    body += fmt::format(
-        "<text x=\"10\" y=\"{}\" font-family=\"sans-serif\" font-size=\"12\">"
-        "{} #{}</text>\n",
-        top + 12, report::xml_text(problem.name), n + 1);
-    for (int f = 0; f < surface.face_count(); ++f) {
-      const int kind = key[f].kind;
-      const FoamPiece& piece = problem.pieces[problem.kind_pieces[kind].front()];
-      const std::string fill = foam_svg_colour(piece.colour, kind);
-      const PlateGrid grid = face_grid(problem, key, f);
-      const int x0 = 10 + kNetColumn[f] * (kFace + kGap),
-                y0 = top + 20 + kNetRow[f] * (kFace + kGap);
-      body += fmt::format("<g><title>{}: {} {}</title>\n", surface.face(f).name,
-                          report::xml_text(piece.set), report::xml_text(piece.name()));
-      for (int r = 0; r < search::kPlateSide; ++r)
-        for (int c = 0; c < search::kPlateSide; ++c) {
-          const bool filled = grid & search::plate_bit(r, c);
-          body += fmt::format(
-              "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#555\" "
-              "stroke-width=\"0.5\"/>\n",
-              x0 + c * kCell, y0 + r * kCell, kCell, kCell, filled ? fill : "#ffffff");
-        }
-      body += fmt::format(
-          "<text x=\"{}\" y=\"{}\" font-family=\"sans-serif\" font-size=\"10\" "
-          "text-anchor=\"middle\">{}</text></g>\n",
-          x0 + kFace / 2, y0 + kFace / 2 + 4, surface.face(f).name);
-    }
-  }
-  const int height = static_cast<int>(nets.size()) * (kNetHeight + 10) + 10;
-  return fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\">\n{}"
-      "</svg>\n",
-      kNetWidth + 20, std::max(height, 20), body);
 }
 
 }  // namespace cubenum::puzzles

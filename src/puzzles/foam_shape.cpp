@@ -16,7 +16,6 @@
 #include "cubenum/core/checked.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/input_file.hpp"
-#include "cubenum/report/xml_text.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -321,91 +320,6 @@ search::FirstResult first_foam_shape(const FoamShape& shape, const FoamProblem& 
   }
   const search::PlateAssembly engine(shape.surface, pool.kinds, pool.group_capacity);
   return engine.first(options);
-}
-
-std::string foam_assembly_text(const FoamShape& shape, const FoamProblem& pool,
-                               const search::AssemblyKey& key) {
-  std::string out;
-  for (int f = 0; f < shape.surface.face_count(); ++f) {
-    const search::PlateGrid grid =
-        search::transform_grid(pool.kinds[key[f].kind].grid, key[f].transform);
-    out += fmt::format("{}: {} ({}), as placed {}\n", shape.surface.face(f).name,
-                       foam_piece_label(pool, key[f].kind), foam_transform_words(key[f].transform),
-                       foam_code(grid));
-  }
-  return out;
-}
-
-std::string foam_shape_svg(const FoamShape& shape, const FoamProblem& pool,
-                           const search::AssemblyKey& key) {
-  // Isometric view from (1,1,1): only faces facing +x, +y or +z show; far
-  // ones first (painter's order by the centre's depth x+y+z).
-  constexpr double kScale = 7.0, kCos30 = 0.8660254037844386;
-  const search::PlateSurface& s = shape.surface;
-  const auto project = [&](double x, double y, double z) {
-    return std::pair<double, double>{(x - z) * kCos30 * kScale, (-y + (x + z) * 0.5) * kScale};
-  };
-  std::vector<int> shown;
-  for (int f = 0; f < s.face_count(); ++f) {
-    const Vec3& r = s.face(f).right;
-    const Vec3& d = s.face(f).down;
-    const Vec3 normal{r[1] * d[2] - r[2] * d[1], r[2] * d[0] - r[0] * d[2],
-                      r[0] * d[1] - r[1] * d[0]};  // right x down points inward
-    if (normal[0] + normal[1] + normal[2] < 0) shown.push_back(f);
-  }
-  std::stable_sort(shown.begin(), shown.end(), [&](int a, int b) {
-    const Vec3 &p = s.face(a).centre, &q = s.face(b).centre;
-    return p[0] + p[1] + p[2] < q[0] + q[1] + q[2];
-  });
-  double min_x = 1e9, min_y = 1e9, max_x = -1e9, max_y = -1e9;
-  std::string body;
-  for (const int f : shown) {
-    const search::PlateFace& face = s.face(f);
-    const int kind = key[f].kind;
-    const FoamPiece& piece = pool.pieces[pool.kind_pieces[kind].front()];
-    const std::string fill = foam_svg_colour(piece.colour, kind);
-    const search::PlateGrid grid = search::transform_grid(pool.kinds[kind].grid, key[f].transform);
-    body += fmt::format("<g><title>{}: {} {}</title>\n", face.name, report::xml_text(piece.set),
-                        report::xml_text(piece.name()));
-    for (int row = 0; row < search::kPlateSide; ++row)
-      for (int col = 0; col < search::kPlateSide; ++col) {
-        if (!(grid & search::plate_bit(row, col))) continue;
-        std::string points;
-        for (const auto& [dr, dc] : {std::pair{-0.5, -0.5}, {-0.5, 0.5}, {0.5, 0.5}, {0.5, -0.5}}) {
-          double v[3];
-          for (int i = 0; i < 3; ++i)
-            v[i] = face.centre[i] + (col - 2 + dc) * face.right[i] + (row - 2 + dr) * face.down[i];
-          const auto [x, y] = project(v[0], v[1], v[2]);
-          min_x = std::min(min_x, x), max_x = std::max(max_x, x);
-          min_y = std::min(min_y, y), max_y = std::max(max_y, y);
-          points += fmt::format("{:.1f},{:.1f} ", x, y);
-        }
-        body += fmt::format(
-            "<polygon points=\"{}\" fill=\"{}\" stroke=\"#333\" stroke-width=\"0.4\"/>\n", points,
-            fill);
-      }
-    body += "</g>\n";
-  }
-  // Drawn at least 560 pixels on its longer side (a cube alone would be
-  // about 130), with the shape's name above it in a font that fits.
-  constexpr double kMargin = 10, kMinPixels = 560;
-  const std::string caption =
-      fmt::format("{}: {} faces, first assembly listed", shape.name, s.face_count());
-  const double width = max_x - min_x + 2 * kMargin;
-  const double font = std::min(8.0, width / (0.6 * static_cast<double>(caption.size())));
-  const double caption_height = font * 1.75;
-  const double height = max_y - min_y + 2 * kMargin + caption_height;
-  const double pixels = std::max(1.0, kMinPixels / std::max(width, height));
-  const double top = min_y - kMargin - caption_height;
-  return fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{:.1f} {:.1f} {:.1f} {:.1f}\" "
-      "width=\"{:.0f}\" height=\"{:.0f}\" font-family=\"sans-serif\">\n<title>{}</title>\n"
-      "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"white\"/>\n"
-      "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n"
-      "{}</svg>\n",
-      min_x - kMargin, top, width, height, width * pixels, height * pixels,
-      report::xml_text(shape.name), min_x - kMargin, top, width, height, (min_x + max_x) / 2,
-      top + caption_height - font * 0.4, font, report::xml_text(caption), body);
 }
 
 }  // namespace cubenum::puzzles
