@@ -56,6 +56,26 @@ TEST(Cli, ListNamesTheCommands) {
   EXPECT_NE(r.output.find("scale"), std::string::npos);
 }
 
+TEST(Cli, VersionSaysTheProjectVersionAndTheCommit) {
+  // The version is CMakeLists.txt's project(cubenum VERSION 0.1.0).
+  const Outcome r = run_cubenum("--version");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.rfind("cubenum 0.1.0, commit ", 0), 0U) << r.output;
+}
+
+TEST(Cli, HelpShowsTheHelpOfTheCommandItNames) {
+  Outcome r = run_cubenum("help");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output, run_cubenum("--help").output);
+  r = run_cubenum("help foam count");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output, run_cubenum("foam count --help").output);
+  EXPECT_NE(r.output.find("--shape"), std::string::npos) << r.output;
+  r = run_cubenum("help foam counts");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_EQ(r.output, run_cubenum("foam counts --help").output);
+}
+
 TEST(Cli, BadThreadCountIsRejected) {
   const Outcome r = run_cubenum("report --threads 0 --out /tmp");
   EXPECT_NE(r.status, 0);
@@ -125,7 +145,7 @@ TEST(Cli, EveryActionTakesVerboseAndProgress) {
     std::istringstream words(line);
     std::string puzzle, action;
     words >> puzzle >> action;
-    if (puzzle == "report" || puzzle == "scale" || puzzle == "list") continue;
+    if (puzzle == "report" || puzzle == "scale" || puzzle == "list" || puzzle == "help") continue;
     ++actions;
     const Outcome help = run_cubenum(puzzle + " " + action + " --help");
     EXPECT_NE(help.output.find("--verbose"), std::string::npos) << puzzle << " " << action;

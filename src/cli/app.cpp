@@ -47,6 +47,10 @@ std::unique_ptr<Command> build_app(std::string_view command, std::string_view ac
   Command* list =
       app->add_subcommand("list", "every puzzle and action with a one-line description");
   list->callback([root = app.get()] { print_list(*root); });
+  // (main.cpp reads `help WORDS` as `WORDS --help`: listed here.)
+  Command* help = app->add_subcommand(
+      "help", "the help of the program, or of a command: cubenum help foam count");
+  help->callback([root = app.get()] { std::cout << root->help(); });
   return app;
 }
 

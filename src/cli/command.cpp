@@ -23,6 +23,7 @@
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/memory.hpp"
+#include "cubenum/report/machine.hpp"
 
 namespace cubenum::cli {
 namespace {
@@ -142,6 +143,8 @@ Command::~Command() = default;
 std::unique_ptr<Command> Command::program(const std::string& description) {
   auto shared = std::make_unique<Shared>();
   shared->app = std::make_unique<CLI::App>(description, "cubenum");
+  shared->app->set_version_flag(
+      "--version", [] { return report::version_line(); }, "print the version and the commit");
   std::unique_ptr<Command> root(
       new Command(shared->app.get(), shared.get(), "cubenum", description, 0, true));
   root->owned_ = std::move(shared);

@@ -36,7 +36,17 @@ std::string command_output(const std::string& command) {
   return text;
 }
 
+std::string source_commit() {
+  const std::string commit = command_output("git -C '" CUBENUM_SOURCE_DIR
+                                            "' describe --always --dirty --abbrev=10 2>/dev/null");
+  return commit.empty() ? "unknown" : commit;
+}
+
 }  // namespace
+
+std::string version_line() {
+  return fmt::format("cubenum {}, commit {}", CUBENUM_VERSION, source_commit());
+}
 
 Machine this_machine() {
   Machine m;
@@ -55,9 +65,7 @@ Machine this_machine() {
   m.date = fmt::format(
       "{:%Y-%m-%dT%H:%MZ}",
       fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
-  m.commit = command_output("git -C '" CUBENUM_SOURCE_DIR
-                            "' describe --always --dirty --abbrev=10 2>/dev/null");
-  if (m.commit.empty()) m.commit = "unknown";
+  m.commit = source_commit();
   return m;
 }
 
