@@ -57,6 +57,13 @@ TEST(Signature, ReportCountsEqualTheCommittedResults) {
   }
   EXPECT_EQ(files, 6) << "the report's puzzles: pocket cube, rolling cubes, foam, nine-colour "
                          "cube, sudoku cube, polycubes";
+  // It ends with each puzzle's headline: the pocket cube's 3,674,160
+  // positions and God's numbers 14 (QTM) and 11 (HTM) are published
+  // (jaapsch.net, OEIS A079761/A079762), so is Soma's 240 (Winning Ways).
+  for (const char* headline :
+       {"  pocket-cube:      3,674,160 positions, God's number 14 qtm, 11 htm;",
+        "  polycube:         Soma cube 240,"})
+    EXPECT_NE(run.output.find(headline), std::string::npos) << headline << "\n" << run.output;
 }
 
 }  // namespace

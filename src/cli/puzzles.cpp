@@ -2,6 +2,12 @@
 // `cubenum report` runs of each.
 #include "puzzles.hpp"
 
+#include <fmt/format.h>
+
+#include <cstdint>
+
+#include "cubenum/core/progress.hpp"
+
 namespace cubenum::cli {
 namespace {
 
@@ -47,13 +53,70 @@ std::vector<std::vector<std::string>> foam_runs() {
   return runs;
 }
 
+// ------------------------------------------------------------ headlines
+
+std::string grouped(const Json& n) {
+  return progress::grouped(n.get<std::uint64_t>());
+}
+
+std::string pocket_cube_headline(const std::vector<Json>& runs) {
+  std::string depths;
+  for (const Json& r : runs)
+    depths += fmt::format("{}{} {}", depths.empty() ? "" : ", ", r["max_depth"].get<int>(),
+                          r["metric"].get<std::string>());
+  return fmt::format("{} positions, God's number {}; {} classes up to symmetry",
+                     grouped(runs.front()["states"]), depths,
+                     grouped(runs.front()["symmetry_classes"]));
+}
+
+std::string rolling_cubes_headline(const std::vector<Json>& runs) {
+  const Json& r = runs.front();
+  const Json& s = r["shortest_solution"];
+  return fmt::format(
+      "{} states, {} reachable, eccentricity of the start {}{}", grouped(r["states"]),
+      grouped(r["reachable"]), r["max_depth"].get<int>(),
+      s.is_null() ? "" : fmt::format("; shortest solution {} moves", s["length"].get<int>()));
+}
+
+std::string foam_headline(const std::vector<Json>& runs) {
+  // The run over every set's pieces together, by identity (foam_runs).
+  const Json& pool = runs[runs.size() - 2]["results"][0];
+  return fmt::format(
+      "{} challenges; any six of all {} sets' pieces: {} assemblies, {} up to symmetry",
+      runs.size(), kSeries.size() + kSingleSets.size(), grouped(pool["raw"]),
+      grouped(pool["symmetries"]));
+}
+
+std::string nine_colour_cube_headline(const std::vector<Json>& runs) {
+  const Json& r = runs.front();
+  return fmt::format("{} labelled colourings, {} up to colours and symmetries",
+                     grouped(r["labelled"]), grouped(r["up_to_colours_and_symmetries"]));
+}
+
+std::string sudoku_cube_headline(const std::vector<Json>& runs) {
+  const Json& r = runs.front();
+  const auto solutions = r["solutions"].get<std::uint64_t>();
+  return fmt::format("{} grid solution{}, {} reachable by turns", grouped(r["solutions"]),
+                     solutions == 1 ? "" : "s", grouped(r["reachable"]));
+}
+
+std::string polycube_headline(const std::vector<Json>& runs) {
+  std::string line;
+  for (const Json& run : runs)
+    for (const Json& r : run["results"])
+      line += fmt::format("{}{} {}", line.empty() ? "" : ", ", r["name"].get<std::string>(),
+                          grouped(r["symmetries"]));
+  return line + " (up to symmetry)";
+}
+
 ReportSection pocket_cube_report() {
   return {"Pocket cube",
           "Positions modulo whole-cube rotation (one corner fixed), 3,674,160 in all, by distance "
           "from solved in the quarter-turn (QTM) and half-turn (HTM) metrics; the antipodes; "
           "classes up to the 48 symmetries (conjugation), in total and per distance.",
           {{"pocket-cube", "bfs", "--metric", "qtm", "--symmetry"},
-           {"pocket-cube", "bfs", "--metric", "htm", "--symmetry"}}};
+           {"pocket-cube", "bfs", "--metric", "htm", "--symmetry"}},
+          pocket_cube_headline};
 }
 
 ReportSection rolling_cubes_report() {
@@ -62,7 +125,8 @@ ReportSection rolling_cubes_report() {
           "states reachable from all black up with the centre empty, their distances, the "
           "eccentricity of the start and the states at that distance, the shortest distance to all "
           "colour up with the centre empty, one shortest sequence and the number of them.",
-          {{"rolling-cubes", "bfs"}}};
+          {{"rolling-cubes", "bfs"}},
+          rolling_cubes_headline};
 }
 
 ReportSection foam_report() {
@@ -72,7 +136,7 @@ ReportSection foam_report() {
       "told apart by identity (the last run: by shape, congruent pieces interchangeable): raw, "
       "up to the 24 rotations, up to the 48 symmetries; for one piece per colour and any six "
       "from a pool also the piece choices that build a cube.",
-      foam_runs()};
+      foam_runs(), foam_headline};
 }
 
 ReportSection nine_colour_cube_report() {
@@ -80,7 +144,8 @@ ReportSection nine_colour_cube_report() {
           "27 unit cubes, 3 of each of 9 colours, filling the 3x3x3 cube so that each face shows "
           "all 9 colours: labelled colourings; classes up to permuting the colours; up to colours "
           "and rotations; up to colours and symmetries.",
-          {{"nine-colour-cube", "count"}}};
+          {{"nine-colour-cube", "count"}},
+          nine_colour_cube_headline};
 }
 
 ReportSection sudoku_cube_report() {
@@ -89,7 +154,8 @@ ReportSection sudoku_cube_report() {
       "Grid solutions of the seed's stickered cube: each corner and edge piece in a slot with a "
       "twist or flip so that every face shows 1-9 around its centre, all facing one way (a 1 "
       "may face the opposite way); each also checked for reachability by legal turns.",
-      {{"sudoku-cube", "count"}}};
+      {{"sudoku-cube", "count"}},
+      sudoku_cube_headline};
 }
 
 ReportSection polycube_report() {
@@ -99,7 +165,8 @@ ReportSection polycube_report() {
           "image the same assembly where it is one of the puzzle), and BurrTools' count.",
           {{"polycube", "count", data("polycubes/soma.txt")},
            {"polycube", "count", data("polycubes/pentomino-6x10.txt")},
-           {"polycube", "count", data("polycubes/pentomino-2x5x6.txt")}}};
+           {"polycube", "count", data("polycubes/pentomino-2x5x6.txt")}},
+          polycube_headline};
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "cubenum/report/json.hpp"
 
 namespace cubenum::cli {
 
@@ -15,6 +16,9 @@ struct ReportSection {
   std::string title;
   std::string counts;  // what is counted, in the words of docs/PUZZLES.md
   std::vector<std::vector<std::string>> runs;
+  // The counts a reader looks for first, in one line, from the runs'
+  // results (in the order of `runs`).
+  std::string (*headline)(const std::vector<Json>& results) = nullptr;
 };
 
 struct PuzzleCommand {

@@ -47,9 +47,11 @@ std::string shown(const std::vector<std::string>& args) {
   return command;
 }
 
+// The section's Markdown; its JSON file goes into `files`, its headline
+// into `headlines`.
 std::string run_section(const Section& section, int threads, const report::Machine& machine,
-                        const fs::path& out_dir, Progress& progress,
-                        std::vector<OutputText>& files) {
+                        const fs::path& out_dir, Progress& progress, std::vector<OutputText>& files,
+                        std::vector<std::string>& headlines) {
   std::string md = fmt::format("## {}\n\n{}\n\n", section.report.title, section.report.counts);
   Json runs = Json::array();
   for (auto args : section.report.runs) {
@@ -71,6 +73,9 @@ std::string run_section(const Section& section, int threads, const report::Machi
   const Json file = {
       {"puzzle", section.puzzle}, {"machine", report::to_json(machine)}, {"runs", runs}};
   files.push_back({(out_dir / (section.puzzle + ".json")).string(), file.dump(2) + "\n"});
+  if (section.report.headline != nullptr)
+    headlines.push_back(fmt::format("  {:<17} {}", section.puzzle + ":",
+                                    section.report.headline(runs.get<std::vector<Json>>())));
   return md;
 }
 
@@ -97,11 +102,12 @@ void run_report(const ReportOptions& options) {
   Stopwatch clock;
   std::string body;
   std::vector<OutputText> files;  // written as one set at the end
+  std::vector<std::string> headlines;
   {
     Progress progress("report", runs, "runs");
     progress.set_estimate(false);  // the runs differ too much
     for (const Section& section : all)
-      body += run_section(section, options.threads, machine, out_dir, progress, files);
+      body += run_section(section, options.threads, machine, out_dir, progress, files, headlines);
   }
   // The command as given: no absolute path goes into the report.
   const std::string command =
@@ -117,6 +123,7 @@ void run_report(const ReportOptions& options) {
   progress::guarded_stdout() << fmt::format("wrote {} and {} JSON files in {:.2f} s\n",
                                             shown_path((out_dir / "REPORT.md").string()),
                                             all.size(), clock.seconds());
+  for (const std::string& line : headlines) progress::guarded_stdout() << line << '\n';
 }
 
 }  // namespace
