@@ -64,6 +64,8 @@ TEST(Signature, ReportCountsEqualTheCommittedResults) {
        {"  pocket-cube:      3,674,160 positions, God's number 14 qtm, 11 htm;",
         "  polycube:         Soma cube 240,"})
     EXPECT_NE(run.output.find(headline), std::string::npos) << headline << "\n" << run.output;
+  // The runs' own notes (a pool counted over shapes) only with --verbose.
+  EXPECT_EQ(run.output.find("cubenum: note:"), std::string::npos) << run.output;
 }
 
 }  // namespace

@@ -136,7 +136,7 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
     const std::string command = puzzle.get_name() + " " + action->get_name();
     progress::note("{}: {} thread{}", command, options->threads, options->threads == 1 ? "" : "s");
     Stopwatch clock;
-    Json fields = run(ActionContext{options->threads, out, progress::verbose()});
+    Json fields = run(ActionContext{options->threads, out, progress::verbose(), captured});
     const double seconds = clock.seconds();
     progress::note("{}: done in {:.3f} s", command, seconds);
     out.flush();

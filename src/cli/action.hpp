@@ -17,9 +17,10 @@
 namespace cubenum::cli {
 
 struct ActionContext {
-  int threads;        // the limit the action runs under
-  std::ostream& out;  // human-readable output; silent when JSON goes to stdout
-  bool verbose;       // --verbose: say more on standard error (progress::note)
+  int threads;            // the limit the action runs under
+  std::ostream& out;      // human-readable output; silent when JSON goes to stdout
+  bool verbose;           // --verbose: say more on standard error (progress::note)
+  bool captured = false;  // run by report or scale (run_captured): notes only with --verbose
 };
 
 // Runs the action and returns its result fields (PUZZLES.md); the wrapper

@@ -173,8 +173,14 @@ std::string short_name(const std::string& name) {
 // columns are named as the JSON fields are (docs/PUZZLES.md).
 class CountTable : public puzzles::FoamCountView {
  public:
-  CountTable(std::ostream& out, bool choices_counted, bool own)
-      : out_(out), choices_counted_(choices_counted), own_(own) {}
+  CountTable(std::ostream& out, bool choices_counted, bool own, bool captured)
+      : out_(out), choices_counted_(choices_counted), own_(own), captured_(captured) {}
+
+  // The choices the count makes; within report or scale, only with --verbose.
+  void note(const std::string& text) override {
+    if (!captured_) return FoamCountView::note(text);
+    progress::note("cubenum: note: {}", text);
+  }
 
   void problems(const std::vector<FoamProblem>& problems) override {
     for (const FoamProblem& p : problems)
@@ -234,14 +240,15 @@ class CountTable : public puzzles::FoamCountView {
 
  private:
   std::ostream& out_;
-  bool choices_counted_, own_;
+  bool choices_counted_, own_, captured_;
   std::size_t width_ = 4;  // "name"
 };
 
 Json run_count(const FoamOptions& o, const ActionContext& ctx) {
   const puzzles::FoamCountRequest request = count_request(o);
   CountTable table(ctx.out, request.piece_choices,
-                   request.challenge == puzzles::FoamChallenge::Own && !request.shape);
+                   request.challenge == puzzles::FoamChallenge::Own && !request.shape,
+                   ctx.captured);
   return puzzles::foam_count_json(request, puzzles::count_foam_job(request, table));
 }
 
