@@ -42,8 +42,8 @@ TEST(LimitsCli, RollingCubeGridSizeDoesNotWrap) {
 }
 
 TEST(LimitsCli, ShapeWithMoreFacesThanPiecesAnswersAtOnce) {
-  // A 3x3x3 cube has 6 x 9 = 54 faces; Happy Cube Original has 36 pieces.
-  // Was: still searching after 60 s.
+  // A 3x3x3 cube has 6 x 9 = 54 faces; Happy Cube Original has 36 pieces:
+  // no cover, told before any search (which would run for a long time).
   const std::string json = (scratch("faces") / "count.json").string();
   const auto run = run_cubenum("foam count --shape cuboid:3x3x3 --json " + json + " " + kOriginal);
   ASSERT_EQ(run.status, 0) << run.output;

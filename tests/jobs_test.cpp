@@ -58,7 +58,8 @@ TEST(FoamJob, ChallengeCountsAreTheEnginesAtAnyThreadCount) {
       EXPECT_EQ(r->problems[i].count.piece_choices, direct.piece_choices);
     }
   }
-  EXPECT_EQ(view.problems_counted.size(), 2 * problems.size());  // each problem shown as it is counted
+  EXPECT_EQ(view.problems_counted.size(),
+            2 * problems.size());   // each problem shown as it is counted
   EXPECT_TRUE(view.notes.empty());  // one set: no congruent pieces, nothing chosen
 }
 

@@ -157,9 +157,9 @@ void bind_pocket_cube(Command* puzzle) {
   add_output(*solve, "--html", solve_args->html);
 
   auto dir = std::make_shared<std::string>();
-  Command* exporter =
-      add_action(*puzzle, "export", "the position graph as Neo4j import files (nodes.csv, edges.csv)",
-                 [dir](const ActionContext& ctx) { return run_export(*dir, ctx); });
+  Command* exporter = add_action(*puzzle, "export",
+                                 "the position graph as Neo4j import files (nodes.csv, edges.csv)",
+                                 [dir](const ActionContext& ctx) { return run_export(*dir, ctx); });
   exporter->add_option("--neo4j", *dir, "directory to write nodes.csv and edges.csv into")
       ->required()
       ->type_name("DIR");

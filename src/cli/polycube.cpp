@@ -68,16 +68,12 @@ void print_header(std::ostream& out, const polycube::Problem& p, const search::V
                      : "the lowest open cell");
 }
 
-Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
-                     const search::VoxelCover& cover,
-                     const std::vector<search::CoverAssembly>& assemblies,
-                     std::string* svg_of_first, Json* page_assemblies = nullptr);
-
-// polycube count's tables: each problem's header, its counts, BurrTools'
-// beside them, its first assemblies.
-class CountTable : public puzzles::PolycubeCountView {
+// polycube count's and solve's text: each problem's header, its counts and
+// BurrTools' beside them (count), its first assemblies; with `drawings`
+// (solve), the first one's layers kept for --svg and every one for --html.
+class PolycubeText : public puzzles::PolycubeCountView {
  public:
-  explicit CountTable(std::ostream& out) : out_(out) {}
+  PolycubeText(std::ostream& out, bool drawings) : out_(out), drawings_(drawings) {}
   void problem(const polycube::Problem& problem, const search::VoxelCover& cover) override {
     print_header(out_, problem, cover);
   }
@@ -104,11 +100,25 @@ class CountTable : public puzzles::PolycubeCountView {
   }
   void listed(const polycube::Problem& problem, const search::VoxelCover& cover,
               const std::vector<search::CoverAssembly>& assemblies) override {
-    show_assemblies(out_, problem, cover, assemblies, nullptr);
+    out_ << fmt::format("first {} assembl{} (one per class up to symmetry)\n", assemblies.size(),
+                        assemblies.size() == 1 ? "y" : "ies");
+    const auto& names = cover.piece_names();
+    for (std::size_t i = 0; i < assemblies.size(); ++i) {
+      out_ << fmt::format("#{}\n{}\n", i + 1,
+                          puzzles::polycube_layers_text(problem, names, assemblies[i]));
+      if (!drawings_) continue;
+      page_assemblies.push_back(puzzles::polycube_assembly_json(
+          cover, assemblies[i], fmt::format("{} #{}", problem.name, i + 1)));
+      if (svg_of_first.empty())
+        svg_of_first = puzzles::polycube_layers_svg(problem, names, assemblies[i]);
+    }
   }
+  std::string svg_of_first;
+  Json page_assemblies = Json::array();
 
  private:
   std::ostream& out_;
+  bool drawings_;
 };
 
 Json count(const PolycubeOptions& o, const ActionContext& ctx) {
@@ -120,48 +130,9 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
   request.checkpoints = o.checkpoints;
   request.burrtools = !o.no_burrtools;
   request.list = o.list;
-  CountTable table(ctx.out);
+  PolycubeText table(ctx.out, false);
   return puzzles::polycube_count_json(request, puzzles::count_polycube_job(request, table));
 }
-
-// Prints the assemblies in layers and returns them as JSON (each a list of
-// its pieces and their voxels); the first one's layers as SVG, if asked.
-Json show_assemblies(std::ostream& out, const polycube::Problem& problem,
-                     const search::VoxelCover& cover,
-                     const std::vector<search::CoverAssembly>& assemblies,
-                     std::string* svg_of_first, Json* page_assemblies) {
-  out << fmt::format("first {} assembl{} (one per class up to symmetry)\n", assemblies.size(),
-                     assemblies.size() == 1 ? "y" : "ies");
-  for (std::size_t i = 0; i < assemblies.size(); ++i) {
-    out << fmt::format("#{}\n{}\n", i + 1,
-                       puzzles::polycube_layers_text(problem, cover.piece_names(), assemblies[i]));
-    if (page_assemblies != nullptr)
-      page_assemblies->push_back(puzzles::polycube_assembly_json(
-          cover, assemblies[i], fmt::format("{} #{}", problem.name, i + 1)));
-    if (svg_of_first != nullptr && svg_of_first->empty())
-      *svg_of_first = puzzles::polycube_layers_svg(problem, cover.piece_names(), assemblies[i]);
-  }
-  return puzzles::polycube_assemblies_json(cover.piece_names(), assemblies);
-}
-
-// polycube solve's text: each problem's header and its first assemblies,
-// the first one's layers kept for --svg and every one for --html.
-class SolveText : public puzzles::PolycubeCountView {
- public:
-  explicit SolveText(std::ostream& out) : out_(out) {}
-  void problem(const polycube::Problem& problem, const search::VoxelCover& cover) override {
-    print_header(out_, problem, cover);
-  }
-  void listed(const polycube::Problem& problem, const search::VoxelCover& cover,
-              const std::vector<search::CoverAssembly>& assemblies) override {
-    show_assemblies(out_, problem, cover, assemblies, &svg_of_first, &page_assemblies);
-  }
-  std::string svg_of_first;
-  Json page_assemblies = Json::array();
-
- private:
-  std::ostream& out_;
-};
 
 Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
   puzzles::PolycubeSolveRequest request;
@@ -170,7 +141,7 @@ Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
   request.problem = o.problem;
   request.first = o.first;
   request.time_limit = o.time_limit;
-  SolveText text(ctx.out);
+  PolycubeText text(ctx.out, true);
   Json results = Json::array();
   for (const puzzles::PolycubeAssemblies& found : puzzles::solve_polycube_job(request, text))
     results.push_back(

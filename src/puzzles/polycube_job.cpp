@@ -94,6 +94,12 @@ PolycubeProblemCount count_problem(const PolycubeCountRequest& r, int number,
   return p;
 }
 
+// The file as messages and the JSON name it.
+template <class Request>
+const std::string& shown_file(const Request& r) {
+  return r.file_shown.empty() ? r.file : r.file_shown;
+}
+
 }  // namespace
 
 Problems polycube_problems(const std::string& file_name, int problem, const std::string& shown) {
@@ -111,8 +117,7 @@ Problems polycube_problems(const std::string& file_name, int problem, const std:
 
 PolycubeCountResult count_polycube_job(const PolycubeCountRequest& r, PolycubeCountView& view) {
   check_time_limit(r.time_limit);
-  const std::string& shown = r.file_shown.empty() ? r.file : r.file_shown;
-  const Problems problems = polycube_problems(r.file, r.problem, shown);
+  const Problems problems = polycube_problems(r.file, r.problem, shown_file(r));
   search::CountCheckpoint checkpoint(r.checkpoints, r.time_limit, count_identity(problems));
   PolycubeCountResult result;
   for (const auto& [number, problem] : problems) {
@@ -137,8 +142,7 @@ std::vector<PolycubeAssemblies> solve_polycube_job(const PolycubeSolveRequest& r
                                                    PolycubeCountView& view) {
   check_time_limit(r.time_limit);
   std::vector<PolycubeAssemblies> found;
-  for (auto& [number, problem] :
-       polycube_problems(r.file, r.problem, r.file_shown.empty() ? r.file : r.file_shown)) {
+  for (auto& [number, problem] : polycube_problems(r.file, r.problem, shown_file(r))) {
     const search::VoxelCover cover(problem, r.file);
     view.problem(problem, cover);
     found.push_back(
@@ -180,7 +184,7 @@ Json polycube_count_json(const PolycubeCountRequest& r, const PolycubeCountResul
     if (r.list > 0)
       results.back()["assemblies"] = polycube_assemblies_json(p.piece_names, p.listed);
   }
-  Json fields = {{"file", r.file_shown.empty() ? r.file : r.file_shown}, {"results", results}};
+  Json fields = {{"file", shown_file(r)}, {"results", results}};
   if (result.resumed) fields["resumed"] = true;
   return fields;
 }

@@ -55,6 +55,22 @@ void set_search_options(SearchOptions& options, const BfsRequest& args,
   options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
 }
 
+// Either engine's enumeration as the result shows it: `method` says how
+// each level was built.
+template <class Enumerated, class Method>
+BfsResult summarize(Enumerated& e, bool& stopped, Method method) {
+  BfsResult summary;
+  summary.distribution = e.bfs.distribution();
+  summary.reached = e.bfs.reached;
+  stopped = e.bfs.stopped;
+  summary.antipodes = std::move(e.antipodes);
+  for (const auto& level : e.bfs.levels) {
+    summary.methods.push_back(method(level));
+    summary.seconds.push_back(level.seconds);
+  }
+  return summary;
+}
+
 // One process: the row engine.
 BfsResult bfs_alone(const TwistySpace& space, const BfsRequest& args,
                     CheckpointSession& checkpoints, bool& stopped) {
@@ -67,16 +83,9 @@ BfsResult bfs_alone(const TwistySpace& space, const BfsRequest& args,
   options.on_progress = [&](std::uint64_t rows) { progress.done(rows); };
   Enumeration e = enumerate(space, options);
   progress.end();
-  BfsResult summary;
-  summary.distribution = e.bfs.distribution();
-  summary.reached = e.bfs.reached;
-  stopped = e.bfs.stopped;
-  summary.antipodes = std::move(e.antipodes);
+  BfsResult summary = summarize(
+      e, stopped, [](const bfs::RowLevel& level) { return std::string(level.work.method()); });
   summary.depths = std::move(e.bfs.depths);
-  for (const bfs::RowLevel& level : e.bfs.levels) {
-    summary.methods.push_back(level.work.method());
-    summary.seconds.push_back(level.seconds);
-  }
   return summary;
 }
 
@@ -95,16 +104,9 @@ BfsResult bfs_shared(const TwistySpace& space, const BfsRequest& args,
   options.on_progress = [&](std::uint64_t scanned) { progress.done(scanned); };
   SharedEnumeration e = enumerate_shared(space, options, cluster);
   progress.end();
-  BfsResult summary;
-  summary.distribution = e.bfs.distribution();
-  summary.reached = e.bfs.reached;
-  stopped = e.bfs.stopped;
-  summary.antipodes = std::move(e.antipodes);
-  for (const bfs::LevelStats& level : e.bfs.levels) {
-    summary.methods.push_back(level.depth == 0 ? "" : bfs::direction_text(level.direction));
-    summary.seconds.push_back(level.seconds);
-  }
-  return summary;
+  return summarize(e, stopped, [](const bfs::LevelStats& level) {
+    return std::string(level.depth == 0 ? "" : bfs::direction_text(level.direction));
+  });
 }
 
 }  // namespace
