@@ -10,12 +10,16 @@
 //                  by move;
 //   rolling-cubes  the grid, each cube rolling into the empty cell.
 // window.cubenum holds what the browser tests read: `frames` (frames drawn),
-// `data`, and for the sequences `check()`, which plays every move through
-// the page's own geometry and compares each state with cubenum's.
+// `data`, `labels()` (the face labels and where they show), for the
+// assemblies `project(piece, point)` (where a point of a piece's cells
+// shows on the canvas), and for the sequences `check()`, which plays every
+// move through the page's own geometry and compares each state with
+// cubenum's.
 (function () {
   'use strict';
 
-  const page = { frames: 0, data: null, check: null, go: null, at: null, steps: 0, camera: null };
+  const page = { frames: 0, data: null, check: null, go: null, at: null, steps: 0, camera: null,
+    labels: () => [], project: null };
   window.cubenum = page;
 
   function el(tag, attributes, ...children) {
@@ -48,9 +52,10 @@
   // ------------------------------------------------------------ the scene
 
   const view = el('div', { id: 'view' });
+  const labelLayer = el('div', { id: 'labels' });
   const panel = el('div', { id: 'panel' }, el('h1', {}, data.title || 'cubenum'));
   if (data.subtitle) panel.append(el('div', { class: 'subtitle' }, data.subtitle));
-  document.body.append(view, panel,
+  document.body.append(view, labelLayer, panel,
     el('div', { id: 'help' }, 'drag to turn \u00b7 scroll to zoom \u00b7 right-drag to move'));
 
   let renderer;
@@ -106,10 +111,100 @@
   window.addEventListener('resize', resize);
   resize();
 
+  // The faces are pushed back a little in depth so that a piece's edges
+  // (pieceEdges), drawn on its surface, always show in front of them.
   const materials = new Map();
   function material(colour) {
-    if (!materials.has(colour)) materials.set(colour, new THREE.MeshLambertMaterial({ color: colour }));
+    if (!materials.has(colour))
+      materials.set(colour, new THREE.MeshLambertMaterial({ color: colour, polygonOffset: true,
+        polygonOffsetFactor: 1, polygonOffsetUnits: 1 }));
     return materials.get(colour);
+  }
+
+  // ------------------------------------------------------------ face labels
+
+  // A face's name over its centre, moved out along its normal, on the faces
+  // the camera sees: HTML over the canvas (crisp at any zoom), placed after
+  // each frame. `object` carries the point and normal (a piece as it
+  // explodes, or the world).
+  let labels = [];
+  function setLabels(list) {
+    labelLayer.textContent = '';
+    labels = list.map((l) => ({ ...l, node: el('div', { class: 'face-label' }, l.text), shown: false, x: 0, y: 0 }));
+    for (const l of labels) labelLayer.append(l.node);
+  }
+  function placeLabels() {
+    const w = view.clientWidth || window.innerWidth, h = view.clientHeight || window.innerHeight;
+    for (const l of labels) {
+      const p = l.object.localToWorld(l.point.clone());
+      const n = l.normal.clone().transformDirection(l.object.matrixWorld);
+      l.shown = n.dot(camera.position.clone().sub(p)) > 0;
+      l.node.style.display = l.shown ? '' : 'none';
+      p.project(camera);
+      l.x = ((p.x + 1) / 2) * w;
+      l.y = ((1 - p.y) / 2) * h;
+      l.node.style.left = `${l.x.toFixed(1)}px`;
+      l.node.style.top = `${l.y.toFixed(1)}px`;
+    }
+  }
+  page.labels = () => labels.map(({ text, shown, x, y }) => ({ text, shown, x, y }));
+
+  // ------------------------------------------------------------ piece edges
+
+  // The edges of a piece of unit cubes (integer or half-integer centres):
+  // every unit face of its surface adds its four edges, keyed by where the
+  // edge is and which way the face looks. An edge that two faces looking
+  // the same way share lies inside a flat side of the piece, a seam between
+  // two of its own cubes; any other is an outline: where the surface bends
+  // or where the piece ends, and so where it meets a neighbour.
+  function pieceEdges(cells) {
+    const key = (v) => v.map((x) => Math.round(x * 2)).join(',');
+    const filled = new Set(cells.map(key));
+    const at = new Map(); // edge -> [midpoint, axis]
+    const faces = new Map(); // edge and facing -> faces
+    for (const c of cells) {
+      for (let a = 0; a < 3; ++a) {
+        for (const s of [-1, 1]) {
+          const next = [...c];
+          next[a] += s;
+          if (filled.has(key(next))) continue;
+          for (let b = 0; b < 3; ++b) {
+            if (b === a) continue;
+            for (const t of [-1, 1]) {
+              const m = [...c];
+              m[a] += s / 2;
+              m[b] += t / 2;
+              const k = key(m);
+              at.set(k, [m, 3 - a - b]);
+              const facing = `${k}|${a}${s}`;
+              faces.set(facing, (faces.get(facing) || 0) + 1);
+            }
+          }
+        }
+      }
+    }
+    const outline = new Set();
+    const seams = new Set();
+    for (const [facing, n] of faces) (n === 1 ? outline : seams).add(facing.split('|')[0]);
+    return {
+      outline: [...outline].map((k) => at.get(k)),
+      seams: [...seams].filter((k) => !outline.has(k)).map((k) => at.get(k)),
+    };
+  }
+
+  // Edges as thin boxes (WebGL draws lines one pixel wide at any zoom),
+  // `width` across, moved by `offset`.
+  const unitBox = new THREE.BoxGeometry(1, 1, 1);
+  function edgeMesh(edges, width, colour, offset) {
+    const mesh = new THREE.InstancedMesh(unitBox, new THREE.MeshBasicMaterial({ color: colour }), edges.length);
+    const matrix = new THREE.Matrix4();
+    edges.forEach(([m, axis], k) => {
+      const scale = [width, width, width];
+      scale[axis] = 1 + width;
+      matrix.makeScale(...scale).setPosition(m[0] - offset.x, m[1] - offset.y, m[2] - offset.z);
+      mesh.setMatrixAt(k, matrix);
+    });
+    return mesh;
   }
 
   // ------------------------------------------------------------ assemblies
@@ -117,15 +212,17 @@
   function assemblyPage() {
     const assemblies = data.assemblies || [];
     const cube = new THREE.BoxGeometry(1, 1, 1);
-    const gapCube = new THREE.BoxGeometry(0.94, 0.94, 0.94);
     const holder = new THREE.Group();
     world.add(holder);
+    // The slider's percent as the page opens (the foam cube's opens apart).
+    const opening = Math.max(0, Math.min(100, Number(data.explode) || 0));
     let pieces = []; // {object, direction}
-    let spread = 0, reach = 1;
+    let centre = new THREE.Vector3(); // of the assembly shown: its cells are drawn about it
+    let spread = opening / 100, reach = 1;
 
     const select = el('select', { 'aria-label': 'assembly' });
     assemblies.forEach((a, i) => select.append(el('option', { value: i }, a.name)));
-    const slider = el('input', { type: 'range', min: 0, max: 100, value: 0, 'aria-label': 'explode' });
+    const slider = el('input', { type: 'range', min: 0, max: 100, value: opening, 'aria-label': 'explode' });
     const list = el('div', { class: 'pieces' });
     const step = (by) => {
       if (!assemblies.length) return;
@@ -138,14 +235,21 @@
         el('span', { class: 'status' }, `${assemblies.length} assembl${assemblies.length === 1 ? 'y' : 'ies'}`)),
       el('div', { class: 'row' }, el('label', {}, 'explode'), slider),
       list);
+    const foam = assemblies.some((a) => a.pieces.some((p) => p.face !== undefined));
+    if (foam)
+      panel.append(el('div', { class: 'legend' },
+        'codes: the 16 border cells as placed, clockwise from the top-left corner seen from ' +
+        'outside (top row left to right, then down the right side); 1 filled, 0 cut away'));
     slider.addEventListener('input', () => { spread = Number(slider.value) / 100; place(); });
+    select.addEventListener('change', () => show(Number(select.value)));
 
     function place() {
       for (const p of pieces) p.object.position.copy(p.direction).multiplyScalar(spread * reach);
     }
 
-    // Pieces of one colour (a set's own cube) get lighter and darker shades
-    // so that they can be told apart.
+    // Pieces of one colour (a set's own cube, a pool's pieces) get lighter
+    // and darker shades, besides their outlines, so that they can be told
+    // apart.
     function shades(items) {
       const seen = new Map();
       return items.map((p) => {
@@ -168,39 +272,74 @@
       }
       const box = new THREE.Box3();
       for (const p of assembly.pieces) for (const c of p.cells) box.expandByPoint(new THREE.Vector3(...c));
-      const centre = box.getCenter(new THREE.Vector3());
+      centre = box.getCenter(new THREE.Vector3());
       const size = box.getSize(new THREE.Vector3());
       reach = Math.max(size.x, size.y, size.z) * 0.55 + 1;
       const colours = shades(assembly.pieces);
       const matrix = new THREE.Matrix4();
+      const faceLabels = [];
       assembly.pieces.forEach((p, i) => {
-        const foam = p.face !== undefined;
+        const plate = p.face !== undefined;
         const colour = '#' + colours[i].getHexString();
-        const mesh = new THREE.InstancedMesh(foam ? cube : gapCube, material(colour), p.cells.length);
+        const mesh = new THREE.InstancedMesh(cube, material(colour), p.cells.length);
         p.cells.forEach((c, k) => {
           matrix.makeTranslation(c[0] - centre.x, c[1] - centre.y, c[2] - centre.z);
           mesh.setMatrixAt(k, matrix);
         });
         const object = new THREE.Group();
         object.add(mesh);
+        // Every piece outlined, so that two of one colour never merge; a
+        // polycube piece's own cubes also show, by fainter seams.
+        const edges = pieceEdges(p.cells);
+        object.add(edgeMesh(edges.outline, 0.07, '#0d0f14', centre));
+        if (!plate && edges.seams.length)
+          object.add(edgeMesh(edges.seams, 0.035, '#' + colours[i].clone().multiplyScalar(0.55).getHexString(), centre));
         holder.add(object);
         const direction = new THREE.Vector3(...p.explode);
         if (direction.lengthSq() > 0) direction.normalize();
         pieces.push({ object, direction });
-        const where = foam ? ` on ${p.face}: ${p.placed}` : ` (${p.cells.length} cubes)`;
-        list.append(el('div', {}, el('span', { class: 'swatch', style: `background:${colour}` }), p.label + where));
+        if (data.labels && plate) {
+          const point = new THREE.Vector3(...p.centre).sub(centre).addScaledVector(direction, 2);
+          faceLabels.push({ text: p.face, object, point, normal: direction.clone() });
+        }
+        const where = plate ? ` on ${p.face}: ` : ` (${p.cells.length} cubes)`;
+        const code = plate ? [el('code', { title: codePicture(p.placed) }, p.placed)] : [];
+        list.append(el('div', {}, el('span', { class: 'swatch', style: `background:${colour}` }), p.label + where, ...code));
       });
+      setLabels(faceLabels);
       place();
       const radius = Math.max(size.addScalar(1).length() / 2, 1);
       frame(radius, [1, 0.85, 1.35]);
     }
+    // Where point `point` of piece `i`'s cells shows on the canvas, in CSS
+    // pixels from its top left (for the tests).
+    page.project = (i, point) => {
+      const p = pieces[i].object.localToWorld(new THREE.Vector3(...point).sub(centre));
+      p.project(camera);
+      const w = view.clientWidth || window.innerWidth, h = view.clientHeight || window.innerHeight;
+      return [((p.x + 1) / 2) * w, ((1 - p.y) / 2) * h];
+    };
     show(0);
+  }
+
+  // A 16-character code as its 5x5 picture (for the code's tooltip): the
+  // border clockwise from the top-left corner, the 3x3 centre filled.
+  function codePicture(code) {
+    const grid = [0, 1, 2, 3, 4].map((r) => [0, 1, 2, 3, 4].map((c) => (r > 0 && r < 4 && c > 0 && c < 4 ? '#' : '.')));
+    const ring = [];
+    for (let c = 0; c < 4; ++c) ring.push([0, c]);
+    for (let r = 0; r < 4; ++r) ring.push([r, 4]);
+    for (let c = 4; c > 0; --c) ring.push([4, c]);
+    for (let r = 4; r > 0; --r) ring.push([r, 0]);
+    ring.forEach(([r, c], k) => { if (code[k] === '1') grid[r][c] = '#'; });
+    return grid.map((row) => row.join('')).join('\n');
   }
 
   // ------------------------------------------------------------ sequences
 
-  // Play, pause, step: `count` steps, `animate(k, t)` draws step k at time
-  // t in [0, 1], `settle(k)` shows the state after k steps.
+  // Play, pause, step: `count` moves as the page lists them, `animate(k,
+  // t)` draws move k at time t in [0, 1], `settle(k)` shows the state after
+  // k moves. The status counts in the list's moves, as the summary does.
   function player(names, animate, settle, seconds) {
     const count = names.length;
     let at = 0, playing = false, started = 0;
@@ -211,7 +350,7 @@
     const play = el('button', { title: 'play or pause' }, '\u25b6 play');
     function mark() {
       spans.forEach((s, i) => { s.className = i < at ? 'done' : i === at && playing ? 'now' : ''; });
-      status.textContent = count === 0 ? 'already solved' : `step ${at} of ${count}`;
+      status.textContent = count === 0 ? 'already solved' : `move ${at} of ${count}`;
       play.textContent = playing ? '\u275a\u275a pause' : '\u25b6 play';
     }
     function go(k) { playing = false; at = Math.max(0, Math.min(count, k)); settle(at); mark(); }
@@ -293,6 +432,13 @@
       });
     }
     const angle = (s) => -(Math.PI / 2) * s.quarters;
+    // The length in the list's moves, which the player steps through; in
+    // the quarter-turn metric a half turn is one move listed and two counted.
+    function movesSummary() {
+      const listed = data.steps.length, plural = listed === 1 ? '' : 's';
+      if (listed === data.length) return `${listed} move${plural}, ${data.metric}`;
+      return `${listed} move${plural}, ${data.length} in ${data.metric} (a half turn counts 2)`;
+    }
     const names = data.steps.map((s) => s.move);
     const tick = player(names, (k, t) => {
       const s = data.steps[k];
@@ -327,8 +473,10 @@
       problems.forEach((p) => console.error('cubenum page check: ' + p));
       return problems;
     };
-    panel.append(el('div', { class: 'status' },
-      `${data.length} move${data.length === 1 ? '' : 's'}, ${data.metric}: ${data.moves || 'already solved'}`));
+    panel.append(el('div', { class: 'status' }, `${movesSummary()}: ${data.moves || 'already solved'}`));
+    const faces = new Map(data.facelets.map((f) => [f.face, f.normal]));
+    setLabels([...faces].map(([face, normal]) => ({ text: face, object: world,
+      point: new THREE.Vector3(...normal).multiplyScalar(1.9), normal: new THREE.Vector3(...normal) })));
     frame(Math.sqrt(3) * 1.1, [1.3, 1.1, 1.6]);
     return tick;
   }
@@ -433,6 +581,7 @@
     if (tick) tick(now);
     controls.update();
     renderer.render(scene, camera);
+    placeLabels();
     page.frames += 1;
     document.body.dataset.frames = String(page.frames);
     requestAnimationFrame(draw);

@@ -50,6 +50,10 @@ Json plates_json(const search::PlateSurface& surface, const FoamProblem& problem
   return {{"name", name}, {"pieces", pieces}};
 }
 
+// How far apart the foam cube's plates are when its page opens, in
+// percent of the explode slider.
+constexpr int kFoamCubeOpening = 20;
+
 Json assembly_page(const std::string& title, const std::string& subtitle, Json assemblies) {
   return {{"kind", "assembly"},
           {"title", title},
@@ -69,8 +73,13 @@ Json foam_page_data(const std::vector<FoamNet>& nets, const std::string& title) 
     assemblies.push_back(plates_json(foam_cube_surface(), *net.problem, net.key,
                                      fmt::format("{} #{}", net.problem->name, number)));
   }
-  return assembly_page(title, "foam cube: each piece a 5x5 plate on the 5x5x5 cube's shell",
-                       std::move(assemblies));
+  Json page = assembly_page(title, "foam cube: each piece a 5x5 plate on the 5x5x5 cube's shell",
+                            std::move(assemblies));
+  // Closed, the cube reads as one block whose seams hide between notches:
+  // it opens a little apart, its faces named as the text names them.
+  page["explode"] = kFoamCubeOpening;
+  page["labels"] = true;
+  return page;
 }
 
 Json foam_shape_page_data(const FoamShape& shape, const FoamProblem& pool,

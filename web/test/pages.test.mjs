@@ -3,9 +3,10 @@
 // playwright-core) opens it from disk, and the test waits for the frames the
 // page draws, takes screenshots (kept as artefacts in build/screenshots/)
 // and asserts on the picture: the colours of what faces the camera are in
-// it, the background does not fill it, the page logged no error, asked for
-// nothing but its own file, and (for the sequences) its geometry plays every
-// move into the state cubenum computed. Run by tools/test:
+// it, the background does not fill it, touching pieces show a border, the
+// page logged no error, asked for nothing but its own file, and (for the
+// sequences) its geometry plays every move into the state cubenum computed;
+// and on the panel and the face labels. Run by tools/test:
 //   node --test web/test/
 // CUBENUM (the program; default build/cubenum), CHROMIUM (default
 // /usr/bin/chromium) and CUBENUM_SCREENSHOTS (default build/screenshots)
@@ -61,15 +62,39 @@ function shows(p, c) {
 }
 
 function picture(file) {
-  const png = PNG.sync.read(readFileSync(file));
+  return decoded(PNG.sync.read(readFileSync(file)));
+}
+
+function decoded(png) {
   const pixels = [];
   for (let i = 0; i < png.data.length; i += 4) pixels.push([png.data[i], png.data[i + 1], png.data[i + 2]]);
   return { width: png.width, height: png.height, pixels };
 }
 
-// Writes the page with cubenum, opens it, lets `prepare` act on it, and
-// returns what the assertions need.
-async function open(name, args, prepare) {
+// The canvas alone (the page keeps its drawing buffer), as drawn now.
+async function canvasPicture(page) {
+  const url = await page.evaluate(() => document.querySelector('#view canvas').toDataURL('image/png'));
+  return decoded(PNG.sync.read(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')));
+}
+
+const isBackground = (p) => p.every((v, i) => Math.abs(v - background[i]) <= 4);
+
+// The area of the box around everything drawn, in pixels.
+function drawnArea(pic) {
+  let left = pic.width, right = -1, top = pic.height, bottom = -1;
+  pic.pixels.forEach((p, k) => {
+    if (isBackground(p)) return;
+    const x = k % pic.width, y = Math.floor(k / pic.width);
+    left = Math.min(left, x); right = Math.max(right, x);
+    top = Math.min(top, y); bottom = Math.max(bottom, y);
+  });
+  return right < 0 ? 0 : (right - left + 1) * (bottom - top + 1);
+}
+
+// Writes the page with cubenum, opens it, lets `prepare` act on it, takes
+// the screenshots, lets `inspect` look at the page as shot, and returns what
+// the assertions need.
+async function open(name, args, prepare, inspect) {
   const html = join(scratch, `${name}.html`);
   const text = execFileSync(cubenum, [...args, '--html', html], { cwd: root, encoding: 'utf8' });
   const page = await browser.newPage({ viewport: { width: 900, height: 640 } });
@@ -86,12 +111,17 @@ async function open(name, args, prepare) {
     const frames = await page.evaluate(() => window.cubenum.frames);
     await page.screenshot({ path: join(shots, `${name}.png`) });
     // The drawing alone, without the panel over it, for the assertions.
-    await page.addStyleTag({ content: '#panel, #help { display: none !important; }' });
+    await page.addStyleTag({ content: '#panel, #help, #labels { display: none !important; }' });
     await page.waitForTimeout(100);
     await page.screenshot({ path: join(shots, `${name}-view.png`) });
     const check = await page.evaluate(() => (window.cubenum.check ? window.cubenum.check() : []));
     const camera = await page.evaluate(() => window.cubenum.camera);
-    return { text, data, state, frames, errors, requests, check, camera, view: picture(join(shots, `${name}-view.png`)) };
+    const labels = await page.evaluate(() => window.cubenum.labels());
+    const statuses = await page.locator('#panel .status').allTextContents();
+    const legend = await page.locator('#panel .legend').allTextContents();
+    const inspected = inspect ? await inspect(page, data, camera) : undefined;
+    return { text, data, state, frames, errors, requests, check, camera, labels, statuses, legend, inspected,
+      view: picture(join(shots, `${name}-view.png`)) };
   } finally {
     await page.close();
   }
@@ -103,7 +133,7 @@ function assertDrawn(r, colours) {
   for (const url of r.requests) assert.match(url, /^(file|data|blob):/, `the page asked for ${url}`);
   assert.deepEqual(r.check, [], 'the page plays every move into cubenum\'s states');
   const total = r.view.pixels.length;
-  const backdrop = r.view.pixels.filter((p) => p.every((v, i) => Math.abs(v - background[i]) <= 4)).length;
+  const backdrop = r.view.pixels.filter(isBackground).length;
   assert.ok(backdrop < 0.9 * total, `the background fills ${((100 * backdrop) / total).toFixed(1)}% of the picture`);
   assert.ok(backdrop > 0.1 * total, 'the background shows around the drawing');
   assert.ok(colours.length > 0, 'some colour to look for');
@@ -129,6 +159,76 @@ function facingColours(assembly, camera) {
     .map((p) => p.colour);
 }
 
+// Touching pieces on a side of the assembly's box that faces the camera:
+// [piece, other piece, the centre of a unit face of each, side by side],
+// for the pairs `wanted(piece, other)` takes.
+function sideBySide(assembly, camera, wanted) {
+  const all = assembly.pieces.flatMap((p) => p.cells);
+  const low = [0, 1, 2].map((i) => Math.min(...all.map((c) => c[i])));
+  const high = [0, 1, 2].map((i) => Math.max(...all.map((c) => c[i])));
+  const found = [];
+  for (let a = 0; a < 3; ++a) {
+    for (const s of [-1, 1]) {
+      if (s * camera[a] < 0.3 * Math.hypot(...camera)) continue;
+      const plane = s > 0 ? high[a] : low[a];
+      const owner = new Map();
+      assembly.pieces.forEach((p, i) => p.cells.forEach((c) => { if (c[a] === plane) owner.set(c.join(), [i, c]); }));
+      const face = (c) => c.map((v, k) => (k === a ? v + s / 2 : v));
+      for (const [i, c] of owner.values()) {
+        for (const b of [0, 1, 2].filter((b) => b !== a)) {
+          const next = owner.get(c.map((v, k) => (k === b ? v + 1 : v)).join());
+          if (next && next[0] !== i && wanted(assembly.pieces[i], assembly.pieces[next[0]]))
+            found.push([i, next[0], face(c), face(next[1])]);
+        }
+      }
+    }
+  }
+  return found;
+}
+
+// Where the page draws each pair's two face centres (window.cubenum.project).
+function projectPairs(page, pairs) {
+  return page.evaluate((list) => list.map(([i, j, a, b]) =>
+    [window.cubenum.project(i, a), window.cubenum.project(j, b)]), pairs);
+}
+
+// Between two face centres on the picture, the darkest pixel of the middle
+// and the two ends, as sums of red, green and blue.
+function across(pic, a, b) {
+  const bright = (x, y) => pic.pixels[Math.round(y) * pic.width + Math.round(x)].reduce((s, v) => s + v, 0);
+  const steps = Math.max(2, Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1])));
+  let darkest = Infinity;
+  for (let k = Math.floor(steps * 0.2); k <= Math.ceil(steps * 0.8); ++k)
+    darkest = Math.min(darkest, bright(a[0] + ((b[0] - a[0]) * k) / steps, a[1] + ((b[1] - a[1]) * k) / steps));
+  return { darkest, ends: [bright(...a), bright(...b)] };
+}
+
+// Each pair's pieces are told apart on the picture: a dark outline runs
+// between their faces, darker than either by half.
+function assertBorders(pic, assembly, { pairs, projected }, what) {
+  assert.ok(pairs.length > 0, `some ${what} touch on a side the camera sees`);
+  pairs.forEach(([i, j], k) => {
+    const [a, b] = projected[k];
+    const { darkest, ends } = across(pic, a, b);
+    const names = `${assembly.pieces[i].label} and ${assembly.pieces[j].label}`;
+    assert.ok(darkest < 0.5 * Math.min(...ends) && darkest < 150,
+      `${names} (${what}) at ${a.map(Math.round)} and ${b.map(Math.round)}: the border's darkest pixel ` +
+      `sums ${darkest}, the faces ${ends}`);
+  });
+}
+
+// The labels U, R and F show over the faces the camera sees (it looks from
+// +x, +y, +z), U above the others and R right of F; D, L and B hide.
+function assertFaceLabels(r) {
+  const label = Object.fromEntries(r.labels.map((l) => [l.text, l]));
+  assert.deepEqual(Object.keys(label).sort(), ['B', 'D', 'F', 'L', 'R', 'U']);
+  assert.deepEqual(r.labels.filter((l) => l.shown).map((l) => l.text).sort(), ['F', 'R', 'U']);
+  for (const l of r.labels.filter((l) => l.shown))
+    assert.ok(l.x > 0 && l.x < 900 && l.y > 0 && l.y < 640, `label ${l.text} at ${l.x}, ${l.y} is in view`);
+  assert.ok(label.U.y < label.F.y && label.U.y < label.R.y, 'U is above F and R');
+  assert.ok(label.R.x > label.F.x, 'R is right of F');
+}
+
 // Plays a few moves (any error in the animation shows on the console).
 async function play(page) {
   await page.getByRole('button', { name: /play/ }).click();
@@ -140,9 +240,17 @@ async function explode(page, percent) {
   await page.locator('input[type=range]').fill(String(percent));
 }
 
-test('foam cube: one piece per colour of the Original set, exploded', async () => {
+test('foam cube: one piece per colour of the Original set, opened apart, exploded', async () => {
   const r = await open('foam-cube', ['foam', 'solve', '--challenge', 'one-per-colour',
-    'data/foam/happy-cube-original.txt', '--list', '25'], async (page) => {
+    'data/foam/happy-cube-original.txt', '--list', '25'], async (page, data) => {
+    // It opens a little apart: wider than when closed.
+    const opening = Number(await page.locator('input[type=range]').inputValue());
+    assert.ok(opening > 0 && opening === data.explode, `the page opens at explode ${opening}`);
+    const apart = drawnArea(await canvasPicture(page));
+    await explode(page, 0);
+    await page.waitForTimeout(300);
+    const closed = drawnArea(await canvasPicture(page));
+    assert.ok(apart > 1.15 * closed, `opened, the drawing covers ${apart} pixels; closed, ${closed}`);
     // Step through the list: on to the second assembly and back.
     const select = page.locator('select');
     await page.getByTitle('next').click();
@@ -156,14 +264,24 @@ test('foam cube: one piece per colour of the Original set, exploded', async () =
   const colours = facingColours(r.data.assemblies[0], r.camera);
   assert.equal(colours.length, 3, 'three plates face the camera');
   assertDrawn(r, colours);
+  assertFaceLabels(r);
+  assert.equal(r.legend.length, 1, 'a legend for the codes');
+  assert.match(r.legend[0], /16 border cells as placed, clockwise from the top-left corner/);
 });
 
-test('foam shape: a 2x1x1 cuboid from the Original set', async () => {
+test('foam shape: a 2x1x1 cuboid from the Original set, two red pieces side by side told apart', async () => {
+  const sameColour = (p, q) => p.colour === q.colour;
   const r = await open('foam-shape', ['foam', 'solve', '--shape', 'cuboid:2x1x1',
-    'data/foam/happy-cube-original.txt', '--first', '3']);
+    'data/foam/happy-cube-original.txt', '--first', '3'], undefined, async (page, data, camera) => {
+    const pairs = sideBySide(data.assemblies[0], camera, sameColour);
+    return { pairs, projected: await projectPairs(page, pairs) };
+  });
   assert.equal(r.data.assemblies.length, 3);
   assert.equal(r.data.assemblies[0].pieces.length, 10);
   assertDrawn(r, facingColours(r.data.assemblies[0], r.camera));
+  assertBorders(r.view, r.data.assemblies[0], r.inspected, 'pieces of one colour');
+  assert.deepEqual(r.labels, [], 'no face labels on a shape');
+  assert.equal(r.legend.length, 1, 'a legend for the codes');
 });
 
 test('pocket cube: a scramble and its optimal solution, played', async () => {
@@ -173,6 +291,14 @@ test('pocket cube: a scramble and its optimal solution, played', async () => {
     return 2;
   });
   assert.match(r.text, new RegExp(`^${r.data.moves} \\(`));
+  // The player and the summary count the same moves, the moves listed (a
+  // half turn one), and the summary gives the metric's count beside them.
+  const listed = r.data.steps.length;
+  assert.ok(listed < r.data.length, 'a half turn in the solution (qtm counts it twice)');
+  assert.ok(r.statuses.includes(`move 2 of ${listed}`), `the player says ${r.statuses}`);
+  const summary = r.statuses.find((t) => t.includes(r.data.moves));
+  assert.ok(summary.startsWith(`${listed} moves, ${r.data.length} in qtm`), `the summary says ${summary}`);
+  assertFaceLabels(r);
   // The stickers of the faces the camera sees, in the state shown.
   const digits = r.data.states[r.state];
   const colours = r.data.facelets
@@ -190,6 +316,8 @@ test('rolling cubes: the 3x3 grid halfway through its shortest solution', async 
   });
   assert.equal(r.data.steps.length, 36);
   assert.match(r.text, new RegExp(`36 moves: ${r.data.moves}`));
+  assert.ok(r.statuses.includes('move 18 of 36'), `the player says ${r.statuses}`);
+  assert.ok(r.statuses.some((t) => t.startsWith('36 moves: ')), 'the summary counts the same moves');
   const state = r.data.states[r.state];
   const colours = ['#a3a9b1']; // the grey sides (web/viewer.js)
   if (state.includes(0)) colours.push('#18181b'); // black up
@@ -199,8 +327,31 @@ test('rolling cubes: the 3x3 grid halfway through its shortest solution', async 
 });
 
 test('polycube: the Soma cube\'s first assemblies', async () => {
-  const r = await open('polycube', ['polycube', 'solve', 'data/polycubes/soma.txt', '--first', '3']);
+  const greens = (p, q) => [p.label, q.label].sort().join() === 'L,P';
+  const r = await open('polycube', ['polycube', 'solve', 'data/polycubes/soma.txt', '--first', '3'],
+    async (page, data) => {
+      // The similar greens L and P, on the first assembly that shows them
+      // side by side (chosen in the list), then back to the first.
+      const camera = await page.evaluate(() => window.cubenum.camera);
+      const shown = data.assemblies.findIndex((a) => sideBySide(a, camera, greens).length > 0);
+      assert.ok(shown >= 0, 'L and P side by side in an assembly listed');
+      const select = page.locator('select');
+      await select.selectOption(String(shown));
+      await page.waitForTimeout(300);
+      const pairs = sideBySide(data.assemblies[shown], camera, greens);
+      const lp = { shown, pairs, projected: await projectPairs(page, pairs), picture: await canvasPicture(page) };
+      await select.selectOption('0');
+      return lp;
+    },
+    async (page, data, camera) => {
+      const pairs = sideBySide(data.assemblies[0], camera, () => true);
+      return { pairs, projected: await projectPairs(page, pairs) };
+    });
   assert.equal(r.data.assemblies.length, 3);
   assert.equal(r.data.assemblies[0].pieces.length, 7);
   assertDrawn(r, facingColours(r.data.assemblies[0], r.camera));
+  // Every two pieces that touch, and the greens L and P.
+  assertBorders(r.view, r.data.assemblies[0], r.inspected, 'pieces');
+  assertBorders(r.state.picture, r.data.assemblies[r.state.shown], r.state, 'L and P');
+  assert.deepEqual(r.legend, [], 'no codes, no legend');
 });

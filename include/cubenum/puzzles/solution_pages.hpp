@@ -12,6 +12,8 @@
 // seen from the assembly's), cells ([[x, y, z], ...], one unit cube each)}
 // and, for foam, also {face, transform, placed (the 16-character code as
 // placed), centre, right, down} as the solve's JSON and text give them.
+// The foam cube's page also holds explode (the slider's percent when the
+// page opens; 0 if absent) and labels: true (name the faces U, R, F, ...).
 #include <string>
 #include <vector>
 
