@@ -28,8 +28,25 @@ namespace tw = cubenum::twisty;
 
 using SpaceArgs = tw::SpaceRequest;
 
+// --symmetry and --inverse: for info the whole group unless told; for bfs
+// classes only when asked.
+struct SymmetryArgs {
+  std::optional<std::string> group;
+  bool inverse = false;
+  std::optional<tw::SymmetryRequest> request(bool by_default) const {
+    if (!group && !inverse && !by_default) return std::nullopt;
+    return tw::SymmetryRequest{tw::parse_symmetry_choice(group.value_or("all")), inverse};
+  }
+};
+
+struct InfoArgs {
+  SpaceArgs space;
+  SymmetryArgs symmetry;
+};
+
 struct BfsArgs {
   SpaceArgs space;
+  SymmetryArgs symmetry;
   std::string direction = "auto";
   std::optional<double> memory_gib;
   std::size_t antipodes = 5;
@@ -50,12 +67,53 @@ void print_space(const tw::TwistySpace& space, std::ostream& out) {
              bytes_text(double(tw::bfs_bytes(space))));
 }
 
-Json run_info(const SpaceArgs& args, const ActionContext& ctx) {
+// At most this many symmetries are listed one by one.
+constexpr std::size_t kListedSymmetries = 48;
+
+void print_group(const tw::SymmetryGroup& group, const std::vector<tw::Move>& moves,
+                 std::ostream& out) {
+  fmt::print(out, "symmetry ({}): {} element{}, {} reflection{}{}\n",
+             tw::symmetry_choice_name(group.choice()), group.order(),
+             group.order() == 1 ? "" : "s", group.reflections(),
+             group.reflections() == 1 ? "" : "s", group.inverse() ? ", and inversion" : "");
+  if (!group.why_trivial().empty()) fmt::print(out, "  only the identity: {}\n", group.why_trivial());
+  for (std::size_t k = 1; k < group.order() && k <= kListedSymmetries; ++k)
+    fmt::print(out, "  {:>3} {}: {}\n", k, group.elements()[k].reflection ? "mirror  " : "rotation",
+               tw::describe(group.elements()[k], moves));
+  if (group.order() > kListedSymmetries + 1)
+    fmt::print(out, "  ... and {} more\n", group.order() - kListedSymmetries - 1);
+}
+
+Json run_info(const InfoArgs& args, const ActionContext& ctx) {
   // No tables: what they and the BFS need is known from the layout, and
   // building them would take as long as they are big.
-  const auto space = tw::make_space(args, {}, false);
+  const auto space = tw::make_space(args.space, {}, false);
   print_space(*space, ctx.out);
-  return tw::space_json(*space);
+  const auto group = tw::find_group(*space, *args.symmetry.request(true));
+  print_group(*group, space->move_list(), ctx.out);
+  Json json = tw::space_json(*space);
+  json["symmetry"] = tw::group_json(*group);
+  return json;
+}
+
+void print_levels(const tw::BfsResult& e, std::ostream& out) {
+  const bool classes = e.group != nullptr, inverse = classes && e.group->inverse();
+  fmt::print(out, "{:>5} {:>15}", "depth", "positions");
+  if (classes) fmt::print(out, " {:>13}", "classes");
+  if (inverse) fmt::print(out, " {:>13}", "with inverse");
+  fmt::print(out, " {:>11} {:>11}\n", "method", "level time");
+  for (std::size_t d = 0; d < e.distribution.size(); ++d) {
+    fmt::print(out, "{:>5} {:>15}", d, e.distribution[d]);
+    if (classes) fmt::print(out, " {:>13}", e.classes[d].classes);
+    if (inverse) fmt::print(out, " {:>13}", e.classes[d].with_inverse);
+    fmt::print(out, " {:>11} {:>9.3f} s\n", e.methods[d], e.seconds[d]);
+  }
+  fmt::print(out, "{:>5} {:>15}", "total", e.reached);
+  tw::LevelClasses total;
+  for (const tw::LevelClasses& level : e.classes) total += level;
+  if (classes) fmt::print(out, " {:>13}", total.classes);
+  if (inverse) fmt::print(out, " {:>13}", total.with_inverse);
+  fmt::print(out, "\n");
 }
 
 Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
@@ -66,14 +124,12 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   request.antipodes = args.antipodes;
   request.depth_table = args.table.has_value();
   request.checkpoints = args.checkpoints;
+  request.symmetry = args.symmetry.request(false);
   const tw::BfsResult e =
       tw::run_bfs(request, [&](const tw::TwistySpace& space) { print_space(space, ctx.out); });
   const tw::TwistySpace& space = *e.space;
-  fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>11}\n", "depth", "positions", "method", "level time");
-  for (std::size_t d = 0; d < e.distribution.size(); ++d)
-    fmt::print(ctx.out, "{:>5} {:>15} {:>11} {:>9.3f} s\n", d, e.distribution[d], e.methods[d],
-               e.seconds[d]);
-  fmt::print(ctx.out, "{:>5} {:>15}\n", "total", e.reached);
+  if (e.group) print_group(*e.group, space.move_list(), ctx.out);
+  print_levels(e, ctx.out);
   if (e.reached == space.size())
     fmt::print(ctx.out, "every ranked state is reachable\n");
   else
@@ -83,6 +139,8 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
              e.distribution.back());
   for (const auto& sequence : e.antipodes)
     fmt::print(ctx.out, "  antipode: {}\n", tw::sequence_text(space, sequence));
+  if (e.group && args.antipodes > 0)
+    fmt::print(ctx.out, "(no antipode sequences while classes are counted: no depth table)\n");
   if (args.table) {
     tw::save_table(*args.table, space, *e.depths);
     fmt::print(ctx.out, "wrote the depth table to {} ({})\n", *args.table,
@@ -102,6 +160,12 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
           {"moves", solution.text}};
 }
 
+void add_symmetry_options(Command* action, SymmetryArgs& args, const std::string& what) {
+  action->add_option("--symmetry", args.group, what)->type_name("none|rotations|all");
+  action->add_flag("--inverse", args.inverse,
+                   "also up to inversion (a position and its inverse; distinct pieces only)");
+}
+
 void add_space_options(Command* action, SpaceArgs& args) {
   action->add_option("file", args.file, "the puzzle's definition (ksolve/twsearch .tws format)")
       ->required()
@@ -115,17 +179,21 @@ void add_space_options(Command* action, SpaceArgs& args) {
 }  // namespace
 
 void bind_twisty(Command* puzzle) {
-  auto info_args = std::make_shared<SpaceArgs>();
-  Command* info =
-      add_action(*puzzle, "info", "the ranked state space: orbits, constraints, size",
-                 [info_args](const ActionContext& ctx) { return run_info(*info_args, ctx); });
-  add_space_options(info, *info_args);
+  auto info_args = std::make_shared<InfoArgs>();
+  Command* info = add_action(
+      *puzzle, "info", "the ranked state space: orbits, constraints, size, symmetry",
+      [info_args](const ActionContext& ctx) { return run_info(*info_args, ctx); });
+  add_space_options(info, info_args->space);
+  add_symmetry_options(info, info_args->symmetry,
+                       "the symmetries to show (default: all that the moves have)");
 
   auto bfs_args = std::make_shared<BfsArgs>();
   Command* bfs = add_action(
       *puzzle, "bfs", "positions at each distance from solved, God's number and antipodes",
       [bfs_args](const ActionContext& ctx) { return run_bfs(*bfs_args, ctx); });
   add_space_options(bfs, bfs_args->space);
+  add_symmetry_options(bfs, bfs_args->symmetry,
+                       "also count each depth's classes up to this group (--inverse alone: all)");
   bfs->add_option("--direction", bfs_args->direction, "auto, top-down or bottom-up")
       ->capture_default_str();
   bfs->add_option("--memory", bfs_args->memory_gib,

@@ -191,8 +191,13 @@ std::optional<Position> TwistySpace::from_arrangement(const Arrangement& a) cons
 
 Arrangement TwistySpace::to_arrangement(const Position& position) const {
   Position p = position;
-  follow_leaders(p);
   Arrangement a = def_.solved;
+  write_arrangement(p, a);
+  return a;
+}
+
+void TwistySpace::write_arrangement(Position& p, Arrangement& a) const {
+  follow_leaders(p);
   for (std::size_t o = 0; o < orbits_.size(); ++o) {
     const Orbit& orbit = orbits_[o];
     for (std::size_t i = 0; i < orbit.size(); ++i) {
@@ -202,7 +207,6 @@ Arrangement TwistySpace::to_arrangement(const Position& position) const {
       a.ori[orbit.set][slot] = static_cast<std::uint8_t>(orbit.offset + orbit.step * digit);
     }
   }
-  return a;
 }
 
 bool TwistySpace::contains(const Arrangement& a) const {
@@ -213,6 +217,33 @@ std::uint64_t TwistySpace::rank(const Arrangement& a) const {
   const std::optional<Position> p = from_arrangement(a);
   if (!p) throw std::invalid_argument("twisty: a position outside the ranked space");
   return encode_parts(0, row_parts_, *p) * columns_ + encode_parts(row_parts_, parts_.size(), *p);
+}
+
+std::uint64_t TwistySpace::rank_member(const Arrangement& a, Position& p) const {
+  if (p.kind.size() != blank_.kind.size()) p = blank_;
+  for (std::size_t o = 0; o < orbits_.size(); ++o) {
+    const Orbit& orbit = orbits_[o];
+    for (std::size_t i = 0; i < orbit.size(); ++i) {
+      const std::uint8_t slot = orbit.slots[i];
+      const auto kind = static_cast<std::uint8_t>(
+          std::lower_bound(orbit.piece.begin(), orbit.piece.end(), a.perm[orbit.set][slot]) -
+          orbit.piece.begin());
+      p.kind[base_[o] + i] = kind;
+      const unsigned twist =
+          (a.ori[orbit.set][slot] + orbit.orientations - orbit.offset) % orbit.orientations;
+      p.digit[base_[o] + i] = static_cast<std::uint8_t>(orbit.free_digit(i, kind, twist / orbit.step));
+    }
+  }
+  return encode_parts(0, row_parts_, p) * columns_ + encode_parts(row_parts_, parts_.size(), p);
+}
+
+void TwistySpace::unrank(std::uint64_t rank, Arrangement& out, Position& p) const {
+  const Position& empty = blank_;
+  p.kind.assign(empty.kind.begin(), empty.kind.end());
+  p.digit.assign(empty.digit.begin(), empty.digit.end());
+  decode_parts(0, row_parts_, rank / columns_, p);
+  decode_parts(row_parts_, parts_.size(), rank % columns_, p);
+  write_arrangement(p, out);
 }
 
 Arrangement TwistySpace::unrank(std::uint64_t rank) const {

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <numeric>
 
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
@@ -72,11 +73,12 @@ BfsResult summarize(Enumerated& e, bool& stopped, Method method) {
 }
 
 // One process: the row engine.
-BfsResult bfs_alone(const TwistySpace& space, const BfsRequest& args,
+BfsResult bfs_alone(const TwistySpace& space, const BfsRequest& args, const SymmetryGroup* group,
                     CheckpointSession& checkpoints, bool& stopped) {
   LevelProgress progress(space, space.rows(), "rows");
   EnumerateOptions options;
   set_search_options(options, args, checkpoints);
+  options.classes_of = group;
   options.on_level = [&](const bfs::RowLevel& level) {
     progress.level(level.depth, level.states, level.work.method(), level.seconds);
   };
@@ -86,6 +88,7 @@ BfsResult bfs_alone(const TwistySpace& space, const BfsRequest& args,
   BfsResult summary = summarize(
       e, stopped, [](const bfs::RowLevel& level) { return std::string(level.work.method()); });
   summary.depths = std::move(e.bfs.depths);
+  summary.classes = std::move(e.classes);
   return summary;
 }
 
@@ -151,6 +154,19 @@ Json space_json(const TwistySpace& space) {
           {"notes", space.notes()}};
 }
 
+std::unique_ptr<SymmetryGroup> find_group(const TwistySpace& space, const SymmetryRequest& request) {
+  return std::make_unique<SymmetryGroup>(space.definition(), space.move_list(), request);
+}
+
+Json group_json(const SymmetryGroup& group) {
+  Json json = {{"group", symmetry_choice_name(group.choice())},
+               {"order", group.order()},
+               {"reflections", group.reflections()},
+               {"inverse", group.inverse()}};
+  if (!group.why_trivial().empty()) json["trivial_because"] = group.why_trivial();
+  return json;
+}
+
 BfsResult run_bfs(const BfsRequest& request,
                   const std::function<void(const TwistySpace&)>& laid_out) {
   Cluster& cluster = this_cluster();
@@ -167,15 +183,23 @@ BfsResult run_bfs(const BfsRequest& request,
       request.checkpoints,
       {{"puzzle", "twisty"}, {"action", "bfs"}, {"space", space_identity(*space)}});
   if (laid_out) laid_out(*space);
+  std::unique_ptr<SymmetryGroup> group;
+  if (request.symmetry) {
+    if (shared) throw InputError("--symmetry", 0, "classes are counted in one process (run without mpirun)");
+    if (!request.checkpoints.checkpoint.empty() || !request.checkpoints.resume.empty())
+      throw InputError("--symmetry", 0, "classes are counted in one uninterrupted run (no --checkpoint or --resume)");
+    group = find_group(*space, *request.symmetry);
+  }
   if (const CheckpointReader* saved = checkpoints.reader(); saved && cluster.process() == 0)
     fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", request.checkpoints.resume,
                saved->state().value("levels", CheckpointJson::array()).size());
   bool stopped = false;
   BfsResult result = shared ? bfs_shared(*space, request, checkpoints, cluster, stopped)
-                            : bfs_alone(*space, request, checkpoints, stopped);
+                            : bfs_alone(*space, request, group.get(), checkpoints, stopped);
   if (stopped) checkpoints.stopped();
   result.space = std::move(space);
   result.resumed = checkpoints.reader() != nullptr;
+  result.group = std::move(group);
   return result;
 }
 
@@ -190,6 +214,21 @@ Json bfs_json(const BfsResult& result) {
   json["antipodes"] = result.distribution.back();
   json["antipode_sequences"] = antipodes;
   if (result.resumed) json["resumed"] = true;
+  if (result.group) {
+    json["symmetry"] = group_json(*result.group);
+    std::vector<std::uint64_t> classes, with_inverse;
+    for (const LevelClasses& level : result.classes) {
+      classes.push_back(level.classes);
+      with_inverse.push_back(level.with_inverse);
+    }
+    json["classes"] = classes;
+    json["total_classes"] = std::accumulate(classes.begin(), classes.end(), std::uint64_t{0});
+    if (result.group->inverse()) {
+      json["classes_with_inverse"] = with_inverse;
+      json["total_classes_with_inverse"] =
+          std::accumulate(with_inverse.begin(), with_inverse.end(), std::uint64_t{0});
+    }
+  }
   return json;
 }
 

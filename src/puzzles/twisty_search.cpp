@@ -38,10 +38,12 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
   Enumeration e;
   bfs::RowBfsOptions bfs_options;
   bfs_options.policy = options.policy;
-  if (options.on_level)
-    bfs_options.on_level = [&](const bfs::RowLevel& level, const bfs::LevelRows&) {
-      options.on_level(level);
-    };
+  if (options.classes_of != nullptr) bfs_options.codes = bfs::RowCodes::Frontier;
+  bfs_options.on_level = [&](const bfs::RowLevel& level, const bfs::LevelRows& rows) {
+    if (options.classes_of != nullptr)
+      e.classes.push_back(count_classes(space, *options.classes_of, rows));
+    if (options.on_level) options.on_level(level);
+  };
   bfs_options.on_progress = options.on_progress;
   bfs_options.keep_last_rows = options.antipodes;
   bfs_options.checkpoint = options.checkpoint;
@@ -50,7 +52,7 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
   bfs_options.should_stop = options.should_stop;
   const std::uint64_t solved = space.solved_rank();
   e.bfs = bfs::row_bfs(space, {&solved, 1}, bfs_options);
-  if (e.bfs.stopped) return e;
+  if (e.bfs.stopped || !e.bfs.depths) return e;
   // In the rows the last level reached, the states with its code (older
   // levels share it, depth mod 3) that are at the full depth.
   const unsigned max_depth = e.bfs.max_depth();

@@ -34,6 +34,7 @@ TwistySpace::TwistySpace(const Definition& def, std::vector<Move> moves,
     inverse_.push_back(inverse);
   }
   find_orbits(def_);
+  blank_ = blank();
   choose_layout(options);
   find_parities();
   find_contexts();

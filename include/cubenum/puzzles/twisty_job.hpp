@@ -41,12 +41,19 @@ void check_bfs_fits(const TwistySpace& space, int processes, bool depth_table,
 // The space's description in JSON (docs/PUZZLES.md, twisty info).
 Json space_json(const TwistySpace& space);
 
+// The symmetry group of the space's moves that `request` chooses (refused
+// with the reason where the file does not allow it), and its JSON.
+std::unique_ptr<SymmetryGroup> find_group(const TwistySpace& space, const SymmetryRequest& request);
+Json group_json(const SymmetryGroup& group);
+
 struct BfsRequest {
   SpaceRequest space;
   bfs::DirectionPolicy direction = bfs::DirectionPolicy::Auto;
   std::optional<double> memory_gib;
   std::size_t antipodes = 5;  // move sequences to find, to as many antipodes
   bool depth_table = false;   // keep every state's depth (one process only)
+  // Classes by depth up to this group (one uninterrupted process for now).
+  std::optional<SymmetryRequest> symmetry;
   CheckpointOptions checkpoints;
 };
 
@@ -59,6 +66,8 @@ struct BfsResult {
   std::vector<std::vector<int>> antipodes;  // move sequences
   std::optional<bfs::RowDepths> depths;     // BfsRequest::depth_table
   bool resumed = false;
+  std::unique_ptr<SymmetryGroup> group;  // BfsRequest::symmetry
+  std::vector<LevelClasses> classes;     // by depth, with the group
 };
 
 // Runs the BFS on every thread (and every process under mpirun), showing

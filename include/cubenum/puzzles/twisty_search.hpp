@@ -13,6 +13,7 @@
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/puzzles/twisty.hpp"
 #include "cubenum/puzzles/twisty_space.hpp"
+#include "cubenum/puzzles/twisty_symmetry.hpp"
 
 namespace cubenum::twisty {
 
@@ -31,7 +32,30 @@ struct SearchOptions {
   std::function<bool()> should_stop;
 };
 
+// The classes of one level's positions (twisty_symmetry.hpp): those the
+// least of their orbit under the group, and under the group and inversion.
+struct LevelClasses {
+  std::uint64_t classes = 0, with_inverse = 0;
+  LevelClasses& operator+=(const LevelClasses& o) {
+    classes += o.classes;
+    with_inverse += o.with_inverse;
+    return *this;
+  }
+};
+
+// Whether `rank` is the least of its class (with_inverse: of its class up
+// to inversion too, when the group has it): a LevelClasses of 0s and 1s.
+LevelClasses least_of_class(const TwistySpace& space, const SymmetryGroup& group,
+                            std::uint64_t rank);
+// The classes among one level's positions, on every thread.
+LevelClasses count_classes(const TwistySpace& space, const SymmetryGroup& group,
+                           const bfs::LevelRows& level);
+
 struct EnumerateOptions : SearchOptions {
+  // Counts each level's classes under this group (Enumeration::classes):
+  // the engine then tells levels apart exactly and keeps no depth table, so
+  // no antipodes are found.
+  const SymmetryGroup* classes_of = nullptr;
   std::function<void(const bfs::RowLevel&)> on_level;
   std::function<void(std::uint64_t rows_done)> on_progress;
 };
@@ -40,6 +64,7 @@ struct Enumeration {
   bfs::RowBfsResult bfs;
   // Move sequences that take the solved position to a few antipodes.
   std::vector<std::vector<int>> antipodes;
+  std::vector<LevelClasses> classes;  // by depth, with EnumerateOptions::classes_of
 };
 
 Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options);

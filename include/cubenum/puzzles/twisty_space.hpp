@@ -164,6 +164,10 @@ class TwistySpace {
   std::uint64_t rank(const Arrangement& a) const;  // requires contains(a)
   Arrangement unrank(std::uint64_t rank) const;
   std::uint64_t solved_rank() const { return solved_rank_; }
+  // The same in reused storage, for positions known to be ranked (images of
+  // reached positions under a symmetry): no check, no allocation.
+  std::uint64_t rank_member(const Arrangement& a, Position& scratch) const;
+  void unrank(std::uint64_t rank, Arrangement& out, Position& scratch) const;
 
   // The neighbour of `rank` by move m: through the position (step, for
   // tests), or through the row and column tables (neighbour, fast).
@@ -201,6 +205,7 @@ class TwistySpace {
   std::uint32_t context_of(const Position& row) const;
   std::optional<Position> from_arrangement(const Arrangement& a) const;
   Arrangement to_arrangement(const Position& p) const;
+  void write_arrangement(Position& p, Arrangement& a) const;  // follows leaders in p
   Position blank() const;
   void build_actions(std::uint32_t context, std::span<const int> moves,
                      std::span<std::uint16_t* const> out, std::uint32_t first_column,
@@ -217,6 +222,7 @@ class TwistySpace {
   std::size_t row_parts_ = 0;
   std::uint32_t rows_ = 1, columns_ = 1;
   std::uint64_t solved_rank_ = 0;
+  Position blank_;  // blank(), kept
 
   // Contexts: which slots of the cut orbit the row's pieces take (their
   // combination's rank), and parity bits.

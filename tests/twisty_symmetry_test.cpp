@@ -1,0 +1,326 @@
+// Symmetries of definition files (puzzles/twisty_symmetry.hpp) and classes
+// by depth. The oracles here share nothing with the code under test but the
+// Symmetry records: positions and symmetries are composed as maps of
+// stickers, the BFS runs over whole positions in a std::map, and orbits are
+// found by listing every image.
+#include "cubenum/puzzles/twisty_symmetry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <queue>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/report/json.hpp"
+#include "cubenum/puzzles/twisty_search.hpp"
+#include "run_cubenum.hpp"
+
+namespace cubenum::twisty {
+namespace {
+
+using testing::run_cubenum;
+
+std::string data_file(const std::string& name) {
+  return std::string(CUBENUM_DATA_DIR) + "/twisty/" + name;
+}
+
+using Sticker = std::tuple<unsigned, unsigned, unsigned>;  // set, slot, twist
+
+// Positions and symmetries as maps of stickers.
+struct StickerMaps {
+  const Definition& def;
+
+  // Identical pieces: the j-th of a kind (in slot order) is taken for the
+  // one solved in the j-th slot of that kind.
+  std::map<Sticker, Sticker> of_position(const Arrangement& x) const {
+    std::map<Sticker, Sticker> m;
+    for (unsigned s = 0; s < def.sets.size(); ++s) {
+      const unsigned n = def.sets[s].orientations;
+      std::map<unsigned, unsigned> taken;
+      for (unsigned i = 0; i < def.sets[s].slots; ++i) {
+        const unsigned label = x.perm[s][i];
+        const unsigned h = nth_home(s, label, taken[label]++);
+        for (unsigned k = 0; k < n; ++k) m[{s, h, k}] = {s, i, (k + x.ori[s][i]) % n};
+      }
+    }
+    return m;
+  }
+  unsigned nth_home(unsigned set, unsigned label, unsigned j) const {
+    for (unsigned h = 0; h < def.sets[set].slots; ++h)
+      if (def.solved.perm[set][h] == label && j-- == 0) return h;
+    throw std::logic_error("more pieces of a kind than solved");
+  }
+  std::map<Sticker, Sticker> of_symmetry(const Symmetry& sym) const {
+    std::map<Sticker, Sticker> m;
+    for (unsigned s = 0; s < def.sets.size(); ++s) {
+      const unsigned n = def.sets[s].orientations;
+      for (unsigned i = 0; i < def.sets[s].slots; ++i)
+        for (unsigned k = 0; k < n; ++k)
+          m[{s, i, k}] = {sym.set_to[s], sym.slot_to[s][i],
+                          (sym.offset[s][i] + (sym.reverses ? n - k : k)) % n};
+    }
+    return m;
+  }
+  Arrangement to_position(const std::map<Sticker, Sticker>& m) const {
+    Arrangement a = def.solved;
+    for (unsigned s = 0; s < def.sets.size(); ++s)
+      for (unsigned h = 0; h < def.sets[s].slots; ++h) {
+        const auto [set, slot, twist] = m.at({s, h, 0});
+        a.perm[set][slot] = def.solved.perm[s][h];
+        a.ori[set][slot] = static_cast<std::uint8_t>(twist);
+      }
+    return a;
+  }
+  // S x S^-1.
+  Arrangement conjugate(const Symmetry& sym, const Arrangement& x) const {
+    const auto s = of_symmetry(sym), p = of_position(x);
+    std::map<Sticker, Sticker> result;  // result(S(q)) = S(x(q))
+    for (const auto& [from, to] : s) result[to] = s.at(p.at(from));
+    return to_position(result);
+  }
+  Arrangement invert(const Arrangement& x) const {
+    std::map<Sticker, Sticker> inverse;
+    for (const auto& [from, to] : of_position(x)) inverse[to] = from;
+    return to_position(inverse);
+  }
+};
+
+bool less(const Arrangement& a, const Arrangement& b) {
+  return std::tie(a.perm, a.ori) < std::tie(b.perm, b.ori);
+}
+using Positions = std::set<Arrangement, decltype(&less)>;
+
+// Every reachable position by depth, by a BFS over whole positions.
+std::vector<Positions> levels_of(const Definition& def, const std::vector<Move>& moves) {
+  Positions seen(&less);
+  std::vector<Positions> levels{Positions({def.solved}, &less)};
+  seen.insert(def.solved);
+  while (true) {
+    Positions next(&less);
+    for (const Arrangement& a : levels.back())
+      for (const Move& m : moves) {
+        Arrangement b = apply(def.sets, a, m.effect);
+        if (seen.insert(b).second) next.insert(std::move(b));
+      }
+    if (next.empty()) return levels;
+    levels.push_back(std::move(next));
+  }
+}
+
+// Classes by listing orbits: the least image of each position, counted once.
+std::vector<std::uint64_t> naive_classes(const Definition& def, const SymmetryGroup& group,
+                                         const std::vector<Positions>& levels, bool inverse) {
+  const StickerMaps maps{def};
+  std::vector<std::uint64_t> classes;
+  for (const Positions& level : levels) {
+    Positions least(&less);
+    for (const Arrangement& x : level) {
+      std::vector<Arrangement> sources{x};
+      if (inverse) sources.push_back(maps.invert(x));
+      Arrangement best = x;
+      for (const Arrangement& source : sources)
+        for (const Symmetry& s : group.elements()) {
+          const Arrangement image = maps.conjugate(s, source);
+          EXPECT_TRUE(level.count(image) == 1) << "an image at another depth";
+          if (less(image, best)) best = image;
+        }
+      least.insert(best);
+    }
+    classes.push_back(least.size());
+  }
+  return classes;
+}
+
+struct Puzzle {
+  std::string name;
+  Definition def;
+  std::vector<Move> moves;
+};
+
+std::vector<Puzzle> small_puzzles() {
+  std::vector<Puzzle> puzzles;
+  const Definition tiles = load_definition(data_file("tiles-2x3.tws"));
+  puzzles.push_back({"tiles-2x3", tiles, expand_moves(tiles, {})});
+  const Definition pocket = load_definition(data_file("pocket-cube.tws"));
+  puzzles.push_back({"pocket-cube U,R", pocket, expand_moves(pocket, {{"U", "R"}, false})});
+  puzzles.push_back({"pocket-cube U,R quarter", pocket, expand_moves(pocket, {{"U", "R"}, true})});
+  return puzzles;
+}
+
+Arrangement random_position(const Definition& def, const std::vector<Move>& moves,
+                            std::mt19937& rng) {
+  Arrangement a = def.solved;
+  for (int i = 0; i < 30; ++i) a = apply(def.sets, a, moves[rng() % moves.size()].effect);
+  return a;
+}
+
+// The cube's symmetry group has 48 elements, 24 of them mirrors (the full
+// octahedral group); every face turn of the 2x2x2 goes to a face turn.
+TEST(TwistySymmetry, PocketCubeHasTheCubesFortyEight) {
+  const Definition def = load_definition(data_file("pocket-cube.tws"));
+  const auto moves = expand_moves(def, {});
+  const SymmetryGroup all(def, moves, {});
+  EXPECT_EQ(all.order(), 48u);
+  EXPECT_EQ(all.reflections(), 24u);
+  const SymmetryGroup rotations(def, moves, {SymmetryChoice::Rotations});
+  EXPECT_EQ(rotations.order(), 24u);
+  EXPECT_EQ(rotations.reflections(), 0u);
+  EXPECT_EQ(SymmetryGroup(def, moves, {SymmetryChoice::None}).order(), 1u);
+  // U and R alone: the symmetries that keep the edge between them, a half
+  // turn about it and two mirrors (U -> R', and U -> U').
+  const SymmetryGroup two(def, expand_moves(def, {{"U", "R"}, false}), {});
+  EXPECT_EQ(two.order(), 4u);
+  EXPECT_EQ(two.reflections(), 2u);
+}
+
+// Each symmetry conjugates every move to the move it names, conjugation
+// agrees with composing sticker maps, and the elements form a group (on
+// positions: every product acts as some element).
+TEST(TwistySymmetry, GroupLawsAndConjugationAgreeWithStickerMaps) {
+  std::mt19937 rng(7);
+  for (const Puzzle& p : small_puzzles()) {
+    SCOPED_TRACE(p.name);
+    const SymmetryGroup group(p.def, p.moves, {SymmetryChoice::All, true});
+    const StickerMaps maps{p.def};
+    ASSERT_GT(group.order(), 1u);
+    for (const Symmetry& s : group.elements())
+      for (std::size_t m = 0; m < p.moves.size(); ++m) {
+        const Arrangement moved = apply(p.def.sets, p.def.solved, p.moves[m].effect);
+        const Arrangement to = apply(p.def.sets, p.def.solved,
+                                     p.moves[static_cast<std::size_t>(s.move_to[m])].effect);
+        EXPECT_EQ(maps.conjugate(s, moved), to);
+      }
+    std::vector<Arrangement> samples;
+    for (int i = 0; i < 4; ++i) samples.push_back(random_position(p.def, p.moves, rng));
+    auto key = [](const std::vector<Arrangement>& xs) {
+      std::string bytes;
+      for (const Arrangement& x : xs)
+        for (std::size_t set = 0; set < x.perm.size(); ++set) {
+          bytes.append(x.perm[set].begin(), x.perm[set].end());
+          bytes.append(x.ori[set].begin(), x.ori[set].end());
+        }
+      return bytes;
+    };
+    auto images = [&](std::size_t k, const std::vector<Arrangement>& xs) {
+      std::vector<Arrangement> out;
+      for (const Arrangement& x : xs) {
+        Arrangement y = x;
+        group.conjugate(k, x, y);
+        EXPECT_EQ(y, maps.conjugate(group.elements()[k], x));
+        out.push_back(y);
+      }
+      return out;
+    };
+    std::set<std::string> actions;
+    for (std::size_t k = 0; k < group.order(); ++k) actions.insert(key(images(k, samples)));
+    EXPECT_EQ(actions.size(), group.order()) << "two elements act alike";
+    for (std::size_t a = 0; a < group.order(); ++a)
+      for (std::size_t b = 0; b < group.order(); ++b)
+        EXPECT_EQ(actions.count(key(images(a, images(b, samples)))), 1u);
+    for (const Arrangement& x : samples) {
+      Arrangement y = x;
+      group.invert(x, y);
+      EXPECT_EQ(y, maps.invert(x));
+      EXPECT_EQ(apply(p.def.sets, x, y), p.def.solved) << "x then x^-1";
+    }
+  }
+}
+
+// Classes by depth from the BFS against listing every orbit; Burnside's
+// lemma per depth; the orbits of the classes adding up to the positions.
+TEST(TwistySymmetry, ClassesByDepthAgreeWithListedOrbitsAndBurnside) {
+  for (const Puzzle& p : small_puzzles()) {
+    SCOPED_TRACE(p.name);
+    const SymmetryGroup group(p.def, p.moves, {SymmetryChoice::All, true});
+    const TwistySpace space(p.def, p.moves);
+    EnumerateOptions options;
+    options.classes_of = &group;
+    const Enumeration e = enumerate(space, options);
+    const std::vector<Positions> levels = levels_of(p.def, p.moves);
+    const auto classes = naive_classes(p.def, group, levels, false);
+    const auto with_inverse = naive_classes(p.def, group, levels, true);
+    ASSERT_EQ(e.classes.size(), levels.size());
+    for (std::size_t d = 0; d < levels.size(); ++d) {
+      SCOPED_TRACE(d);
+      EXPECT_EQ(e.classes[d].classes, classes[d]);
+      EXPECT_EQ(e.classes[d].with_inverse, with_inverse[d]);
+      std::uint64_t fixed = 0, orbit_sizes = 0;
+      for (const Arrangement& x : levels[d]) {
+        std::uint64_t stabiliser = 0;
+        for (std::size_t k = 0; k < group.order(); ++k) {
+          Arrangement y = x;
+          group.conjugate(k, x, y);
+          stabiliser += y == x ? 1 : 0;
+        }
+        fixed += stabiliser;
+        if (least_of_class(space, group, space.rank(x)).classes == 1)
+          orbit_sizes += group.order() / stabiliser;
+      }
+      EXPECT_EQ(fixed, classes[d] * group.order()) << "Burnside";
+      EXPECT_EQ(orbit_sizes, levels[d].size());
+    }
+  }
+}
+
+// Identical pieces: a symmetry maps kinds to kinds; inversion is refused.
+TEST(TwistySymmetry, IdenticalPiecesAreMappedByKindAndHaveNoInverse) {
+  std::istringstream in(R"(Name Pairs
+Set TILE 6 4
+Solved
+TILE
+1 1 2 2 3 3
+End
+Move L
+TILE
+4 1 3 5 2 6
+1 1 0 1 1 0
+End
+Move R
+TILE
+1 5 2 4 6 3
+0 1 1 0 1 1
+End
+)");
+  const Definition def = parse_definition(in, "pairs.tws");
+  const auto moves = expand_moves(def, {});
+  const SymmetryGroup group(def, moves, {});
+  const TwistySpace space(def, moves);
+  EnumerateOptions options;
+  options.classes_of = &group;
+  const Enumeration e = enumerate(space, options);
+  const auto classes = naive_classes(def, group, levels_of(def, moves), false);
+  ASSERT_EQ(e.classes.size(), classes.size());
+  for (std::size_t d = 0; d < classes.size(); ++d) EXPECT_EQ(e.classes[d].classes, classes[d]);
+  EXPECT_THROW(SymmetryGroup(def, moves, {SymmetryChoice::All, true}), InputError);
+}
+
+TEST(TwistySymmetryCli, BfsPrintsClassesAndRefusesWhatTheFileDoesNotAllow) {
+  const std::string file = data_file("tiles-2x3.tws");
+  // The 2x3 board's four symmetries: the identity, the half turn, two
+  // mirrors (L to R', L to L').
+  auto r = run_cubenum("twisty bfs " + file + " --symmetry all --inverse");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("symmetry (all): 4 elements, 2 reflections, and inversion"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("depth       positions       classes  with inverse"), std::string::npos);
+  r = run_cubenum("twisty bfs " + file + " --inverse --json -");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json json = Json::parse(r.output);
+  EXPECT_EQ(json["symmetry"]["order"], 4);
+  EXPECT_EQ(json["symmetry"]["reflections"], 2);
+  EXPECT_EQ(json["classes"].size(), json["distribution"].size());
+  EXPECT_EQ(json["classes_with_inverse"][0], 1);
+  r = run_cubenum("twisty bfs " + file + " --symmetry mirrors");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("--symmetry: unknown group 'mirrors'"), std::string::npos) << r.output;
+  r = run_cubenum("twisty info " + file + " --moves L");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("symmetry (all): "), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace cubenum::twisty
