@@ -47,6 +47,7 @@ struct InfoArgs {
 struct BfsArgs {
   SpaceArgs space;
   SymmetryArgs symmetry;
+  bool up_to_rotation = false;
   std::string direction = "auto";
   std::optional<double> memory_gib;
   std::size_t antipodes = 5;
@@ -125,16 +126,24 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   request.depth_table = args.table.has_value();
   request.checkpoints = args.checkpoints;
   request.symmetry = args.symmetry.request(false);
+  request.up_to_rotation = args.up_to_rotation;
   const tw::BfsResult e =
       tw::run_bfs(request, [&](const tw::TwistySpace& space) { print_space(space, ctx.out); });
   const tw::TwistySpace& space = *e.space;
   if (e.group) print_group(*e.group, space.move_list(), ctx.out);
+  if (args.up_to_rotation)
+    fmt::print(ctx.out, "{}\n",
+               e.turns == 1 ? "up to rotation: the moves make no whole-puzzle turn"
+                            : fmt::format("up to rotation: the moves make {} whole-puzzle turns; "
+                                          "a position below stands for all {} of its turns",
+                                          e.turns, e.turns));
   print_levels(e, ctx.out);
-  if (e.reached == space.size())
+  const std::uint64_t reached = e.reached * e.turns;
+  if (reached == space.size())
     fmt::print(ctx.out, "every ranked state is reachable\n");
   else
-    fmt::print(ctx.out, "the moves reach {} of the {} ranked states (1 in {:.4g})\n", e.reached,
-               space.size(), double(space.size()) / double(e.reached));
+    fmt::print(ctx.out, "the moves reach {} of the {} ranked states (1 in {:.4g})\n", reached,
+               space.size(), double(space.size()) / double(reached));
   fmt::print(ctx.out, "God's number {}, antipodes {}\n", e.distribution.size() - 1,
              e.distribution.back());
   for (const auto& sequence : e.antipodes)
@@ -194,6 +203,9 @@ void bind_twisty(Command* puzzle) {
   add_space_options(bfs, bfs_args->space);
   add_symmetry_options(bfs, bfs_args->symmetry,
                        "also count each depth's classes up to this group (--inverse alone: all)");
+  bfs->add_flag("--up-to-rotation", bfs_args->up_to_rotation,
+                "count a position once for all the whole-puzzle turns the moves make (the "
+                "2x2x2's U D' turns the whole cube)");
   bfs->add_option("--direction", bfs_args->direction, "auto, top-down or bottom-up")
       ->capture_default_str();
   bfs->add_option("--memory", bfs_args->memory_gib,

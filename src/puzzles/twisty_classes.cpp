@@ -1,5 +1,7 @@
-// Classes up to symmetry (and inversion) among a level's positions: a
-// position counts when its rank is the least of its orbit's.
+// Classes up to symmetry (and inversion, and whole-puzzle turns) among a
+// level's positions: a position counts when its rank is the least of its
+// orbit's.
+#include <algorithm>
 #include <bit>
 #include <vector>
 
@@ -9,50 +11,77 @@
 namespace cubenum::twisty {
 namespace {
 
+// x then the move (or turn) `effect`, into `out` (twisty::apply, reusing
+// `out`'s storage).
+void apply_into(const std::vector<PieceSet>& sets, const Arrangement& x, const Arrangement& effect,
+                Arrangement& out) {
+  for (std::size_t s = 0; s < sets.size(); ++s) {
+    const unsigned n = sets[s].orientations;
+    for (unsigned i = 0; i < sets[s].slots; ++i) {
+      const unsigned from = effect.perm[s][i];
+      out.perm[s][i] = x.perm[s][from];
+      out.ori[s][i] = static_cast<std::uint8_t>((x.ori[s][from] + effect.ori[s][i]) % n);
+    }
+  }
+}
+
 // The images of one position, in reused arrangements (one per thread).
 class ClassCheck {
  public:
-  ClassCheck(const TwistySpace& space, const SymmetryGroup& group)
+  ClassCheck(const TwistySpace& space, const ClassGroup& group)
       : space_(space),
+        sets_(space.definition().sets),
         group_(group),
         position_(space.definition().solved),
         image_(position_),
+        turned_(position_),
         inverse_(position_) {}
 
   LevelClasses operator()(std::uint64_t rank) {
     Arrangement& x = position_;
     space_.unrank(rank, x, scratch_);
-    for (std::size_t k = 1; k < group_.order(); ++k)
+    // Another turn of x first: most positions are not the least of theirs.
+    for (std::size_t t = 1; t < group_.turns.size(); ++t)
+      if (below(x, group_.turns[t], rank)) return {};
+    for (std::size_t k = 1; k < group_.symmetries->order(); ++k)
       if (smaller(k, x, rank)) return {};
     LevelClasses least{1, 0};
-    if (!group_.inverse()) return least;
-    group_.invert(x, inverse_);
-    for (std::size_t k = 0; k < group_.order(); ++k)
+    if (!group_.symmetries->inverse()) return least;
+    group_.symmetries->invert(x, inverse_);
+    for (std::size_t k = 0; k < group_.symmetries->order(); ++k)
       if (smaller(k, inverse_, rank)) return least;
     least.with_inverse = 1;
     return least;
   }
 
  private:
+  // Whether S_k x S_k^-1, or any turn of it, ranks below `rank`.
   bool smaller(std::size_t k, const Arrangement& x, std::uint64_t rank) {
-    group_.conjugate(k, x, image_);
-    return space_.rank_member(image_, scratch_) < rank;
+    group_.symmetries->conjugate(k, x, image_);
+    if (space_.rank_member(image_, scratch_) < rank) return true;
+    for (std::size_t t = 1; t < group_.turns.size(); ++t)
+      if (below(image_, group_.turns[t], rank)) return true;
+    return false;
+  }
+  bool below(const Arrangement& x, const Arrangement& turn, std::uint64_t rank) {
+    apply_into(sets_, x, turn, turned_);
+    return space_.rank_member(turned_, scratch_) < rank;
   }
 
   const TwistySpace& space_;
-  const SymmetryGroup& group_;
-  Arrangement position_, image_, inverse_;
+  const std::vector<PieceSet>& sets_;
+  const ClassGroup& group_;
+  Arrangement position_, image_, turned_, inverse_;
   Position scratch_;
 };
 
 }  // namespace
 
-LevelClasses least_of_class(const TwistySpace& space, const SymmetryGroup& group,
-                            std::uint64_t rank) {
+LevelClasses least_of_class(const TwistySpace& space, const ClassGroup& group, std::uint64_t rank) {
   return ClassCheck(space, group)(rank);
 }
 
-LevelClasses count_classes(const TwistySpace& space, const SymmetryGroup& group,
+LevelClasses count_classes(const TwistySpace& space, const ClassGroup& group,
                            const bfs::LevelRows& level) {
   const std::uint32_t words = (space.columns() + 63) / 64;
   return parallel_sum<LevelClasses>(space.rows(), 1, [&](std::size_t begin, std::size_t end) {
@@ -69,6 +98,29 @@ LevelClasses count_classes(const TwistySpace& space, const SymmetryGroup& group,
     }
     return sum;
   });
+}
+
+std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGroup& group) {
+  const Definition& def = space.definition();
+  std::vector<Arrangement> turns{def.identity()};
+  std::vector<std::uint64_t> ranks{space.solved_rank()};
+  std::vector<Arrangement> candidates;
+  for (const Arrangement& turn : group.turn_candidates()) {
+    const Arrangement position = apply(def.sets, def.solved, turn);
+    if (space.contains(position)) candidates.push_back(turn);
+  }
+  if (candidates.empty()) return turns;
+  const std::uint64_t solved = space.solved_rank();
+  const bfs::RowBfsResult reached = bfs::row_bfs(space, {&solved, 1});
+  for (const Arrangement& turn : candidates) {
+    const std::uint64_t rank = space.rank(apply(def.sets, def.solved, turn));
+    if (reached.depths->depth_mod3(rank) < 0 ||
+        std::find(ranks.begin(), ranks.end(), rank) != ranks.end())
+      continue;
+    ranks.push_back(rank);
+    turns.push_back(turn);
+  }
+  return turns;
 }
 
 }  // namespace cubenum::twisty

@@ -73,12 +73,14 @@ BfsResult summarize(Enumerated& e, bool& stopped, Method method) {
 }
 
 // One process: the row engine.
-BfsResult bfs_alone(const TwistySpace& space, const BfsRequest& args, const SymmetryGroup* group,
+BfsResult bfs_alone(const TwistySpace& space, const BfsRequest& args, const ClassGroup& classes,
                     CheckpointSession& checkpoints, bool& stopped) {
   LevelProgress progress(space, space.rows(), "rows");
   EnumerateOptions options;
   set_search_options(options, args, checkpoints);
-  options.classes_of = group;
+  if (classes.symmetries != nullptr && args.symmetry) options.classes_of = &classes;
+  for (const Arrangement& turn : classes.turns)
+    options.sources.push_back(space.rank(apply(space.definition().sets, space.definition().solved, turn)));
   options.on_level = [&](const bfs::RowLevel& level) {
     progress.level(level.depth, level.states, level.work.method(), level.seconds);
   };
@@ -110,6 +112,17 @@ BfsResult bfs_shared(const TwistySpace& space, const BfsRequest& args,
   return summarize(e, stopped, [](const bfs::LevelStats& level) {
     return std::string(level.depth == 0 ? "" : bfs::direction_text(level.direction));
   });
+}
+
+// Every position of a BFS from all turns of solved comes with all its turns
+// at its depth: each is counted once.
+void count_once_for_all_turns(BfsResult& result, std::size_t turns) {
+  result.turns = turns;
+  for (std::uint64_t& level : result.distribution) {
+    if (level % turns != 0) throw std::logic_error("twisty: a level not made of whole turns");
+    level /= turns;
+  }
+  result.reached /= turns;
 }
 
 }  // namespace
@@ -184,22 +197,27 @@ BfsResult run_bfs(const BfsRequest& request,
       {{"puzzle", "twisty"}, {"action", "bfs"}, {"space", space_identity(*space)}});
   if (laid_out) laid_out(*space);
   std::unique_ptr<SymmetryGroup> group;
-  if (request.symmetry) {
-    if (shared) throw InputError("--symmetry", 0, "classes are counted in one process (run without mpirun)");
+  ClassGroup classes;
+  if (request.symmetry || request.up_to_rotation) {
+    const char* option = request.symmetry ? "--symmetry" : "--up-to-rotation";
+    if (shared) throw InputError(option, 0, "runs in one process for now (run without mpirun)");
     if (!request.checkpoints.checkpoint.empty() || !request.checkpoints.resume.empty())
-      throw InputError("--symmetry", 0, "classes are counted in one uninterrupted run (no --checkpoint or --resume)");
-    group = find_group(*space, *request.symmetry);
+      throw InputError(option, 0, "runs uninterrupted for now (no --checkpoint or --resume)");
+    group = find_group(*space, request.symmetry.value_or(SymmetryRequest{}));
+    classes.symmetries = group.get();
+    if (request.up_to_rotation) classes.turns = whole_turns(*space, *group);
   }
   if (const CheckpointReader* saved = checkpoints.reader(); saved && cluster.process() == 0)
     fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", request.checkpoints.resume,
                saved->state().value("levels", CheckpointJson::array()).size());
   bool stopped = false;
   BfsResult result = shared ? bfs_shared(*space, request, checkpoints, cluster, stopped)
-                            : bfs_alone(*space, request, group.get(), checkpoints, stopped);
+                            : bfs_alone(*space, request, classes, checkpoints, stopped);
   if (stopped) checkpoints.stopped();
   result.space = std::move(space);
   result.resumed = checkpoints.reader() != nullptr;
-  result.group = std::move(group);
+  if (request.symmetry) result.group = std::move(group);
+  if (request.up_to_rotation) count_once_for_all_turns(result, classes.turns.size());
   return result;
 }
 
@@ -214,6 +232,7 @@ Json bfs_json(const BfsResult& result) {
   json["antipodes"] = result.distribution.back();
   json["antipode_sequences"] = antipodes;
   if (result.resumed) json["resumed"] = true;
+  if (result.turns > 1) json["whole_puzzle_turns"] = result.turns;
   if (result.group) {
     json["symmetry"] = group_json(*result.group);
     std::vector<std::uint64_t> classes, with_inverse;

@@ -50,8 +50,9 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
   bfs_options.checkpoint_every = options.checkpoint_every;
   bfs_options.resume = options.resume;
   bfs_options.should_stop = options.should_stop;
-  const std::uint64_t solved = space.solved_rank();
-  e.bfs = bfs::row_bfs(space, {&solved, 1}, bfs_options);
+  std::vector<std::uint64_t> sources = options.sources;
+  if (sources.empty()) sources.push_back(space.solved_rank());
+  e.bfs = bfs::row_bfs(space, sources, bfs_options);
   if (e.bfs.stopped || !e.bfs.depths) return e;
   // In the rows the last level reached, the states with its code (older
   // levels share it, depth mod 3) that are at the full depth.

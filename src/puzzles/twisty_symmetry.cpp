@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -321,7 +322,6 @@ void SymmetryGroup::find(const Definition& def, const std::vector<Move>& moves,
     s.reverses = direction < 0;
     for (std::size_t m = 0; m < moves.size(); ++m)
       s.move_to.push_back(e[static_cast<std::size_t>(st.count) + m] - st.count);
-    if (!acts.insert(action_key(s)).second) continue;
     // A mirror turns a move's first power into a move's last (R into L'),
     // or, where every move is a half turn, reverses twists.
     for (std::size_t m = 0; m < moves.size(); ++m) {
@@ -329,9 +329,29 @@ void SymmetryGroup::find(const Definition& def, const std::vector<Move>& moves,
       if (moves[m].power == 1 && moves[m].order > 2 && to.power + 1 == to.order) s.reflection = true;
     }
     if (!turns) s.reflection = s.reverses;
+    if (const auto turn = as_position(s)) turn_candidates_.push_back(*turn);
+    if (!acts.insert(action_key(s)).second) continue;
     elements_.push_back(std::move(s));
   }
   if (elements_.size() == 1 && why_trivial_.empty()) why_trivial_ = "the moves have no symmetry";
+}
+
+// The sticker map as a move's effect, where it is one that turns the whole
+// puzzle: no mirror, pieces stay in their sets, twists keep their direction.
+std::optional<Arrangement> SymmetryGroup::as_position(const Symmetry& s) const {
+  if (s.reverses || s.reflection) return std::nullopt;
+  Arrangement a;
+  for (std::size_t set = 0; set < sets_.size(); ++set) {
+    if (s.set_to[set] != set) return std::nullopt;
+    std::vector<std::uint8_t> perm(sets_[set].slots), ori(sets_[set].slots);
+    for (unsigned h = 0; h < sets_[set].slots; ++h) {
+      perm[s.slot_to[set][h]] = static_cast<std::uint8_t>(h);
+      ori[s.slot_to[set][h]] = s.offset[set][h];
+    }
+    a.perm.push_back(std::move(perm));
+    a.ori.push_back(std::move(ori));
+  }
+  return a;
 }
 
 void SymmetryGroup::conjugate(std::size_t k, const Arrangement& x, Arrangement& out) const {

@@ -54,6 +54,10 @@ struct BfsRequest {
   bool depth_table = false;   // keep every state's depth (one process only)
   // Classes by depth up to this group (one uninterrupted process for now).
   std::optional<SymmetryRequest> symmetry;
+  // Positions up to the whole-puzzle turns the moves make (the 2x2x2's
+  // U D'): the BFS starts from every turn of solved, and each position
+  // stands for all its turns.
+  bool up_to_rotation = false;
   CheckpointOptions checkpoints;
 };
 
@@ -68,6 +72,7 @@ struct BfsResult {
   bool resumed = false;
   std::unique_ptr<SymmetryGroup> group;  // BfsRequest::symmetry
   std::vector<LevelClasses> classes;     // by depth, with the group
+  std::size_t turns = 1;                 // whole-puzzle turns (up_to_rotation)
 };
 
 // Runs the BFS on every thread (and every process under mpirun), showing

@@ -43,19 +43,32 @@ struct LevelClasses {
   }
 };
 
+// What classes are up to: the symmetries (x -> S x S^-1), and whole-puzzle
+// turns applied after a position (x -> x t; the identity alone: none).
+struct ClassGroup {
+  const SymmetryGroup* symmetries = nullptr;
+  std::vector<Arrangement> turns;  // effects, the identity first
+};
+
 // Whether `rank` is the least of its class (with_inverse: of its class up
 // to inversion too, when the group has it): a LevelClasses of 0s and 1s.
-LevelClasses least_of_class(const TwistySpace& space, const SymmetryGroup& group,
-                            std::uint64_t rank);
+LevelClasses least_of_class(const TwistySpace& space, const ClassGroup& group, std::uint64_t rank);
 // The classes among one level's positions, on every thread.
-LevelClasses count_classes(const TwistySpace& space, const SymmetryGroup& group,
+LevelClasses count_classes(const TwistySpace& space, const ClassGroup& group,
                            const bfs::LevelRows& level);
+
+// The whole-puzzle turns among the group's candidates (positions that are
+// symmetries, as the 2x2x2's U D'): those the moves reach from solved,
+// found by a BFS; the identity first.
+std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGroup& group);
 
 struct EnumerateOptions : SearchOptions {
   // Counts each level's classes under this group (Enumeration::classes):
   // the engine then tells levels apart exactly and keeps no depth table, so
   // no antipodes are found.
-  const SymmetryGroup* classes_of = nullptr;
+  const ClassGroup* classes_of = nullptr;
+  // Where the BFS starts (empty: solved); depth 0 holds them all.
+  std::vector<std::uint64_t> sources;
   std::function<void(const bfs::RowLevel&)> on_level;
   std::function<void(std::uint64_t rows_done)> on_progress;
 };

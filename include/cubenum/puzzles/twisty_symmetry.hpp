@@ -17,6 +17,7 @@
 // moves and one path per (move, sticker it moves), solved by nauty.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,13 +73,21 @@ class SymmetryGroup {
   // x^-1 (distinct pieces only: inverse()).
   void invert(const Arrangement& x, Arrangement& out) const;
 
+  // Every map of stickers found that is no mirror and is also a move's
+  // effect (pieces stay in their sets, twists keep their direction),
+  // whatever it does to positions: the whole-puzzle turns are those of them
+  // the moves reach (the 2x2x2's U D' is one).
+  const std::vector<Arrangement>& turn_candidates() const { return turn_candidates_; }
+
  private:
+  std::optional<Arrangement> as_position(const Symmetry& s) const;
   void find(const Definition& def, const std::vector<Move>& moves, std::size_t max_order);
 
   std::vector<PieceSet> sets_;
   std::vector<std::vector<std::uint8_t>> label_;  // [set][slot]: solved piece
   std::vector<std::vector<std::uint8_t>> home_;   // [set][label]: a slot it is solved in
   std::vector<Symmetry> elements_;
+  std::vector<Arrangement> turn_candidates_;
   SymmetryChoice choice_ = SymmetryChoice::All;
   bool inverse_ = false;
   std::string why_trivial_;
