@@ -220,6 +220,29 @@ TEST(Cli, SolutionsReadAsSentences) {
   EXPECT_NE(half.output.find("\"moves\": \"R2\""), std::string::npos) << half.output;
 }
 
+// Issue 36: each file an action writes is said on standard error, as named
+// ("wrote FILE", say_wrote), so that its text output stays what it was; JSON
+// to standard output is no file.
+TEST(Cli, EachFileWrittenIsSaidOnStandardError) {
+  const std::string dir = cubenum::testing::scratch("cli-wrote").string();
+  const std::string html = dir + "/pocket.html", json = dir + "/pocket.json";
+  const std::string args =
+      "pocket-cube solve --metric qtm --scramble R --html " + html + " --json " + json;
+  const Outcome both = run_cubenum(args);
+  EXPECT_EQ(both.status, 0) << both.output;
+  EXPECT_EQ(both.output, "R' (1 move, qtm, optimal)\nwrote " + html + "\nwrote " + json + "\n");
+  const Outcome out =
+      cubenum::testing::run_shell("{ " CUBENUM_BINARY " " + args + " 2>/dev/null; }");
+  EXPECT_EQ(out.output, "R' (1 move, qtm, optimal)\n");
+  const std::string svg = dir + "/soma.svg";
+  const Outcome drawn =
+      run_cubenum("polycube solve " CUBENUM_DATA_DIR "/polycubes/soma.txt --first 1 --svg " + svg +
+                  " --json -");
+  EXPECT_EQ(drawn.status, 0) << drawn.output;
+  EXPECT_EQ(drawn.output.rfind("wrote " + svg + "\n{"), 0U) << drawn.output;
+  EXPECT_TRUE(cubenum::testing::contains(cubenum::testing::read(svg), "<svg"));
+}
+
 TEST(Cli, ReportWritesOutsideTheRepositoryUnlessTold) {
   // Its help names the default, build/results beside the program.
   const Outcome r = run_cubenum("report --help");

@@ -866,7 +866,9 @@ TEST(FoamShapeCli, CountAndSolveWriteTheirJsonFields) {
               svg + " --json - " + kData + "foam/happy-cube-original.txt",
           &status);
   ASSERT_EQ(status, 0) << out;
-  j = Json::parse(out);
+  const std::string wrote = "wrote " + svg + "\n";  // on standard error, joined here
+  ASSERT_NE(out.find(wrote), std::string::npos) << out;
+  j = Json::parse(out.erase(out.find(wrote), wrote.size()));
   EXPECT_EQ(j["results"][0]["found"], 2);
   EXPECT_EQ(j["results"][0]["solutions"][0].size(), 10U);
   std::ifstream in(svg);

@@ -136,7 +136,8 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
     const std::string command = puzzle.get_name() + " " + action->get_name();
     progress::note("{}: {} thread{}", command, options->threads, options->threads == 1 ? "" : "s");
     Stopwatch clock;
-    Json fields = run(ActionContext{options->threads, out, progress::verbose(), captured});
+    const ActionContext ctx{options->threads, out, progress::verbose(), captured};
+    Json fields = run(ctx);
     const double seconds = clock.seconds();
     progress::note("{}: done in {:.3f} s", command, seconds);
     out.flush();
@@ -149,7 +150,10 @@ Command* add_action(Command& puzzle, const std::string& name, const std::string&
     if (cluster.processes() > 1) result["processes"] = cluster.processes();
     if (captured_result != nullptr) *captured_result = result;
     if (options->json == "-" && speaks) progress::guarded_stdout() << result.dump(2) << std::endl;
-    if (json_file) write_output_file(options->json, "--json", result.dump(2) + '\n');
+    if (json_file) {
+      write_output_file(options->json, "--json", result.dump(2) + '\n');
+      say_wrote(ctx, options->json);
+    }
   });
   return action;
 }
@@ -164,6 +168,12 @@ void set_command_words(std::vector<std::string> words) {
 
 void write_html_page(const std::string& file, const Json& data) {
   if (this_cluster().process() == 0) write_output_file(file, "--html", report::solution_page(data));
+}
+
+void say_wrote(const ActionContext& ctx, const std::string& path) {
+  if (ctx.captured || this_cluster().process() != 0) return;
+  ctx.out.flush();  // after the text printed before it, where both go to one place
+  progress::note_line("wrote " + path);
 }
 
 void add_output(Command& action, const std::string& flag, const std::string& path) {

@@ -88,6 +88,12 @@ bool same_file(const std::string& a, const std::string& b);
 // (report/html_page.hpp); under mpirun, the first process only.
 void write_html_page(const std::string& file, const Json& data);
 
+// "wrote FILE" on standard error, once an output file the user named is in
+// place, so that a run which prints pages of text still says where its file
+// went. Silent inside report and scale (ctx.captured) and on all but
+// mpirun's first process, which alone writes.
+void say_wrote(const ActionContext& ctx, const std::string& path);
+
 // Where report and scale write unless told: build/results, beside the
 // program, so that running them never changes the repository's results/.
 std::string default_output_dir();

@@ -312,8 +312,14 @@ Json run_solve(const FoamOptions& o, const ActionContext& ctx) {
     r["solutions"] = listed;
     results.push_back(r);
   }
-  if (!o.svg.empty()) write_output_file(o.svg, "--svg", puzzles::foam_nets_svg(nets));
-  if (!o.html.empty()) write_html_page(o.html, puzzles::foam_page_data(nets, page_title(o)));
+  if (!o.svg.empty()) {
+    write_output_file(o.svg, "--svg", puzzles::foam_nets_svg(nets));
+    say_wrote(ctx, o.svg);
+  }
+  if (!o.html.empty()) {
+    write_html_page(o.html, puzzles::foam_page_data(nets, page_title(o)));
+    say_wrote(ctx, o.html);
+  }
   return {{"challenge", o.challenge}, {"by", o.by}, {"up_to", o.up_to}, {"results", results}};
 }
 
@@ -354,11 +360,12 @@ Json shape_solution_json(const ShapeJob& job, const search::AssemblyKey& key) {
   return faces;
 }
 
-void write_shape_svg(const FoamOptions& o, const ShapeJob& job,
+void write_shape_svg(const FoamOptions& o, const ActionContext& ctx, const ShapeJob& job,
                      const std::vector<search::AssemblyKey>& keys) {
   if (o.svg.empty()) return;
   write_output_file(o.svg, "--svg",
                     keys.empty() ? "" : puzzles::foam_shape_svg(job.shape, job.pool, keys.front()));
+  say_wrote(ctx, o.svg);
 }
 
 // Prints the solutions as text, draws them if --svg asks, and returns them
@@ -371,11 +378,13 @@ Json show_shape_solutions(const FoamOptions& o, const ActionContext& ctx, const 
                            puzzles::foam_assembly_text(job.shape, job.pool, keys[i]));
     listed.push_back(shape_solution_json(job, keys[i]));
   }
-  write_shape_svg(o, job, keys);
-  if (!o.html.empty())
+  write_shape_svg(o, ctx, job, keys);
+  if (!o.html.empty()) {
     write_html_page(o.html, puzzles::foam_shape_page_data(
                                 job.shape, job.pool, keys,
                                 fmt::format("cubenum foam solve --shape {}", job.shape.name)));
+    say_wrote(ctx, o.html);
+  }
   return listed;
 }
 

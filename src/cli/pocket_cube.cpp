@@ -96,6 +96,7 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
         args.stickers ? fmt::format("cubenum pocket-cube solve --stickers {}", *args.stickers)
                       : fmt::format("cubenum pocket-cube solve --scramble \"{}\"", *args.scramble);
     write_html_page(args.html, pc::page_data(start, turns, metric, title));
+    say_wrote(ctx, args.html);
   }
   return {{"metric", pc::metric_name(metric)}, {"length", turns.size()}, {"moves", moves}};
 }

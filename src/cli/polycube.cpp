@@ -148,11 +148,16 @@ Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
         {{"name", found.name},
          {"problem", found.number},
          {"assemblies", puzzles::polycube_assemblies_json(found.piece_names, found.assemblies)}});
-  if (!o.svg.empty()) write_output_file(o.svg, "--svg", text.svg_of_first);
-  if (!o.html.empty())
+  if (!o.svg.empty()) {
+    write_output_file(o.svg, "--svg", text.svg_of_first);
+    say_wrote(ctx, o.svg);
+  }
+  if (!o.html.empty()) {
     write_html_page(o.html, puzzles::polycube_page_data(
                                 text.page_assemblies,
                                 fmt::format("cubenum polycube solve {}", shown_path(o.file))));
+    say_wrote(ctx, o.html);
+  }
   return {{"file", shown_path(o.file)}, {"results", results}};
 }
 

@@ -189,10 +189,12 @@ Json run_solve(const ActionContext& ctx, const RollingOptions& o, const Command&
                         outcome.bfs.part, &this_cluster());
   print_solution(ctx.out, p.space, s);
   ctx.out << fmt::format("{} moves: {}\n", s.length, roll_letters(s.moves));
-  if (!o.html.empty())
+  if (!o.html.empty()) {
     write_html_page(o.html, page_data(p.space, s,
                                       fmt::format("cubenum rolling-cubes solve: {} to {}",
                                                   format_grid(p.start), format_grid(p.goal))));
+    say_wrote(ctx, o.html);
+  }
   Json fields{
       {"rows", p.space.rows()},      {"cols", p.space.cols()}, {"start", format_grid(p.start)},
       {"goal", format_grid(p.goal)}, {"length", s.length},     {"moves", roll_letters(s.moves)}};
