@@ -40,38 +40,40 @@ class ClassCheck {
   LevelClasses operator()(std::uint64_t rank) {
     Arrangement& x = position_;
     space_.unrank(rank, x, scratch_);
+    space_.coordinates(rank, coordinates_);
     // Another turn of x first: most positions are not the least of theirs.
     for (std::size_t t = 1; t < group_.turns.size(); ++t)
-      if (below(x, group_.turns[t], rank)) return {};
+      if (below(x, group_.turns[t])) return {};
     for (std::size_t k = 1; k < group_.symmetries->order(); ++k)
-      if (smaller(k, x, rank)) return {};
+      if (smaller(k, x)) return {};
     LevelClasses least{1, 0};
     if (!group_.symmetries->inverse()) return least;
     group_.symmetries->invert(x, inverse_);
     for (std::size_t k = 0; k < group_.symmetries->order(); ++k)
-      if (smaller(k, inverse_, rank)) return least;
+      if (smaller(k, inverse_)) return least;
     least.with_inverse = 1;
     return least;
   }
 
  private:
-  // Whether S_k x S_k^-1, or any turn of it, ranks below `rank`.
-  bool smaller(std::size_t k, const Arrangement& x, std::uint64_t rank) {
+  // Whether S_k x S_k^-1, or any turn of it, ranks below the position.
+  bool smaller(std::size_t k, const Arrangement& x) {
     group_.symmetries->conjugate(k, x, image_);
-    if (space_.rank_member(image_, scratch_) < rank) return true;
+    if (space_.ranks_below(image_, coordinates_, scratch_)) return true;
     for (std::size_t t = 1; t < group_.turns.size(); ++t)
-      if (below(image_, group_.turns[t], rank)) return true;
+      if (below(image_, group_.turns[t])) return true;
     return false;
   }
-  bool below(const Arrangement& x, const Arrangement& turn, std::uint64_t rank) {
+  bool below(const Arrangement& x, const Arrangement& turn) {
     apply_into(sets_, x, turn, turned_);
-    return space_.rank_member(turned_, scratch_) < rank;
+    return space_.ranks_below(turned_, coordinates_, scratch_);
   }
 
   const TwistySpace& space_;
   const std::vector<PieceSet>& sets_;
   const ClassGroup& group_;
   Arrangement position_, image_, turned_, inverse_;
+  std::vector<std::uint64_t> coordinates_;  // the position's
   Position scratch_;
 };
 

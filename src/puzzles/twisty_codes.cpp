@@ -220,6 +220,30 @@ std::uint64_t TwistySpace::rank(const Arrangement& a) const {
 }
 
 std::uint64_t TwistySpace::rank_member(const Arrangement& a, Position& p) const {
+  read_member(a, p);
+  return encode_parts(0, row_parts_, p) * columns_ + encode_parts(row_parts_, parts_.size(), p);
+}
+
+void TwistySpace::coordinates(std::uint64_t rank, std::vector<std::uint64_t>& out) const {
+  out.resize(parts_.size());
+  std::uint64_t row = rank / columns_, column = rank % columns_;
+  for (std::size_t i = parts_.size(); i-- > 0;) {
+    std::uint64_t& value = i < row_parts_ ? row : column;
+    out[i] = value % parts_[i].size;
+    value /= parts_[i].size;
+  }
+}
+
+bool TwistySpace::ranks_below(const Arrangement& a, const std::vector<std::uint64_t>& coordinates,
+                              Position& p) const {
+  read_member(a, p);
+  for (std::size_t i = 0; i < parts_.size(); ++i)
+    if (const std::uint64_t value = encode_part(parts_[i], p); value != coordinates[i])
+      return value < coordinates[i];
+  return false;
+}
+
+void TwistySpace::read_member(const Arrangement& a, Position& p) const {
   if (p.kind.size() != blank_.kind.size()) p = blank_;
   for (std::size_t o = 0; o < orbits_.size(); ++o) {
     const Orbit& orbit = orbits_[o];
@@ -234,7 +258,6 @@ std::uint64_t TwistySpace::rank_member(const Arrangement& a, Position& p) const 
       p.digit[base_[o] + i] = static_cast<std::uint8_t>(orbit.free_digit(i, kind, twist / orbit.step));
     }
   }
-  return encode_parts(0, row_parts_, p) * columns_ + encode_parts(row_parts_, parts_.size(), p);
 }
 
 void TwistySpace::unrank(std::uint64_t rank, Arrangement& out, Position& p) const {

@@ -168,6 +168,13 @@ class TwistySpace {
   // reached positions under a symmetry): no check, no allocation.
   std::uint64_t rank_member(const Arrangement& a, Position& scratch) const;
   void unrank(std::uint64_t rank, Arrangement& out, Position& scratch) const;
+  // A rank's coordinates, most significant first, and whether a ranked
+  // position ranks below them: compared coordinate by coordinate, most
+  // significant first, up to the first that differs (most images of a
+  // position differ in the first).
+  void coordinates(std::uint64_t rank, std::vector<std::uint64_t>& out) const;
+  bool ranks_below(const Arrangement& a, const std::vector<std::uint64_t>& coordinates,
+                   Position& scratch) const;
 
   // The neighbour of `rank` by move m: through the position (step, for
   // tests), or through the row and column tables (neighbour, fast).
@@ -206,6 +213,7 @@ class TwistySpace {
   std::optional<Position> from_arrangement(const Arrangement& a) const;
   Arrangement to_arrangement(const Position& p) const;
   void write_arrangement(Position& p, Arrangement& a) const;  // follows leaders in p
+  void read_member(const Arrangement& a, Position& p) const;
   Position blank() const;
   void build_actions(std::uint32_t context, std::span<const int> moves,
                      std::span<std::uint16_t* const> out, std::uint32_t first_column,
