@@ -152,14 +152,15 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
     fmt::print(ctx.out, "(no antipode sequences while classes are counted: no depth table)\n");
   if (args.table) {
     tw::save_table(*args.table, space, *e.depths);
-    fmt::print(ctx.out, "wrote the depth table to {} ({})\n", *args.table,
-               bytes_text(double(e.depths->bytes())));
+    say_wrote(ctx, *args.table);
   }
   return tw::bfs_json(e);
 }
 
 Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
+  const bool writes_table = args.table && !tw::reads_table(args);
   const tw::Solution solution = tw::solve(args);
+  if (writes_table) say_wrote(ctx, *args.table);
   fmt::print(ctx.out, "{}{} ({} move{}, optimal)\n",
              solution.text.empty() ? "already solved" : solution.text, "", solution.moves.size(),
              solution.moves.size() == 1 ? "" : "s");
