@@ -74,10 +74,11 @@ constexpr std::size_t kListedSymmetries = 48;
 void print_group(const tw::SymmetryGroup& group, const std::vector<tw::Move>& moves,
                  std::ostream& out) {
   fmt::print(out, "symmetry ({}): {} element{}, {} reflection{}{}\n",
-             tw::symmetry_choice_name(group.choice()), group.order(),
-             group.order() == 1 ? "" : "s", group.reflections(),
-             group.reflections() == 1 ? "" : "s", group.inverse() ? ", and inversion" : "");
-  if (!group.why_trivial().empty()) fmt::print(out, "  only the identity: {}\n", group.why_trivial());
+             tw::symmetry_choice_name(group.choice()), group.order(), group.order() == 1 ? "" : "s",
+             group.reflections(), group.reflections() == 1 ? "" : "s",
+             group.inverse() ? ", and inversion" : "");
+  if (!group.why_trivial().empty())
+    fmt::print(out, "  only the identity: {}\n", group.why_trivial());
   for (std::size_t k = 1; k < group.order() && k <= kListedSymmetries; ++k)
     fmt::print(out, "  {:>3} {}: {}\n", k, group.elements()[k].reflection ? "mirror  " : "rotation",
                tw::describe(group.elements()[k], moves));
@@ -190,9 +191,9 @@ void add_space_options(Command* action, SpaceArgs& args) {
 
 void bind_twisty(Command* puzzle) {
   auto info_args = std::make_shared<InfoArgs>();
-  Command* info = add_action(
-      *puzzle, "info", "the ranked state space: orbits, constraints, size, symmetry",
-      [info_args](const ActionContext& ctx) { return run_info(*info_args, ctx); });
+  Command* info =
+      add_action(*puzzle, "info", "the ranked state space: orbits, constraints, size, symmetry",
+                 [info_args](const ActionContext& ctx) { return run_info(*info_args, ctx); });
   add_space_options(info, info_args->space);
   add_symmetry_options(info, info_args->symmetry,
                        "the symmetries to show (default: all that the moves have)");

@@ -255,7 +255,8 @@ void TwistySpace::read_member(const Arrangement& a, Position& p) const {
       p.kind[base_[o] + i] = kind;
       const unsigned twist =
           (a.ori[orbit.set][slot] + orbit.orientations - orbit.offset) % orbit.orientations;
-      p.digit[base_[o] + i] = static_cast<std::uint8_t>(orbit.free_digit(i, kind, twist / orbit.step));
+      p.digit[base_[o] + i] =
+          static_cast<std::uint8_t>(orbit.free_digit(i, kind, twist / orbit.step));
     }
   }
 }

@@ -80,7 +80,8 @@ BfsResult bfs_alone(const TwistySpace& space, const BfsRequest& args, const Clas
   set_search_options(options, args, checkpoints);
   if (classes.symmetries != nullptr && args.symmetry) options.classes_of = &classes;
   for (const Arrangement& turn : classes.turns)
-    options.sources.push_back(space.rank(apply(space.definition().sets, space.definition().solved, turn)));
+    options.sources.push_back(
+        space.rank(apply(space.definition().sets, space.definition().solved, turn)));
   options.on_level = [&](const bfs::RowLevel& level) {
     progress.level(level.depth, level.states, level.work.method(), level.seconds);
   };
@@ -167,7 +168,8 @@ Json space_json(const TwistySpace& space) {
           {"notes", space.notes()}};
 }
 
-std::unique_ptr<SymmetryGroup> find_group(const TwistySpace& space, const SymmetryRequest& request) {
+std::unique_ptr<SymmetryGroup> find_group(const TwistySpace& space,
+                                          const SymmetryRequest& request) {
   return std::make_unique<SymmetryGroup>(space.definition(), space.move_list(), request);
 }
 

@@ -27,9 +27,12 @@ SymmetryChoice parse_symmetry_choice(const std::string& text) {
 
 const char* symmetry_choice_name(SymmetryChoice choice) {
   switch (choice) {
-    case SymmetryChoice::None: return "none";
-    case SymmetryChoice::Rotations: return "rotations";
-    case SymmetryChoice::All: return "all";
+    case SymmetryChoice::None:
+      return "none";
+    case SymmetryChoice::Rotations:
+      return "rotations";
+    case SymmetryChoice::All:
+      return "all";
   }
   return "all";
 }
@@ -77,7 +80,8 @@ Graph sticker_graph(const Definition& def, const std::vector<Move>& moves, const
   Graph g;
   const auto& sets = def.sets;
   for (const PieceSet& s : sets)
-    for (unsigned v = 0; v < s.slots * s.orientations; ++v) g.add({kSticker, s.slots, s.orientations, 0});
+    for (unsigned v = 0; v < s.slots * s.orientations; ++v)
+      g.add({kSticker, s.slots, s.orientations, 0});
   for (std::size_t s = 0; s < sets.size(); ++s) {
     const PieceSet& set = sets[s];
     const int set_vertex = g.add({kSet, set.slots, set.orientations, 0});
@@ -179,7 +183,8 @@ SymmetryGroup::SymmetryGroup(const Definition& def, const std::vector<Move>& mov
     : sets_(def.sets), label_(def.solved.perm), choice_(request.choice), inverse_(request.inverse) {
   for (std::size_t s = 0; s < sets_.size(); ++s) {
     home_.emplace_back(256, std::uint8_t{0});
-    for (unsigned i = sets_[s].slots; i-- > 0;) home_[s][label_[s][i]] = static_cast<std::uint8_t>(i);
+    for (unsigned i = sets_[s].slots; i-- > 0;)
+      home_[s][label_[s][i]] = static_cast<std::uint8_t>(i);
   }
   if (inverse_)
     for (std::size_t s = 0; s < sets_.size(); ++s)
@@ -195,8 +200,8 @@ SymmetryGroup::SymmetryGroup(const Definition& def, const std::vector<Move>& mov
 }
 
 std::size_t SymmetryGroup::reflections() const {
-  return static_cast<std::size_t>(
-      std::count_if(elements_.begin(), elements_.end(), [](const Symmetry& s) { return s.reflection; }));
+  return static_cast<std::size_t>(std::count_if(elements_.begin(), elements_.end(),
+                                                [](const Symmetry& s) { return s.reflection; }));
 }
 
 namespace {
@@ -269,12 +274,14 @@ void SymmetryGroup::find(const Definition& def, const std::vector<Move>& moves,
   const std::vector<std::vector<int>> generators = automorphisms(graph, graph_order_);
   // Each generator on the stickers and the moves (numbered after them).
   std::map<int, int> move_index;
-  for (std::size_t m = 0; m < move_vertex.size(); ++m) move_index[move_vertex[m]] = static_cast<int>(m);
+  for (std::size_t m = 0; m < move_vertex.size(); ++m)
+    move_index[move_vertex[m]] = static_cast<int>(m);
   const std::size_t size = static_cast<std::size_t>(st.count) + moves.size();
   std::vector<Element> gens;
   for (const auto& perm : generators) {
     Element e(perm.begin(), perm.begin() + st.count);
-    for (int mv : move_vertex) e.push_back(st.count + move_index.at(perm[static_cast<std::size_t>(mv)]));
+    for (int mv : move_vertex)
+      e.push_back(st.count + move_index.at(perm[static_cast<std::size_t>(mv)]));
     gens.push_back(std::move(e));
   }
   std::vector<Element> all;
@@ -283,7 +290,8 @@ void SymmetryGroup::find(const Definition& def, const std::vector<Move>& moves,
                      fmt::format("the moves' symmetry group has {:.4g} elements, more than "
                                  "the {} that can be enumerated (use --symmetry none)",
                                  graph_order_, max_order));
-  const bool turns = std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.order > 2; });
+  const bool turns =
+      std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.order > 2; });
   elements_.clear();
   std::set<std::string> acts;
   for (const Element& e : all) {
@@ -326,7 +334,8 @@ void SymmetryGroup::find(const Definition& def, const std::vector<Move>& moves,
     // or, where every move is a half turn, reverses twists.
     for (std::size_t m = 0; m < moves.size(); ++m) {
       const Move& to = moves[static_cast<std::size_t>(s.move_to[m])];
-      if (moves[m].power == 1 && moves[m].order > 2 && to.power + 1 == to.order) s.reflection = true;
+      if (moves[m].power == 1 && moves[m].order > 2 && to.power + 1 == to.order)
+        s.reflection = true;
     }
     if (!turns) s.reflection = s.reverses;
     if (const auto turn = as_position(s)) turn_candidates_.push_back(*turn);
@@ -334,6 +343,33 @@ void SymmetryGroup::find(const Definition& def, const std::vector<Move>& moves,
     elements_.push_back(std::move(s));
   }
   if (elements_.size() == 1 && why_trivial_.empty()) why_trivial_ = "the moves have no symmetry";
+  close_rotations();
+}
+
+// The rotations are the subgroup that the elements turning no move into an
+// inverse generate (on a board whose moves shift rows, a half turn of the
+// board reverses every shift, and the product of two mirrors is one): the
+// rest are the reflections, a coset.
+void SymmetryGroup::close_rotations() {
+  std::map<std::vector<int>, std::size_t> index;
+  for (std::size_t k = 0; k < elements_.size(); ++k) index[elements_[k].move_to] = k;
+  std::vector<bool> rotation(elements_.size(), false);
+  std::vector<std::size_t> found{0};
+  rotation[0] = true;
+  for (std::size_t next = 0; next < found.size(); ++next)
+    for (std::size_t g = 0; g < elements_.size(); ++g) {
+      if (elements_[g].reflection) continue;
+      std::vector<int> product(elements_[g].move_to.size());
+      for (std::size_t m = 0; m < product.size(); ++m)
+        product[m] =
+            elements_[g].move_to[static_cast<std::size_t>(elements_[found[next]].move_to[m])];
+      const std::size_t k = index.at(product);
+      if (!rotation[k]) {
+        rotation[k] = true;
+        found.push_back(k);
+      }
+    }
+  for (std::size_t k = 0; k < elements_.size(); ++k) elements_[k].reflection = !rotation[k];
 }
 
 // The sticker map as a move's effect, where it is one that turns the whole
@@ -365,7 +401,8 @@ void SymmetryGroup::conjugate(std::size_t k, const Arrangement& x, Arrangement& 
       const unsigned home = home_[set][x.perm[set][i]];
       out.perm[target][to[i]] = label_[target][to[home]];
       const unsigned twist = s.reverses ? n - x.ori[set][i] : x.ori[set][i];
-      out.ori[target][to[i]] = static_cast<std::uint8_t>((offset[i] + n - offset[home] + twist) % n);
+      out.ori[target][to[i]] =
+          static_cast<std::uint8_t>((offset[i] + n - offset[home] + twist) % n);
     }
   }
 }

@@ -31,12 +31,13 @@ SymmetryChoice parse_symmetry_choice(const std::string& text);
 const char* symmetry_choice_name(SymmetryChoice choice);
 
 struct Symmetry {
-  std::vector<std::uint8_t> set_to;                  // [set]
-  std::vector<std::vector<std::uint8_t>> slot_to;    // [set][slot]
-  std::vector<std::vector<std::uint8_t>> offset;     // [set][slot]
-  bool reverses = false;                             // twists reversed
-  // A mirror: a move's first power conjugated to the last power of a move
-  // (R to L'); where every move is a half turn, twists reversed.
+  std::vector<std::uint8_t> set_to;                // [set]
+  std::vector<std::vector<std::uint8_t>> slot_to;  // [set][slot]
+  std::vector<std::vector<std::uint8_t>> offset;   // [set][slot]
+  bool reverses = false;                           // twists reversed
+  // A mirror: outside the subgroup that the symmetries turning no move's
+  // first power into a move's last (R into L') generate; where every move
+  // is a half turn, those that reverse no twist.
   bool reflection = false;
   std::vector<int> move_to;  // [move]: the move it is conjugated to
 };
@@ -81,6 +82,7 @@ class SymmetryGroup {
 
  private:
   std::optional<Arrangement> as_position(const Symmetry& s) const;
+  void close_rotations();
   void find(const Definition& def, const std::vector<Move>& moves, std::size_t max_order);
 
   std::vector<PieceSet> sets_;
