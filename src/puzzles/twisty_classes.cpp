@@ -102,6 +102,18 @@ LevelClasses count_classes(const TwistySpace& space, const ClassGroup& group,
   });
 }
 
+LevelClasses count_classes(const TwistySpace& space, const ClassGroup& group,
+                           const AtomicBitmap& level, std::uint64_t first) {
+  return parallel_sum<LevelClasses>(level.words(), 64, [&](std::size_t begin, std::size_t end) {
+    ClassCheck check(space, group);
+    LevelClasses sum;
+    for (std::size_t w = begin; w != end; ++w)
+      for (std::uint64_t b = level.load_word(w); b != 0; b &= b - 1)
+        sum += check(first + w * 64 + static_cast<unsigned>(std::countr_zero(b)));
+    return sum;
+  });
+}
+
 std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGroup& group) {
   const Definition& def = space.definition();
   std::vector<Arrangement> turns{def.identity()};

@@ -46,10 +46,17 @@ class LevelProgress {
   Stopwatch clock_;
 };
 
-void set_search_options(SearchOptions& options, const BfsRequest& args,
-                        CheckpointSession& checkpoints) {
+void set_search_options(SearchOptions& options, const TwistySpace& space, const BfsRequest& args,
+                        const ClassGroup& classes, CheckpointSession& checkpoints) {
   options.policy = args.direction;
   options.antipodes = args.antipodes;
+  if (classes.symmetries != nullptr && args.symmetry) {
+    options.classes_of = &classes;
+    options.antipodes = 0;  // the row engine keeps no depth table then: alike everywhere
+  }
+  const Definition& def = space.definition();
+  for (const Arrangement& turn : classes.turns)
+    options.sources.push_back(space.rank(apply(def.sets, def.solved, turn)));
   options.checkpoint = checkpoints.writer();
   options.checkpoint_every = checkpoints.every();
   options.resume = checkpoints.reader();
@@ -77,11 +84,7 @@ BfsResult bfs_alone(const TwistySpace& space, const BfsRequest& args, const Clas
                     CheckpointSession& checkpoints, bool& stopped) {
   LevelProgress progress(space, space.rows(), "rows");
   EnumerateOptions options;
-  set_search_options(options, args, checkpoints);
-  if (classes.symmetries != nullptr && args.symmetry) options.classes_of = &classes;
-  for (const Arrangement& turn : classes.turns)
-    options.sources.push_back(
-        space.rank(apply(space.definition().sets, space.definition().solved, turn)));
+  set_search_options(options, space, args, classes, checkpoints);
   options.on_level = [&](const bfs::RowLevel& level) {
     progress.level(level.depth, level.states, level.work.method(), level.seconds);
   };
@@ -96,11 +99,11 @@ BfsResult bfs_alone(const TwistySpace& space, const BfsRequest& args, const Clas
 }
 
 // Under mpirun: the frontier engine, each process holding its part.
-BfsResult bfs_shared(const TwistySpace& space, const BfsRequest& args,
+BfsResult bfs_shared(const TwistySpace& space, const BfsRequest& args, const ClassGroup& classes,
                      CheckpointSession& checkpoints, Cluster& cluster, bool& stopped) {
   LevelProgress progress(space, space.size(), "scanned");
   SharedEnumerateOptions options;
-  set_search_options(options, args, checkpoints);
+  set_search_options(options, space, args, classes, checkpoints);
   options.on_level = [&](const bfs::LevelStats& level) {
     progress.level(level.depth, level.states, bfs::direction_text(level.direction), level.seconds);
     progress::note("level {:2}  sent between {} processes: {} messages, {} neighbours, {} bytes",
@@ -110,9 +113,11 @@ BfsResult bfs_shared(const TwistySpace& space, const BfsRequest& args,
   options.on_progress = [&](std::uint64_t scanned) { progress.done(scanned); };
   SharedEnumeration e = enumerate_shared(space, options, cluster);
   progress.end();
-  return summarize(e, stopped, [](const bfs::LevelStats& level) {
+  BfsResult summary = summarize(e, stopped, [](const bfs::LevelStats& level) {
     return std::string(level.depth == 0 ? "" : bfs::direction_text(level.direction));
   });
+  summary.classes = std::move(e.classes);
+  return summary;
 }
 
 // Every position of a BFS from all turns of solved comes with all its turns
@@ -202,7 +207,6 @@ BfsResult run_bfs(const BfsRequest& request,
   ClassGroup classes;
   if (request.symmetry || request.up_to_rotation) {
     const char* option = request.symmetry ? "--symmetry" : "--up-to-rotation";
-    if (shared) throw InputError(option, 0, "runs in one process for now (run without mpirun)");
     if (!request.checkpoints.checkpoint.empty() || !request.checkpoints.resume.empty())
       throw InputError(option, 0, "runs uninterrupted for now (no --checkpoint or --resume)");
     group = find_group(*space, request.symmetry.value_or(SymmetryRequest{}));
@@ -213,7 +217,7 @@ BfsResult run_bfs(const BfsRequest& request,
     fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", request.checkpoints.resume,
                saved->state().value("levels", CheckpointJson::array()).size());
   bool stopped = false;
-  BfsResult result = shared ? bfs_shared(*space, request, checkpoints, cluster, stopped)
+  BfsResult result = shared ? bfs_shared(*space, request, classes, checkpoints, cluster, stopped)
                             : bfs_alone(*space, request, classes, checkpoints, stopped);
   if (stopped) checkpoints.stopped();
   result.space = std::move(space);

@@ -192,7 +192,12 @@ SharedEnumeration enumerate_shared(const TwistySpace& space, const SharedEnumera
   bfs_options.depth_table = options.antipodes > 0;
   bfs_options.on_progress = options.on_progress;
   std::vector<std::uint64_t> candidates;  // of the last level with states
+  std::vector<LevelClasses> classes;
   bfs_options.on_level = [&](const bfs::LevelStats& level, const bfs::LevelStates& states) {
+    if (options.classes_of != nullptr) {
+      const LevelClasses mine = count_classes(space, *options.classes_of, *states.level, part.first);
+      classes.push_back({total(cluster, mine.classes), total(cluster, mine.with_inverse)});
+    }
     if (options.on_level) options.on_level(level);
     if (level.states > 0) candidates = first_of_rows(space, *states.level, part, options.antipodes);
   };
@@ -204,12 +209,15 @@ SharedEnumeration enumerate_shared(const TwistySpace& space, const SharedEnumera
       restore(b);
       candidates = first_of_rows(space, b.frontier, part, options.antipodes);
     };
-  const std::uint64_t solved = space.solved_rank();
-  SharedEnumeration e{bfs::frontier_bfs(ranks, {&solved, 1}, bfs_options), {}};
+  std::vector<std::uint64_t> sources = options.sources;
+  if (sources.empty()) sources.push_back(space.solved_rank());
+  SharedEnumeration e;
+  e.bfs = bfs::frontier_bfs(ranks, sources, bfs_options);
+  e.classes = std::move(classes);
   if (e.bfs.stopped || options.antipodes == 0) return e;
   for (std::uint64_t rank : merge_candidates(space, candidates, options.antipodes, cluster)) {
     const std::vector<std::uint64_t> path =
-        bfs::path_to_source(ranks, *e.bfs.depths, {&solved, 1}, rank, part, &cluster);
+        bfs::path_to_source(ranks, *e.bfs.depths, sources, rank, part, &cluster);
     std::vector<int> moves;  // towards solved
     for (std::size_t i = 0; i + 1 < path.size(); ++i) {
       int m = 0;

@@ -21,16 +21,6 @@ namespace cubenum::twisty {
 // and the move tables.
 std::uint64_t bfs_bytes(const TwistySpace& space);
 
-// What both searches below take: the direction, the antipodes to show as
-// move sequences, and checkpoints at level boundaries.
-struct SearchOptions {
-  bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
-  std::size_t antipodes = 0;
-  CheckpointWriter* checkpoint = nullptr;
-  double checkpoint_every = 60;
-  const CheckpointReader* resume = nullptr;
-  std::function<bool()> should_stop;
-};
 
 // The classes of one level's positions (twisty_symmetry.hpp): those the
 // least of their orbit under the group, and under the group and inversion.
@@ -53,22 +43,37 @@ struct ClassGroup {
 // Whether `rank` is the least of its class (with_inverse: of its class up
 // to inversion too, when the group has it): a LevelClasses of 0s and 1s.
 LevelClasses least_of_class(const TwistySpace& space, const ClassGroup& group, std::uint64_t rank);
-// The classes among one level's positions, on every thread.
+// The classes among one level's positions, on every thread: the row
+// engine's level, or a process's part of the frontier engine's (ranks
+// first, first + 1, ...).
 LevelClasses count_classes(const TwistySpace& space, const ClassGroup& group,
                            const bfs::LevelRows& level);
+LevelClasses count_classes(const TwistySpace& space, const ClassGroup& group,
+                           const AtomicBitmap& level, std::uint64_t first);
 
 // The whole-puzzle turns among the group's candidates (positions that are
 // symmetries, as the 2x2x2's U D'): those the moves reach from solved,
 // found by a BFS; the identity first.
 std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGroup& group);
 
-struct EnumerateOptions : SearchOptions {
-  // Counts each level's classes under this group (Enumeration::classes):
-  // the engine then tells levels apart exactly and keeps no depth table, so
-  // no antipodes are found.
+// What both searches below take: the direction, the antipodes to show as
+// move sequences, checkpoints at level boundaries, the classes to count.
+struct SearchOptions {
+  bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
+  std::size_t antipodes = 0;
+  CheckpointWriter* checkpoint = nullptr;
+  double checkpoint_every = 60;
+  const CheckpointReader* resume = nullptr;
+  std::function<bool()> should_stop;
+  // Counts each level's classes under this group (`classes` of the
+  // result): the row engine then tells levels apart exactly and keeps no
+  // depth table, so no antipodes are found.
   const ClassGroup* classes_of = nullptr;
   // Where the BFS starts (empty: solved); depth 0 holds them all.
   std::vector<std::uint64_t> sources;
+};
+
+struct EnumerateOptions : SearchOptions {
   std::function<void(const bfs::RowLevel&)> on_level;
   std::function<void(std::uint64_t rows_done)> on_progress;
 };
@@ -77,7 +82,7 @@ struct Enumeration {
   bfs::RowBfsResult bfs;
   // Move sequences that take the solved position to a few antipodes.
   std::vector<std::vector<int>> antipodes;
-  std::vector<LevelClasses> classes;  // by depth, with EnumerateOptions::classes_of
+  std::vector<LevelClasses> classes;  // by depth, with SearchOptions::classes_of
 };
 
 Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options);
@@ -95,6 +100,7 @@ struct SharedEnumerateOptions : SearchOptions {
 struct SharedEnumeration {
   bfs::BfsResult bfs;  // levels and reached: every process's
   std::vector<std::vector<int>> antipodes;
+  std::vector<LevelClasses> classes;  // every process's
 };
 
 SharedEnumeration enumerate_shared(const TwistySpace& space, const SharedEnumerateOptions& options,
