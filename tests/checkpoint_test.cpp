@@ -276,6 +276,30 @@ namespace {
 const std::string kTiles =
     std::string("twisty bfs ") + CUBENUM_DATA_DIR + "/twisty/tiles-3x3.tws --antipodes 2";
 
+// Classes by depth counted in slices: the classes of the levels done travel
+// with the checkpoint (the group of U, F and R: 6 elements); a checkpoint
+// of the positions alone is not one for classes.
+TEST(Checkpoint, ClassesCountedInSlicesAreTheUninterruptedOnes) {
+  const std::string classes = std::string("twisty bfs ") + CUBENUM_DATA_DIR +
+                              "/twisty/pocket-cube.tws --moves U,F,R --symmetry all --inverse";
+  const fs::path dir = scratch("twisty-classes");
+  const auto whole_run = run_cubenum(classes + " --json " + (dir / "whole.json").string());
+  ASSERT_EQ(whole_run.status, 0) << whole_run.output;
+  const Json whole = result_of(dir / "whole.json");
+  ASSERT_EQ(whole["symmetry"]["order"], 6);  // the turns about the corner U, F, R share
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  auto run = run_cubenum(classes + " --checkpoint " + ck +
+                         " --checkpoint-every 0 --time-limit 0.2 --json " + out);
+  ASSERT_EQ(run.status, 4) << run.output;
+  int slices = 0;
+  ASSERT_NO_FATAL_FAILURE(resume_in_slices(classes, ck, out, 0.2, 1.2, 60, slices));
+  EXPECT_GT(slices, 1);
+  EXPECT_EQ(result_of(out), whole);
+  const auto raw = run_cubenum(std::string("twisty bfs ") + CUBENUM_DATA_DIR +
+                               "/twisty/pocket-cube.tws --moves U,F,R --resume " + ck);
+  EXPECT_EQ(raw.status, 2) << raw.output;
+}
+
 // A definition file's BFS (the row engine, two bits a state) stopped at
 // level boundaries in slices, on 1 and 2 threads by turns, and killed at
 // several moments: the uninterrupted run's table every time.

@@ -198,17 +198,20 @@ BfsResult run_bfs(const BfsRequest& request,
   auto space = make_space(request.space, [&](const TwistySpace& laid) {
     check_bfs_fits(laid, cluster.processes(), request.antipodes > 0, request.memory_gib);
   });
-  // What a checkpoint must match: the space (pieces, moves, layout).
-  CheckpointSession checkpoints(
-      request.checkpoints,
-      {{"puzzle", "twisty"}, {"action", "bfs"}, {"space", space_identity(*space)}});
+  // What a checkpoint must match: the space (pieces, moves, layout), and
+  // what is counted up to.
+  CheckpointJson identity = {{"puzzle", "twisty"}, {"action", "bfs"}, {"space", space_identity(*space)}};
+  if (request.symmetry)
+    identity["classes"] = {symmetry_choice_name(request.symmetry->choice), request.symmetry->inverse};
+  if (request.up_to_rotation) identity["up_to_rotation"] = true;
+  CheckpointSession checkpoints(request.checkpoints, identity);
   if (laid_out) laid_out(*space);
   std::unique_ptr<SymmetryGroup> group;
   ClassGroup classes;
   if (request.symmetry || request.up_to_rotation) {
     const char* option = request.symmetry ? "--symmetry" : "--up-to-rotation";
-    if (!request.checkpoints.checkpoint.empty() || !request.checkpoints.resume.empty())
-      throw InputError(option, 0, "runs uninterrupted for now (no --checkpoint or --resume)");
+    if (shared && (!request.checkpoints.checkpoint.empty() || !request.checkpoints.resume.empty()))
+      throw InputError(option, 0, "with --checkpoint or --resume runs in one process for now");
     group = find_group(*space, request.symmetry.value_or(SymmetryRequest{}));
     classes.symmetries = group.get();
     if (request.up_to_rotation) classes.turns = whole_turns(*space, *group);

@@ -25,6 +25,23 @@ std::uint64_t action_bytes(const TwistySpace& space) {
   return std::min<std::uint64_t>(actions, 64ULL << 20);
 }
 
+CheckpointJson classes_json(const std::vector<LevelClasses>& classes) {
+  CheckpointJson out = CheckpointJson::array();
+  for (const LevelClasses& c : classes) out.push_back({c.classes, c.with_inverse});
+  return out;
+}
+
+std::vector<LevelClasses> saved_classes(const CheckpointJson& json) {
+  if (!json.is_array()) throw InputError("--resume", 0, "the checkpoint has no classes (corrupt)");
+  std::vector<LevelClasses> classes;
+  for (const CheckpointJson& c : json) {
+    if (!c.is_array() || c.size() != 2 || !c[0].is_number_unsigned() || !c[1].is_number_unsigned())
+      throw InputError("--resume", 0, "a level's classes in the checkpoint are malformed (corrupt)");
+    classes.push_back({c[0].get<std::uint64_t>(), c[1].get<std::uint64_t>()});
+  }
+  return classes;
+}
+
 }  // namespace
 
 std::uint64_t bfs_bytes(const TwistySpace& space) {
@@ -38,7 +55,16 @@ Enumeration enumerate(const TwistySpace& space, const EnumerateOptions& options)
   Enumeration e;
   bfs::RowBfsOptions bfs_options;
   bfs_options.policy = options.policy;
-  if (options.classes_of != nullptr) bfs_options.codes = bfs::RowCodes::Frontier;
+  if (options.classes_of != nullptr) {
+    bfs_options.codes = bfs::RowCodes::Frontier;
+    // The classes of the levels done travel with the checkpoint; the last
+    // saved level is the frontier, whose classes on_level counts again.
+    bfs_options.save_extra = [&] { return classes_json(e.classes); };
+    bfs_options.resume_extra = [&](const CheckpointJson& saved) {
+      e.classes = saved_classes(saved);
+      if (!e.classes.empty()) e.classes.pop_back();
+    };
+  }
   bfs_options.on_level = [&](const bfs::RowLevel& level, const bfs::LevelRows& rows) {
     if (options.classes_of != nullptr)
       e.classes.push_back(count_classes(space, *options.classes_of, rows));

@@ -526,6 +526,7 @@ RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
     if (options.resume != nullptr) {
       // The saved levels but the last are done; the last is the frontier.
       result.levels = detail::load_rows(*options.resume, storage, state, space.rows());
+      if (options.resume_extra) options.resume_extra(options.resume->state().value("extra", CheckpointJson()));
       level = result.levels.back();
       result.levels.pop_back();
       for (const RowLevel& l : result.levels) result.reached += l.states;
@@ -555,7 +556,8 @@ RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
       const bool stop = options.should_stop && options.should_stop();
       if (options.checkpoint != nullptr &&
           (stop || since_save.seconds() >= options.checkpoint_every)) {
-        detail::save_rows(*options.checkpoint, storage, state, result.levels);
+        detail::save_rows(*options.checkpoint, storage, state, result.levels,
+                          options.save_extra ? options.save_extra() : CheckpointJson());
         since_save.restart();
       }
       if (stop) {

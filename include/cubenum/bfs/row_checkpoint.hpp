@@ -46,9 +46,9 @@ inline std::vector<RowLevel> levels_of(const CheckpointJson& json, const std::st
 
 template <class Levels>
 void save_rows(CheckpointWriter& writer, TwoBitRows& storage, const Levels& state,
-               const std::vector<RowLevel>& levels) {
+               const std::vector<RowLevel>& levels, const CheckpointJson& extra) {
   const std::vector<std::uint32_t>& frontier = state.frontier_counts();
-  writer.save({{"levels", levels_json(levels)}},
+  writer.save({{"levels", levels_json(levels)}, {"extra", extra}},
               {{"table", storage.table_bytes()},
                {"marks", storage.frontier_marks()},
                {"frontier",

@@ -121,6 +121,10 @@ struct RowBfsOptions {
   double checkpoint_every = 60;
   const CheckpointReader* resume = nullptr;
   std::function<bool()> should_stop;
+  // What the caller keeps of the levels so far (on_level's findings), saved
+  // with each checkpoint and handed back on resume.
+  std::function<CheckpointJson()> save_extra;
+  std::function<void(const CheckpointJson&)> resume_extra;
 };
 
 struct RowBfsResult {
