@@ -23,12 +23,12 @@
 // '_' empty, '#' filled, '+' variable, each optionally followed by the
 // decimal number of a colour constraint.
 //
-// Read here: the cube grid, the shapes, each problem's pieces (count, or a
-// min-max range), its result (fixed and variable voxels). Ignored, as they
-// do not change which assemblies exist: colours defined but not used,
-// piece groups (they only say which pieces may come apart together, for
-// disassembly), shape names' hot spots and weights, saved solutions and
-// solver state, the comment. Refused, naming the file and the element:
+// Read here: the cube grid, the shapes (and their weights), each problem's
+// pieces (count, or a min-max range; their groups), its result (fixed and
+// variable voxels); weights and groups matter for disassembly only.
+// Ignored, as they change neither the assemblies nor their disassembly:
+// colours defined but not used, hot spots, saved solutions and solver
+// state, the comment. Refused, naming the file and the element:
 // anything else that changes the assemblies (other grids, colour
 // constraints, maxHoles, variable voxels in a piece) and anything
 // malformed.
@@ -114,6 +114,7 @@ struct Shape {
   std::string name;  // as the file names it, or "S<id+1>" as BurrTools shows it
   std::vector<Voxel> filled;
   std::vector<Voxel> variable;
+  int weight = 1;  // for disassembly
 };
 
 class Reader {
@@ -216,6 +217,22 @@ class Reader {
 
   // ------------------------------------------------------------- parts
 
+  // A piece's groups, for disassembly: a group attribute (every copy in
+  // it), or <group group="G" count="N"/> elements (BurrTools' problem.cpp).
+  std::vector<std::pair<int, int>> part_groups(const pugi::xml_node part,
+                                               std::uint64_t copies) const {
+    constexpr std::uint64_t kMaxGroup = 65535;  // BurrTools keeps groups in 16 bits
+    if (part.attribute("group")) {
+      const auto group = attribute_number(part, "group", kMaxGroup);
+      if (group != 0) return {{static_cast<int>(group), static_cast<int>(copies)}};
+    }
+    std::vector<std::pair<int, int>> groups;
+    for (const pugi::xml_node g : part.children("group"))
+      groups.emplace_back(static_cast<int>(attribute_number(g, "group", kMaxGroup)),
+                          static_cast<int>(attribute_number(g, "count", kMaxGroup)));
+    return groups;
+  }
+
   void read_grid(const pugi::xml_node puzzle) const {
     int seen = 0;
     for (const pugi::xml_node grid : puzzle.children("gridType")) {
@@ -239,6 +256,8 @@ class Reader {
     Shape shape;
     shape.name = voxel.attribute("name").value();
     if (shape.name.empty()) shape.name = fmt::format("S{}", shapes_.size() + 1);
+    if (voxel.attribute("weight"))
+      shape.weight = static_cast<int>(attribute_number(voxel, "weight", 65535));
 
     // Every voxel of the string, with its colour (0: none). Whitespace is
     // let through (BurrTools writes none; hand-made files may wrap lines).
@@ -347,8 +366,8 @@ class Reader {
                fmt::format("shape {} ({}) has variable voxels ('+'): not supported in a piece", id,
                            excerpt(shape.name)));
         }
-        problem.pieces.push_back(
-            {shape.name, shape.filled, static_cast<int>(min), static_cast<int>(max)});
+        problem.pieces.push_back({shape.name, shape.filled, static_cast<int>(min),
+                                  static_cast<int>(max), shape.weight, part_groups(part, max)});
       }
     }
     if (problem.pieces.empty()) fail(node, "no pieces (no <shape> in its <shapes>)");

@@ -5,6 +5,7 @@
 // (puzzles/polycube.hpp).
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cubenum::search {
@@ -16,6 +17,11 @@ struct VoxelPiece {
   std::vector<Voxel> cubes;  // distinct, in any position
   int min_count = 1;         // this many copies at least...
   int max_count = 1;         // ...and at most (identical copies not told apart)
+  // For disassembly only (search/disassembly.hpp), as BurrTools' files give
+  // them: the weight (of a move, the heavier side stays put), and the
+  // groups its copies are in (group, copies; group 0: none).
+  int weight = 1;
+  std::vector<std::pair<int, int>> groups{};
 };
 
 struct VoxelProblem {
