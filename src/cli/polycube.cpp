@@ -33,6 +33,7 @@ struct PolycubeOptions {
   std::size_t list = 0;           // count --list: show this many after the count
   CheckpointOptions checkpoints;  // count: --checkpoint, --resume, --checkpoint-every
   bool no_burrtools = false;      // count: skip the count with congruent pieces apart
+  bool disassemble = false;       // which assemblies come apart, their levels (solve: plans)
   std::string svg;
   std::string html;
 };
@@ -97,6 +98,27 @@ class PolycubeText : public puzzles::PolycubeCountView {
           "stopped by --time-limit after {}/{} subtrees: the counts are lower bounds{}\n",
           c.subtrees_done, c.subtrees_total,
           p.merged && r.burrtools ? " (BurrTools' count, which comes after, was not begun)" : "");
+    if (p.solutions) solutions(p);
+  }
+  // count --disassemble: the assemblies that come apart, and their levels.
+  void solutions(const puzzles::PolycubeProblemCount& p) {
+    const puzzles::PolycubeDisassembly& d = *p.solutions;
+    out_ << fmt::format("{:>16} {:>14} {:>14} {:>9}\n", "come apart: raw", "rotations",
+                        "symmetries", "seconds");
+    out_ << fmt::format("{:>16} {:>14} {:>14} {:>9.3f}\n", d.raw, d.rotations, d.symmetries,
+                        d.seconds);
+    if (p.merged && p.solutions_apart)
+      out_ << fmt::format("BurrTools (congruent pieces told apart) counts {} that come apart\n",
+                          p.solutions_apart->symmetries);
+    if (d.undecided > 0)
+      out_ << fmt::format(
+          "{} assembl{} not taken apart to the end (stopped by --time-limit): "
+          "the solutions are lower bounds\n",
+          d.undecided, d.undecided == 1 ? "y" : "ies");
+    if (d.levels.empty()) return;
+    out_ << "level (BurrTools' notation): solutions up to symmetry\n";
+    for (const auto& [level, classes] : d.levels)
+      out_ << fmt::format("{:>16} {:>14}\n", level, classes);
   }
   void listed(const polycube::Problem& problem, const search::VoxelCover& cover,
               const std::vector<search::CoverAssembly>& assemblies) override {
@@ -112,6 +134,14 @@ class PolycubeText : public puzzles::PolycubeCountView {
       if (svg_of_first.empty())
         svg_of_first = puzzles::polycube_layers_svg(problem, names, assemblies[i]);
     }
+  }
+  void disassembled(const search::VoxelCover& cover,
+                    const std::vector<search::CoverAssembly>& assemblies,
+                    const std::vector<search::DisassemblyResult>& plans) override {
+    for (std::size_t i = 0; i < assemblies.size(); ++i)
+      out_ << fmt::format(
+          "#{} level {} ({} moves)\n{}", i + 1, plans[i].level, plans[i].plan.size(),
+          puzzles::polycube_plan_text(cover.piece_names(), assemblies[i], plans[i]));
   }
   std::string svg_of_first;
   Json page_assemblies = Json::array();
@@ -130,8 +160,24 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
   request.checkpoints = o.checkpoints;
   request.burrtools = !o.no_burrtools;
   request.list = o.list;
+  request.disassemble = o.disassemble;
   PolycubeText table(ctx.out, false);
   return puzzles::polycube_count_json(request, puzzles::count_polycube_job(request, table));
+}
+
+// solve --disassemble's plans: each solution's level and moves.
+Json plans_json(const puzzles::PolycubeAssemblies& found) {
+  Json plans = Json::array();
+  for (const search::DisassemblyResult& d : found.disassemblies) {
+    Json moves = Json::array();
+    for (const search::DisassemblyMove& m : d.plan)
+      moves.push_back({{"pieces", m.pieces},
+                       {"direction", search::direction_name(m.direction)},
+                       {"distance", m.separation ? Json(nullptr) : Json(m.distance)},
+                       {"separation", m.separation}});
+    plans.push_back({{"level", d.level}, {"moves", moves}});
+  }
+  return plans;
 }
 
 Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
@@ -141,13 +187,16 @@ Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
   request.problem = o.problem;
   request.first = o.first;
   request.time_limit = o.time_limit;
+  request.disassemble = o.disassemble;
   PolycubeText text(ctx.out, true);
   Json results = Json::array();
-  for (const puzzles::PolycubeAssemblies& found : puzzles::solve_polycube_job(request, text))
+  for (const puzzles::PolycubeAssemblies& found : puzzles::solve_polycube_job(request, text)) {
     results.push_back(
         {{"name", found.name},
          {"problem", found.number},
          {"assemblies", puzzles::polycube_assemblies_json(found.piece_names, found.assemblies)}});
+    if (o.disassemble) results.back()["disassemblies"] = plans_json(found);
+  }
   if (!o.svg.empty()) {
     write_output_file(o.svg, "--svg", text.svg_of_first);
     say_wrote(ctx, o.svg);
@@ -177,8 +226,12 @@ void add_common_options(Command* action, PolycubeOptions& o) {
 }
 
 constexpr const char* kPolycubeFooter =
-    "cubenum counts assemblies: whether an assembly can be taken apart (BurrTools' -d) is "
-    "not checked. Formats: docs/PUZZLES.md.";
+    "--disassemble: which assemblies come apart by sliding pieces, by BurrTools' rules (its -d), "
+    "and their levels. Formats: docs/PUZZLES.md.";
+
+void add_disassemble_flag(Command* action, PolycubeOptions& o, const char* what) {
+  action->add_flag("--disassemble", o.disassemble, what);
+}
 
 }  // namespace
 
@@ -197,6 +250,9 @@ void bind_polycube(Command* puzzle) {
   count_action->add_flag("--no-burrtools", count_opts->no_burrtools,
                          "leave out BurrTools' count (congruent pieces listed apart told apart), "
                          "which needs a second count that grows factorially with such pieces");
+  add_disassemble_flag(count_action, *count_opts,
+                       "also count the assemblies that come apart by sliding pieces (BurrTools' "
+                       "-d: solutions), raw and up to symmetry, and their levels");
   allow_processes(count_action);
   count_action->footer(kPolycubeFooter);
 
@@ -216,6 +272,9 @@ void bind_polycube(Command* puzzle) {
                    "write the assemblies as a 3D page to FILE, each piece's unit cubes in its "
                    "colour (one HTML file that opens from disk)")
       ->type_name("FILE");
+  add_disassemble_flag(solve_action, *solve_opts,
+                       "the first solutions (assemblies that come apart) with their level and "
+                       "the shortest plan: each move's pieces, direction and distance");
   add_output(*solve_action, "--svg", solve_opts->svg);
   add_output(*solve_action, "--html", solve_opts->html);
   solve_action->footer(kPolycubeFooter);

@@ -101,21 +101,48 @@ CoverCounts count_with(const VoxelCover::Model& m, const CoverOptions& options) 
   return c;
 }
 
+// An assembly found, one per class, and how many raw assemblies and
+// classes up to rotation its class holds.
+struct Found {
+  std::vector<int> placements;
+  std::uint64_t raw = 0, rotations = 0;
+};
+
 template <int W>
-std::vector<std::vector<int>> first_with(const VoxelCover::Model& m, std::size_t n,
-                                         const std::function<bool()>& stop) {
+std::vector<Found> first_with(const VoxelCover::Model& m, std::size_t n,
+                              const std::function<bool()>& stop) {
   const Tables<W> t(m, resolved_choice(m));
-  std::vector<std::vector<int>> found;
+  std::vector<Found> found;
+  const auto image = [&](const std::vector<int>& a, int k) {
+    std::vector<int> b;
+    for (const int p : a) b.push_back(m.perm[k][p]);
+    std::sort(b.begin(), b.end());
+    return b;
+  };
   // One per class: the least (as a sorted list of placements) of the class's
   // members that the search meets (Model::searched).
   const auto least_of_class = [&](const std::vector<int>& a, bool mirrored) {
     for (int k = 1; k < (mirrored ? m.group_order() : m.rotation_order); ++k) {
-      std::vector<int> b;
-      for (const int p : a) b.push_back(m.perm[k][p]);
-      std::sort(b.begin(), b.end());
+      const std::vector<int> b = image(a, k);
       if (m.searched(b) && b < a) return false;
     }
     return true;
+  };
+  // The class's members: its images under the rotations, and the
+  // reflections where the mirror image is an assembly.
+  const auto sizes = [&](Found& f, bool mirrored) {
+    std::vector<std::vector<int>> rotated, all;
+    for (int k = 0; k < (mirrored ? m.group_order() : m.rotation_order); ++k)
+      (k < m.rotation_order ? rotated : all).push_back(image(f.placements, k));
+    for (auto* v : {&rotated, &all}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    all.insert(all.end(), rotated.begin(), rotated.end());
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    f.raw = all.size();
+    f.rotations = all.size() / rotated.size();
   };
   const auto enough = [&] { return found.size() >= n || (stop && stop()); };
   for (const Prefix& prefix : split<W>(m, t)) {
@@ -124,7 +151,9 @@ std::vector<std::vector<int>> first_with(const VoxelCover::Model& m, std::size_t
     s.apply(prefix);
     Tally ignored;
     s.search(ignored, [&](const std::vector<int>& a, bool mirrored) {
-      if (found.size() < n && least_of_class(a, mirrored)) found.push_back(a);
+      if (found.size() >= n || !least_of_class(a, mirrored)) return;
+      found.push_back({a, 0, 0});
+      sizes(found.back(), mirrored);
     });
   }
   return found;
@@ -153,27 +182,37 @@ CoverCounts VoxelCover::count(const CoverOptions& options) const {
                   [&](auto w) { return count_with<decltype(w)::value>(*model_, options); });
 }
 
-std::vector<CoverAssembly> VoxelCover::first(std::size_t n,
-                                             const std::function<bool()>& stop) const {
+std::vector<CoverClass> VoxelCover::classes(std::size_t n,
+                                            const std::function<bool()>& stop) const {
   const Model& m = *model_;
   const auto found =
       by_words(m.words, [&](auto w) { return first_with<decltype(w)::value>(m, n, stop); });
-  std::vector<CoverAssembly> assemblies;
-  for (const std::vector<int>& a : found) {
-    CoverAssembly assembly;
-    for (const int p : a) {
+  std::vector<CoverClass> classes;
+  for (const Found& f : found) {
+    CoverClass c{{}, f.raw, f.rotations};
+    for (const int p : f.placements) {
       PlacedPiece placed{m.piece[p], {}};
-      for (int c = 0; c < m.cells; ++c)
-        if (m.covers(p, c)) placed.voxels.push_back(m.voxel_of[c]);
-      assembly.push_back(std::move(placed));
+      for (int cell = 0; cell < m.cells; ++cell)
+        if (m.covers(p, cell)) placed.voxels.push_back(m.voxel_of[cell]);
+      c.assembly.push_back(std::move(placed));
     }
-    assemblies.push_back(std::move(assembly));
+    classes.push_back(std::move(c));
   }
+  return classes;
+}
+
+std::vector<CoverAssembly> VoxelCover::first(std::size_t n,
+                                             const std::function<bool()>& stop) const {
+  std::vector<CoverAssembly> assemblies;
+  for (CoverClass& c : classes(n, stop)) assemblies.push_back(std::move(c.assembly));
   return assemblies;
 }
 
 const std::vector<std::string>& VoxelCover::piece_names() const {
   return model_->names;
+}
+const std::vector<int>& VoxelCover::source_pieces() const {
+  return model_->source;
 }
 std::size_t VoxelCover::placements() const {
   return model_->piece.size();

@@ -56,6 +56,7 @@ struct Merged {
   std::vector<Shape> shapes;
   std::vector<std::string> names;
   std::vector<int> min_count, max_count;
+  std::vector<int> source;  // each piece's first in the problem's list
 };
 
 // Congruent pieces are identical pieces: one piece, with the counts added.
@@ -66,13 +67,15 @@ Merged merge_congruent(const std::vector<VoxelPiece>& pieces, bool apart) {
   constexpr int kMany = kMaxCoverCells + 1;
   Merged m;
   std::map<Shape, int> index;
-  for (const VoxelPiece& p : pieces) {
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const VoxelPiece& p = pieces[i];
     const Shape c = canonical(p.cubes);
     const auto [it, fresh] = apart ? std::pair{index.end(), true}
                                    : index.try_emplace(c, static_cast<int>(m.shapes.size()));
     if (fresh) {
       m.shapes.push_back(c);
       m.names.push_back(p.name);
+      m.source.push_back(static_cast<int>(i));
       m.min_count.push_back(std::min(p.min_count, kMany));
       m.max_count.push_back(std::min(p.max_count, kMany));
     } else {
@@ -342,6 +345,7 @@ void build_model(VoxelCover::Model& m, const VoxelProblem& problem, const std::s
                  bool congruent_apart) {
   const Merged pieces = merge_congruent(problem.pieces, congruent_apart);
   m.names = pieces.names;
+  m.source = pieces.source;
   m.min_count = pieces.min_count;
   m.max_count = pieces.max_count;
   for (const Shape& s : pieces.shapes) m.size.push_back(static_cast<int>(s.size()));

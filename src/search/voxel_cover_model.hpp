@@ -21,6 +21,7 @@ struct VoxelCover::Model {
   // Pieces, congruent ones merged.
   std::vector<std::string> names;
   std::vector<int> size, min_count, max_count;
+  std::vector<int> source;  // each piece's first in the problem's list
   // The bounding box: cell index = sum of (v[axis] - low[axis]) * stride[axis].
   Voxel low{}, extent{}, stride{};
   int cells = 0, words = 0;

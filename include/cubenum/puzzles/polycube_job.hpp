@@ -5,6 +5,7 @@
 // apart, the first assemblies). The library builds the search, decides
 // what a checkpoint must match and when BurrTools' count is made; a
 // PolycubeCountView shows each problem as it is counted.
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "cubenum/core/run_control.hpp"
 #include "cubenum/puzzles/polycube.hpp"
 #include "cubenum/report/json.hpp"
+#include "cubenum/search/disassembly.hpp"
 #include "cubenum/search/voxel_cover.hpp"
 
 namespace cubenum::puzzles {
@@ -23,8 +25,24 @@ struct PolycubeCountRequest {
   int problem = 0;         // from 1; 0: every problem of the file
   double time_limit = 0;   // seconds; 0: none
   CheckpointOptions checkpoints;
-  bool burrtools = true;  // also BurrTools' count (congruent pieces listed apart told apart)
-  std::size_t list = 0;   // after each count, the first N assemblies, one per class
+  bool burrtools = true;     // also BurrTools' count (congruent pieces listed apart told apart)
+  std::size_t list = 0;      // after each count, the first N assemblies, one per class
+  bool disassemble = false;  // also which assemblies come apart (BurrTools' -d), and their levels
+};
+
+// BurrTools' order of levels: by their numbers, first to last ("2" < "10").
+struct LevelOrder {
+  bool operator()(const std::string& a, const std::string& b) const;
+};
+
+// `count --disassemble`: the assemblies that come apart (solutions), one
+// disassembly per class up to symmetry, every thread taking classes.
+struct PolycubeDisassembly {
+  std::uint64_t raw = 0, rotations = 0, symmetries = 0;  // solutions
+  std::uint64_t undecided = 0;  // classes whose disassembly was stopped (--time-limit)
+  std::map<std::string, std::uint64_t, LevelOrder> levels;  // classes by level
+  std::uint64_t states = 0;                                 // positions the disassemblies reached
+  double seconds = 0;
 };
 
 // The problems of `file` asked for (all for 0), each with its number from
@@ -46,8 +64,10 @@ struct PolycubeProblemCount {
   int rotation_order = 0, symmetry_order = 0;
   std::size_t placements = 0;
   double seconds = 0;
-  std::vector<std::string> piece_names;       // VoxelCover::piece_names
-  std::vector<search::CoverAssembly> listed;  // PolycubeCountRequest::list
+  std::vector<std::string> piece_names;                // VoxelCover::piece_names
+  std::vector<search::CoverAssembly> listed;           // PolycubeCountRequest::list
+  std::optional<PolycubeDisassembly> solutions;        // PolycubeCountRequest::disassemble
+  std::optional<PolycubeDisassembly> solutions_apart;  // BurrTools' (where `merged`)
 };
 
 struct PolycubeCountResult {
@@ -64,7 +84,23 @@ class PolycubeCountView {
   virtual void counted(const PolycubeProblemCount& /*count*/, const PolycubeCountRequest&) {}
   virtual void listed(const polycube::Problem& /*problem*/, const search::VoxelCover& /*cover*/,
                       const std::vector<search::CoverAssembly>& /*assemblies*/) {}
+  // solve --disassemble: each assembly's disassembly, after `listed`.
+  virtual void disassembled(const search::VoxelCover& /*cover*/,
+                            const std::vector<search::CoverAssembly>& /*assemblies*/,
+                            const std::vector<search::DisassemblyResult>& /*plans*/) {}
 };
+
+// An assembly's disassembly (BurrTools' order of pieces: by piece, copies
+// one after the other); `rules`' weights and groups by the cover's piece
+// (its shapes are set here). The plan's pieces are the assembly's indices.
+search::DisassemblyResult disassemble_assembly(const search::CoverAssembly& assembly,
+                                               const search::DisassemblyRules& rules = {},
+                                               const search::DisassemblyOptions& options = {});
+
+// A plan's moves as text, one a line: "B C -x 1", "A +z away".
+std::string polycube_plan_text(const std::vector<std::string>& piece_names,
+                               const search::CoverAssembly& assembly,
+                               const search::DisassemblyResult& plan);
 
 // Runs the count. Throws RunStopped (core/run_control.hpp) once a count
 // stopped with a checkpoint is saved.
@@ -77,6 +113,7 @@ struct PolycubeSolveRequest {
   int problem = 0;
   std::size_t first = 1;
   double time_limit = 0;
+  bool disassemble = false;  // the first solutions (assemblies that come apart), with their plans
 };
 
 struct PolycubeAssemblies {
@@ -84,6 +121,7 @@ struct PolycubeAssemblies {
   std::string name;
   std::vector<std::string> piece_names;  // VoxelCover::piece_names
   std::vector<search::CoverAssembly> assemblies;
+  std::vector<search::DisassemblyResult> disassemblies;  // each assembly's, with `disassemble`
 };
 
 // Shows each problem and its assemblies to the view as they are found.

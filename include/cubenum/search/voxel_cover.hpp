@@ -54,6 +54,14 @@ struct PlacedPiece {
 };
 using CoverAssembly = std::vector<PlacedPiece>;
 
+// One class of assemblies up to the target's symmetries (as `symmetries`
+// counts them): the member the search meets first, and how many raw
+// assemblies and classes up to rotation the class holds.
+struct CoverClass {
+  CoverAssembly assembly;
+  std::uint64_t raw = 0, rotations = 0;
+};
+
 class SubtreeCheckpoint;
 
 // How the search picks the cell to fill next.
@@ -91,9 +99,14 @@ class VoxelCover {
   // The first `n` assemblies in search order, one per class up to the
   // target's symmetries (as `symmetries` counts them).
   std::vector<CoverAssembly> first(std::size_t n, const std::function<bool()>& stop = {}) const;
+  // The same, with each class's sizes (the sums over every class are
+  // count()'s raw, rotations and symmetries).
+  std::vector<CoverClass> classes(std::size_t n, const std::function<bool()>& stop = {}) const;
 
   // What the engine made of the problem.
   const std::vector<std::string>& piece_names() const;  // congruent pieces merged
+  // Each piece's first among the problem's pieces (its weight and groups).
+  const std::vector<int>& source_pieces() const;
   std::size_t placements() const;
   int rotation_order() const;  // rotations that map the target onto itself
   int symmetry_order() const;  // ... with the reflections

@@ -1,0 +1,375 @@
+// The disassembler (search/disassembly.hpp): a naive one written here
+// (every subset of pieces, one unit step at a time, positions in a
+// std::map) agreeing on hand-made puzzles, BurrTools' own levels on its
+// assemblies (printed by burrTxt), and the counts of `polycube count
+// --disassemble` at 1 thread and at many.
+#include "cubenum/search/disassembly.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/polycube_job.hpp"
+
+namespace {
+
+using cubenum::search::disassemble;
+using cubenum::search::DisassemblyResult;
+using cubenum::search::Voxel;
+using Pieces = std::vector<std::vector<Voxel>>;
+
+const std::string kData = CUBENUM_DATA_DIR;
+
+// An assembly drawn as burrTxt prints one (print.cpp): z layers side by
+// side, each a box of rows (y from 0 down) and columns (x), between '!'s;
+// a letter a piece, 'a' the first. The boxes' inner rows only.
+Pieces from_layers(const std::vector<std::string>& rows) {
+  Pieces pieces;
+  for (std::size_t y = 0; y < rows.size(); ++y) {
+    int z = 0;
+    for (std::size_t start = 0; start < rows[y].size(); ++z) {
+      const std::size_t open = rows[y].find('!', start);
+      if (open == std::string::npos) break;
+      const std::size_t close = rows[y].find('!', open + 1);
+      for (std::size_t x = open + 1; x < close; ++x) {
+        const char c = rows[y][x];
+        if (c < 'a' || c > 'z') continue;
+        const auto p = static_cast<std::size_t>(c - 'a');
+        if (pieces.size() <= p) pieces.resize(p + 1);
+        pieces[p].push_back({static_cast<int>(x - open - 1), static_cast<int>(y), z});
+      }
+      start = close + 1;
+    }
+  }
+  return pieces;
+}
+
+// ---- The naive disassembler ---------------------------------------------
+// Positions: each piece's offset, piece 0 kept at the origin. A move: any
+// proper subset of pieces sliding one or more steps one way, each step
+// checked cell by cell; a separation: a subset that slides past every
+// other piece. Breadth-first, so the first separation comes after the
+// fewest moves; its parts are taken apart in turn from where they stood.
+struct Naive {
+  const Pieces& shapes;
+  std::set<int> together = {};  // pieces of one group: a part of only these counts as apart
+  using Position = std::vector<Voxel>;
+
+  std::set<Voxel> cells(const std::vector<int>& ids, const Position& at, unsigned subset,
+                        bool inside) const {
+    std::set<Voxel> out;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (((subset >> i) & 1) == (inside ? 1u : 0u))
+        for (const Voxel& v : shapes[ids[i]])
+          out.insert({v[0] + at[i][0], v[1] + at[i][1], v[2] + at[i][2]});
+    return out;
+  }
+
+  // Whether `subset` can go `steps` along `dir` (steps 0: for ever).
+  bool slides(const std::vector<int>& ids, const Position& at, unsigned subset, int dir,
+              int steps) const {
+    const std::set<Voxel> still = cells(ids, at, subset, false);
+    const std::set<Voxel> moving = cells(ids, at, subset, true);
+    const int a = dir / 2, sign = dir % 2 == 0 ? 1 : -1;
+    const int far = steps == 0 ? 100 : steps;  // beyond every hand-made puzzle
+    for (int s = 1; s <= far; ++s)
+      for (Voxel v : moving) {
+        v[a] += sign * s;
+        if (still.count(v) != 0) return false;
+      }
+    return true;
+  }
+
+  // Level text (BurrTools' notation) of the part, "" where it stays together.
+  struct Tree {
+    bool ok = false;
+    int moves = 0;
+    std::vector<Tree> parts;  // left behind, removed
+  };
+
+  Tree solve(const std::vector<int>& ids, Position start) const {
+    Tree tree;
+    const bool grouped = ids.size() > 1 && std::all_of(ids.begin(), ids.end(), [&](int id) {
+                           return together.count(id) != 0;
+                         });
+    if (ids.size() == 1 || grouped) return tree.ok = true, tree;
+    const auto normal = [](Position p) {
+      const Voxel o = p[0];
+      for (Voxel& v : p)
+        for (int a = 0; a < 3; ++a) v[a] -= o[a];
+      return p;
+    };
+    const unsigned all = (1u << ids.size()) - 1;
+    std::map<Position, int> depth = {{normal(start), 0}};
+    std::deque<Position> queue = {normal(start)};
+    while (!queue.empty()) {
+      const Position at = queue.front();
+      queue.pop_front();
+      for (unsigned subset = 1; subset < all; ++subset)
+        for (int dir = 0; dir < 6; ++dir) {
+          if (slides(ids, at, subset, dir, 0)) return split(ids, at, subset, depth[at] + 1);
+          for (int s = 1; slides(ids, at, subset, dir, s); ++s) {
+            Position next = at;
+            for (std::size_t i = 0; i < ids.size(); ++i)
+              if ((subset >> i) & 1) next[i][dir / 2] += (dir % 2 == 0 ? s : -s);
+            next = normal(next);
+            if (depth.emplace(next, depth[at] + 1).second) queue.push_back(next);
+          }
+        }
+    }
+    return tree;
+  }
+
+  Tree split(const std::vector<int>& ids, const Position& at, unsigned out, int moves) const {
+    Tree tree;
+    tree.moves = moves;
+    std::vector<int> part_ids[2];
+    Position part_at[2];
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      part_ids[(out >> i) & 1].push_back(ids[i]);
+      part_at[(out >> i) & 1].push_back(at[i]);
+    }
+    for (int k = 0; k < 2; ++k) tree.parts.push_back(solve(part_ids[k], part_at[k]));
+    tree.ok = tree.parts[0].ok && tree.parts[1].ok;
+    return tree;
+  }
+};
+
+// Whether the naive disassembler takes the pieces apart; `first`: the
+// moves before its first separation.
+DisassemblyResult naive_first_moves(const Pieces& pieces, int& first,
+                                    const std::set<int>& together = {}) {
+  std::vector<int> ids(pieces.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int>(i);
+  const Naive naive{pieces, together};
+  const Naive::Tree t = naive.solve(ids, Naive::Position(pieces.size(), Voxel{0, 0, 0}));
+  first = t.moves;
+  DisassemblyResult r;
+  r.comes_apart = t.ok;
+  return r;
+}
+
+// The first number of a level: the moves before the first separation.
+int first_of(const std::string& level) {
+  return level.empty() ? 0 : std::stoi(level.substr(0, level.find('.')));
+}
+
+// ---- BurrTools' assemblies ----------------------------------------------
+
+// CubeInCage.xmpuzzle (BurrTools' examples/, b72a71d): its one assembly
+// that comes apart, as `burrTxt -d -s CubeInCage.xmpuzzle` prints it
+// (pieces a..f: shapes 1, 2, 2, 3, 4, 5), and the level burrTxt gives it:
+// "level: 4.9.3".
+const std::vector<std::string> kCubeInCage = {
+    "!       ! !       ! !       ! ! aaaaa ! !       ! !       ! !       !",
+    "!   c   ! !   c   ! !   c   ! ! a caa ! !   c   ! !   c   ! !   c   !",
+    "!   c   ! !       ! !  fff  ! ! afdda ! !  ffe  ! !       ! !   c   !",
+    "!   c   ! !bbbbbbb! !b eef b! !baeedab! !bbfeebb! !bbbbbbb! !   c   !",
+    "!   c   ! !   c   ! !  eff  ! ! addda ! !  ffd  ! !   c   ! !   c   !",
+    "!   c   ! !   c   ! !   c   ! ! a c a ! !   c   ! !   c   ! !   c   !",
+    "!       ! !       ! !       ! ! aaaaa ! !       ! !       ! !       !",
+};
+
+TEST(Disassembly, CubeInCageAsBurrToolsTakesItApart) {
+  const Pieces pieces = from_layers(kCubeInCage);
+  ASSERT_EQ(pieces.size(), 6u);
+  // The file's groups: shape 1 (the cage, a) and shape 2 (two rings, b and
+  // c) are in group 1, so cage and rings may stay together.
+  cubenum::search::DisassemblyRules rules;
+  rules.shape = {0, 1, 1, 2, 3, 4};
+  rules.groups = {{{1, 1}}, {{1, 2}}, {}, {}, {}};
+  const DisassemblyResult r = disassemble(pieces, rules);
+  EXPECT_TRUE(r.comes_apart);
+  EXPECT_EQ(r.level, "4.9.3");
+  int first = 0;
+  EXPECT_TRUE(naive_first_moves(pieces, first, {0, 1, 2}).comes_apart);
+  EXPECT_EQ(first, first_of(r.level));
+  // Without the groups the rings stay linked in the cage: no solution.
+  EXPECT_FALSE(disassemble(pieces).comes_apart);
+}
+
+// PelikanBurr.xmpuzzle (BurrTools' examples/, b72a71d): its one solution,
+// as `burrTxt -d -s PelikanBurr.xmpuzzle` prints it (a: the cage, of
+// weight 2 in the file; b..g the six sticks), "level: 98.2.4.2".
+const std::vector<std::string> kPelikanBurr = {
+    "!aaaaaaaa! !aaaaaaaa! !aaddddaa! !aaddddaa! !aaeeeeaa! !aaeeeeaa! !aaaaaaaa! !aaaaaaaa!",
+    "!aaaaaaaa! !a      a! !a      a! !a    d a! !a e    a! !a e    a! !a      a! !aaaaaaaa!",
+    "!aaccccaa! !a c    a! !b bbbbbb! !b   dd b! !g  c   b! !g ec   b! !a  c   a! !aaccffaa!",
+    "!aaccccaa! !a cc   a! !bbbc   b! !b  cd  b! !g  c   b! !g e   bb! !a      a! !aaccffaa!",
+    "!aaffffaa! !a      a! !b      g! !bb  d  g! !gggggg g! !g e  ggg! !a      a! !aaccffaa!",
+    "!aaffffaa! !a   f  a! !bbb ff g! !b   df g! !g e df g! !g e  f g! !a  c f a! !aaccffaa!",
+    "!aaaaaaaa! !a      a! !a   d  a! !a   d  a! !a e    a! !a      a! !a      a! !aaaaaaaa!",
+    "!aaaaaaaa! !aaaaaaaa! !aaeeddaa! !aaeeddaa! !aaeeddaa! !aaeeddaa! !aaaaaaaa! !aaaaaaaa!",
+};
+
+TEST(Disassembly, PelikanBurrAsBurrToolsTakesItApart) {
+  const Pieces pieces = from_layers(kPelikanBurr);
+  ASSERT_EQ(pieces.size(), 7u);
+  cubenum::search::DisassemblyRules rules;
+  rules.weight = {2, 1, 1, 1, 1, 1, 1};
+  const DisassemblyResult r = disassemble(pieces, rules);
+  EXPECT_TRUE(r.comes_apart);
+  EXPECT_EQ(r.level, "98.2.4.2");
+  // The heavy cage stays put: it is never shown moving, and the last
+  // separation takes the last stick out of it.
+  for (const auto& move : r.plan)
+    EXPECT_EQ(std::count(move.pieces.begin(), move.pieces.end(), 0), 0);
+  // (The naive disassembler agrees that 98 moves come before the first
+  // separation, and that it comes apart; it takes minutes, so not here.)
+}
+
+// ---- Hand-made puzzles --------------------------------------------------
+
+// A ring (3x3 frame in the plane z = 0) and a stick through its hole,
+// hooked above the ring on one side and below it on the other: the stick
+// cannot slide sideways (the ring holds it), up (the lower hook) or down
+// (the upper hook), so nothing moves at all.
+TEST(Disassembly, InterlockedPairStaysTogether) {
+  Pieces pieces(2);
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y)
+      if (x != 1 || y != 1) pieces[0].push_back({x, y, 0});
+  pieces[1] = {{1, 1, -1}, {1, 1, 0}, {1, 1, 1}, {0, 1, 1}, {2, 1, -1}};
+  const DisassemblyResult r = disassemble(pieces);
+  EXPECT_FALSE(r.comes_apart);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.states, 1u);  // not one move from the start
+  int first = 0;
+  EXPECT_FALSE(naive_first_moves(pieces, first).comes_apart);
+}
+
+// A frame (piece 0): a room of 2x2 cells in the plane y = 0 (x 0..1, z
+// 0..1), walls around it and plates at y = -1 and y = 1, with one way out:
+// the cell above (0, 0, 1). Two cubes in the room's right column, one
+// (1) on the other (2). Neither can leave where it stands (the roof is
+// above them), and no group can; one slide (the frame one step +x, the
+// cubes one step -x) brings cube 1 under the way out, and it leaves: 2
+// moves before the first separation. Cube 2 then stands under the way
+// out and leaves in one move: level "2".
+Pieces room_puzzle(int width, const std::vector<int>& exits) {
+  Pieces pieces(1);
+  for (int x = -1; x <= width; ++x)
+    for (int z = -1; z <= 2; ++z) {
+      pieces[0].push_back({x, -1, z});
+      pieces[0].push_back({x, 1, z});
+      const bool room = x >= 0 && x < width && z >= 0 && z <= 1;
+      const bool exit = z == 2 && std::count(exits.begin(), exits.end(), x) != 0;
+      if (!room && !exit) pieces[0].push_back({x, 0, z});
+    }
+  return pieces;
+}
+
+TEST(Disassembly, ThreePiecesOfLevelTwo) {
+  Pieces pieces = room_puzzle(2, {0});
+  pieces.push_back({{1, 0, 1}});
+  pieces.push_back({{1, 0, 0}});
+  const DisassemblyResult r = disassemble(pieces);
+  ASSERT_TRUE(r.comes_apart);
+  EXPECT_EQ(r.level, "2");
+  ASSERT_EQ(r.plan.size(), 3u);
+  EXPECT_EQ(r.plan[0].pieces, std::vector<int>{0});  // BurrTools meets +x first: the frame moves
+  EXPECT_EQ(r.plan[0].direction, 0);
+  EXPECT_EQ(r.plan[0].distance, 1);
+  EXPECT_EQ(r.plan[1].pieces, std::vector<int>{1});
+  EXPECT_TRUE(r.plan[1].separation);
+  EXPECT_EQ(r.plan[2].pieces, std::vector<int>{2});
+  int first = 0;
+  EXPECT_TRUE(naive_first_moves(pieces, first).comes_apart);
+  EXPECT_EQ(first, 2);
+}
+
+// The first move needs two pieces on each side. A room of 4x2 cells whose
+// way out is 3 cells wide (above x = 0..2); in it a U (piece 2, open
+// downwards, at x = 1..3) around a cube (3): neither slides without the
+// other. The frame (0) holds a cube (1) shut in a pocket below its floor:
+// neither slides without the other, and they are one group (may stay
+// together). The U and its cube slide one step -x together (shown as the
+// frame and its cube +x), then the U leaves upwards, then the cube: level
+// "2", the first move two pieces against two.
+TEST(Disassembly, FirstMoveTwoPiecesTogether) {
+  Pieces pieces = room_puzzle(4, {0, 1, 2});
+  for (const Voxel& v : {Voxel{0, 0, -2}, Voxel{2, 0, -2}, Voxel{1, -1, -2}, Voxel{1, 1, -2},
+                         Voxel{1, 0, -3}, Voxel{0, 0, -3}})
+    pieces[0].push_back(v);
+  pieces.push_back({{1, 0, -2}});
+  pieces.push_back({{1, 0, 1}, {2, 0, 1}, {3, 0, 1}, {1, 0, 0}, {3, 0, 0}});
+  pieces.push_back({{2, 0, 0}});
+  // At the start no piece can slide one step anywhere on its own.
+  const Naive naive{pieces};
+  const std::vector<int> ids = {0, 1, 2, 3};
+  const Naive::Position start(4, Voxel{0, 0, 0});
+  for (unsigned one = 1; one < 16; one <<= 1)
+    for (int dir = 0; dir < 6; ++dir) EXPECT_FALSE(naive.slides(ids, start, one, dir, 1));
+
+  cubenum::search::DisassemblyRules rules;
+  rules.groups = {{{1, 1}}, {{1, 1}}, {}, {}};
+  const DisassemblyResult r = disassemble(pieces, rules);
+  ASSERT_TRUE(r.comes_apart);
+  EXPECT_EQ(r.level, "2");
+  ASSERT_EQ(r.plan.size(), 3u);
+  EXPECT_EQ(r.plan[0].pieces, (std::vector<int>{0, 1}));
+  EXPECT_EQ(r.plan[0].direction, 0);
+  EXPECT_EQ(r.plan[1].pieces, std::vector<int>{2});
+  EXPECT_EQ(r.plan[2].pieces, std::vector<int>{3});
+  int first = 0;
+  EXPECT_TRUE(naive_first_moves(pieces, first, {0, 1}).comes_apart);
+  EXPECT_EQ(first, 2);
+  // Without the group, frame and pocketed cube never part.
+  EXPECT_FALSE(disassemble(pieces).comes_apart);
+}
+
+// ---- polycube count --disassemble ---------------------------------------
+
+// The solutions of a file, with the given threads.
+cubenum::puzzles::PolycubeProblemCount count_solutions(const std::string& file, int threads) {
+  cubenum::ThreadLimit limit(threads);
+  cubenum::puzzles::PolycubeCountRequest request;
+  request.file = file;
+  request.disassemble = true;
+  cubenum::puzzles::PolycubeCountView quiet;
+  return cubenum::puzzles::count_polycube_job(request, quiet).problems.at(0);
+}
+
+// `burrTxt -d -q -o all soma.xmpuzzle` (the file from
+// `tools/xmpuzzle-from-text data/polycubes/soma.txt`): "240 assemblies and
+// 240 solutions", every one "level: 1"; and for pentomino-2x3x10.txt "12
+// assemblies and 12 solutions", every one "level: 1".
+TEST(Disassembly, CountsAsBurrToolsAtAnyThreadCount) {
+  for (const auto& [name, classes] : {std::pair{"soma.txt", 240u}, {"pentomino-2x3x10.txt", 12u}}) {
+    const std::string file = kData + "/polycubes/" + name;
+    const auto one = count_solutions(file, 1);
+    const auto many = count_solutions(file, 4);
+    for (const auto* p : {&one, &many}) {
+      ASSERT_TRUE(p->solutions) << name;
+      EXPECT_EQ(p->solutions->symmetries, classes) << name;
+      EXPECT_EQ(p->solutions->raw, p->counts.raw) << name;  // every assembly comes apart
+      EXPECT_EQ(p->solutions->rotations, p->counts.rotations) << name;
+      EXPECT_EQ(p->solutions->undecided, 0u) << name;
+      ASSERT_EQ(p->solutions->levels.size(), 1u) << name;
+      EXPECT_EQ(p->solutions->levels.begin()->first, "1") << name;
+      EXPECT_EQ(p->solutions->levels.begin()->second, classes) << name;
+    }
+    EXPECT_EQ(one.solutions->states, many.solutions->states) << name;
+  }
+}
+
+TEST(Disassembly, LevelsSortByTheirNumbers) {
+  const cubenum::puzzles::LevelOrder less;
+  EXPECT_TRUE(less("2", "10"));
+  EXPECT_TRUE(less("9.3", "10"));
+  EXPECT_TRUE(less("4.9.3", "4.10"));
+  EXPECT_FALSE(less("1", "1"));
+}
+
+TEST(Disassembly, RefusesWhatItCannotTake) {
+  EXPECT_THROW(disassemble(Pieces(65, {{0, 0, 0}})), std::invalid_argument);
+  EXPECT_THROW(disassemble({{{0, 0, 0}}, {{20000, 0, 0}}}), std::invalid_argument);
+}
+
+}  // namespace
