@@ -96,11 +96,14 @@ bool less(const Arrangement& a, const Arrangement& b) {
 }
 using Positions = std::set<Arrangement, decltype(&less)>;
 
-// Every reachable position by depth, by a BFS over whole positions.
-std::vector<Positions> levels_of(const Definition& def, const std::vector<Move>& moves) {
-  Positions seen(&less);
-  std::vector<Positions> levels{Positions({def.solved}, &less)};
-  seen.insert(def.solved);
+// Every reachable position by depth, by a BFS over whole positions from
+// `starts` (default: solved).
+std::vector<Positions> levels_of(const Definition& def, const std::vector<Move>& moves,
+                                 const std::vector<Arrangement>& starts = {}) {
+  std::vector<Positions> levels{Positions(&less)};
+  if (starts.empty()) levels[0].insert(def.solved);
+  levels[0].insert(starts.begin(), starts.end());
+  Positions seen = levels[0];
   while (true) {
     Positions next(&less);
     for (const Arrangement& a : levels.back())
@@ -333,19 +336,9 @@ TEST(TwistySymmetry, WholePuzzleTurnsAreFoundAndCountedOnce) {
   const Enumeration e = enumerate(space, options);
   // Depth from the nearest turn of solved: a BFS over whole positions from
   // all of them at once.
-  std::vector<Positions> levels{Positions(&less)};
-  for (const Arrangement& t : up_to.turns) levels[0].insert(apply(def.sets, def.solved, t));
-  Positions seen = levels[0];
-  while (true) {
-    Positions next(&less);
-    for (const Arrangement& a : levels.back())
-      for (const Move& m : moves) {
-        Arrangement b = apply(def.sets, a, m.effect);
-        if (seen.insert(b).second) next.insert(std::move(b));
-      }
-    if (next.empty()) break;
-    levels.push_back(std::move(next));
-  }
+  std::vector<Arrangement> turned;
+  for (const Arrangement& t : up_to.turns) turned.push_back(apply(def.sets, def.solved, t));
+  const std::vector<Positions> levels = levels_of(def, moves, turned);
   // (Inversion with turns: results/twisty.md's pocket cube, mod M+inv by
   // depth as published, too slow for this suite.)
   const auto classes = naive_classes(def, group, levels, false, up_to.turns);

@@ -11,20 +11,6 @@
 namespace cubenum::twisty {
 namespace {
 
-// x then the move (or turn) `effect`, into `out` (twisty::apply, reusing
-// `out`'s storage).
-void apply_into(const std::vector<PieceSet>& sets, const Arrangement& x, const Arrangement& effect,
-                Arrangement& out) {
-  for (std::size_t s = 0; s < sets.size(); ++s) {
-    const unsigned n = sets[s].orientations;
-    for (unsigned i = 0; i < sets[s].slots; ++i) {
-      const unsigned from = effect.perm[s][i];
-      out.perm[s][i] = x.perm[s][from];
-      out.ori[s][i] = static_cast<std::uint8_t>((x.ori[s][from] + effect.ori[s][i]) % n);
-    }
-  }
-}
-
 // The images of one position, in reused arrangements (one per thread).
 class ClassCheck {
  public:
@@ -65,7 +51,7 @@ class ClassCheck {
     return false;
   }
   bool below(const Arrangement& x, const Arrangement& turn) {
-    apply_into(sets_, x, turn, turned_);
+    apply(sets_, x, turn, turned_);
     return space_.ranks_below(turned_, coordinates_, scratch_);
   }
 

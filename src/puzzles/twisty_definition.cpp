@@ -304,6 +304,12 @@ Arrangement Definition::identity() const {
 Arrangement apply(const std::vector<PieceSet>& sets, const Arrangement& state,
                   const Arrangement& move) {
   Arrangement out = state;
+  apply(sets, state, move, out);
+  return out;
+}
+
+void apply(const std::vector<PieceSet>& sets, const Arrangement& state, const Arrangement& move,
+           Arrangement& out) {
   for (std::size_t s = 0; s < sets.size(); ++s) {
     const unsigned o = sets[s].orientations;
     for (unsigned i = 0; i < sets[s].slots; ++i) {
@@ -312,7 +318,6 @@ Arrangement apply(const std::vector<PieceSet>& sets, const Arrangement& state,
       out.ori[s][i] = static_cast<std::uint8_t>((state.ori[s][from] + move.ori[s][i]) % o);
     }
   }
-  return out;
 }
 
 Definition parse_definition(std::istream& in, const std::string& file) {

@@ -271,7 +271,8 @@ void SymmetryGroup::find(const Definition& def, const std::vector<Move>& moves,
   const Stickers st(sets_);
   std::vector<int> move_vertex;
   const Graph graph = sticker_graph(def, moves, st, move_vertex);
-  const std::vector<std::vector<int>> generators = automorphisms(graph, graph_order_);
+  double graph_order = 1;
+  const std::vector<std::vector<int>> generators = automorphisms(graph, graph_order);
   // Each generator on the stickers and the moves (numbered after them).
   std::map<int, int> move_index;
   for (std::size_t m = 0; m < move_vertex.size(); ++m)
@@ -289,7 +290,7 @@ void SymmetryGroup::find(const Definition& def, const std::vector<Move>& moves,
     throw InputError(def.file, 0,
                      fmt::format("the moves' symmetry group has {:.4g} elements, more than "
                                  "the {} that can be enumerated (use --symmetry none)",
-                                 graph_order_, max_order));
+                                 graph_order, max_order));
   const bool turns =
       std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.order > 2; });
   elements_.clear();

@@ -47,6 +47,9 @@ struct Arrangement {
 // whose pieces are all distinct.
 Arrangement apply(const std::vector<PieceSet>& sets, const Arrangement& state,
                   const Arrangement& move);
+// The same into `out` (shaped like `state`), reusing its storage.
+void apply(const std::vector<PieceSet>& sets, const Arrangement& state, const Arrangement& move,
+           Arrangement& out);
 
 struct MoveDef {
   std::string name;

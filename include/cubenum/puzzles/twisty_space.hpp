@@ -164,14 +164,12 @@ class TwistySpace {
   std::uint64_t rank(const Arrangement& a) const;  // requires contains(a)
   Arrangement unrank(std::uint64_t rank) const;
   std::uint64_t solved_rank() const { return solved_rank_; }
-  // The same in reused storage, for positions known to be ranked (images of
-  // reached positions under a symmetry): no check, no allocation.
-  std::uint64_t rank_member(const Arrangement& a, Position& scratch) const;
+  // For symmetry classes, in reused storage and without checks (images of
+  // reached positions are ranked): unrank; a rank's coordinates, most
+  // significant first; and whether a ranked position ranks below them,
+  // compared coordinate by coordinate up to the first that differs (most
+  // images of a position differ in the first).
   void unrank(std::uint64_t rank, Arrangement& out, Position& scratch) const;
-  // A rank's coordinates, most significant first, and whether a ranked
-  // position ranks below them: compared coordinate by coordinate, most
-  // significant first, up to the first that differs (most images of a
-  // position differ in the first).
   void coordinates(std::uint64_t rank, std::vector<std::uint64_t>& out) const;
   bool ranks_below(const Arrangement& a, const std::vector<std::uint64_t>& coordinates,
                    Position& scratch) const;

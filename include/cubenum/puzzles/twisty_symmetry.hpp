@@ -65,9 +65,6 @@ class SymmetryGroup {
   SymmetryChoice choice() const { return choice_; }
   // Why the file's whole group is the identity, when it is ("" otherwise).
   const std::string& why_trivial() const { return why_trivial_; }
-  // The order of the sticker graph's automorphism group, before those that
-  // are no symmetry of the positions were dropped.
-  double graph_order() const { return graph_order_; }
 
   // S x S^-1 for symmetry k, into `out` (sized like x).
   void conjugate(std::size_t k, const Arrangement& x, Arrangement& out) const;
@@ -93,7 +90,6 @@ class SymmetryGroup {
   SymmetryChoice choice_ = SymmetryChoice::All;
   bool inverse_ = false;
   std::string why_trivial_;
-  double graph_order_ = 1;
 };
 
 // One line a symmetry: its move map on the file's moves' first powers
