@@ -4,7 +4,9 @@
 #include "cubenum/search/voxel_cover.hpp"
 
 #include <algorithm>
+#include <limits>
 
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/search/subtree_count.hpp"
 #include "voxel_cover_model.hpp"
 #include "voxel_searcher.hpp"
@@ -144,17 +146,31 @@ std::vector<Found> first_with(const VoxelCover::Model& m, std::size_t n,
     f.raw = all.size();
     f.rotations = all.size() / rotated.size();
   };
-  const auto enough = [&] { return found.size() >= n || (stop && stop()); };
-  for (const Prefix& prefix : split<W>(m, t)) {
-    if (enough()) break;
+  const std::vector<Prefix> prefixes = split<W>(m, t);
+  const auto search = [&](const Prefix& prefix, std::vector<Found>& into,
+                          const std::function<bool()>& enough) {
     Searcher<W> s(m, t, enough);
     s.apply(prefix);
     Tally ignored;
     s.search(ignored, [&](const std::vector<int>& a, bool mirrored) {
-      if (found.size() >= n || !least_of_class(a, mirrored)) return;
-      found.push_back({a, 0, 0});
-      sizes(found.back(), mirrored);
+      if (into.size() >= n || !least_of_class(a, mirrored)) return;
+      into.push_back({a, 0, 0});
+      sizes(into.back(), mirrored);
     });
+  };
+  if (n == std::numeric_limits<std::size_t>::max()) {
+    // Every class: the subtrees on every thread, joined in their order.
+    std::vector<std::vector<Found>> parts(prefixes.size());
+    parallel_for_chunks(prefixes.size(), 1, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) search(prefixes[i], parts[i], stop);
+    });
+    for (auto& part : parts) found.insert(found.end(), part.begin(), part.end());
+    return found;
+  }
+  const auto enough = [&] { return found.size() >= n || (stop && stop()); };
+  for (const Prefix& prefix : prefixes) {
+    if (enough()) break;
+    search(prefix, found, enough);
   }
   return found;
 }
