@@ -16,6 +16,7 @@
 
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/polycube_job.hpp"
+#include "run_cubenum.hpp"
 
 namespace {
 
@@ -370,6 +371,22 @@ TEST(Disassembly, LevelsSortByTheirNumbers) {
 TEST(Disassembly, RefusesWhatItCannotTake) {
   EXPECT_THROW(disassemble(Pieces(65, {{0, 0, 0}})), std::invalid_argument);
   EXPECT_THROW(disassemble({{{0, 0, 0}}, {{20000, 0, 0}}}), std::invalid_argument);
+}
+
+// The command line: the table of solutions and levels, and a plan, each
+// move's pieces, direction and distance, the separations marked.
+TEST(Disassembly, CommandLineShowsSolutionsAndPlans) {
+  const std::string soma = kData + "/polycubes/soma.txt";
+  auto run = cubenum::testing::run_cubenum("polycube count " + soma + " --disassemble --threads 2");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("come apart: raw"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("           11520            480            240"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("level (BurrTools' notation)"), std::string::npos) << run.output;
+  run = cubenum::testing::run_cubenum("polycube solve " + soma + " --disassemble --first 2");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("#2 level 1 ("), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("away (separates)"), std::string::npos) << run.output;
 }
 
 }  // namespace
