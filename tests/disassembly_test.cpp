@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -387,6 +388,23 @@ TEST(Disassembly, CommandLineShowsSolutionsAndPlans) {
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("#2 level 1 ("), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("away (separates)"), std::string::npos) << run.output;
+}
+
+// More pieces in an assembly than a disassembly takes: refused, naming
+// the file and the problem, not an internal error.
+TEST(Disassembly, CommandLineRefusesTooManyPieces) {
+  const std::string file = ::testing::TempDir() + "cubenum-disassembly-70.txt";
+  {
+    std::ofstream out(file);
+    out << "name seventy\npiece A 70\ncube 0 0 0\ntarget\nbox 70x1x1\n";
+  }
+  for (const char* action : {"count", "solve"}) {
+    const auto run = cubenum::testing::run_cubenum(std::string("polycube ") + action + " " + file +
+                                                   " --disassemble");
+    EXPECT_EQ(run.status, 2) << run.output;
+    EXPECT_NE(run.output.find(file + ": seventy: an assembly of 70 pieces"), std::string::npos)
+        << run.output;
+  }
 }
 
 }  // namespace

@@ -70,6 +70,21 @@ search::CoverCounts count_cover(const search::VoxelCover& cover, const std::stri
   return c;
 }
 
+// The file as messages and the JSON name it.
+template <class Request>
+const std::string& shown_file(const Request& r) {
+  return r.file_shown.empty() ? r.file : r.file_shown;
+}
+
+// --disassemble's limit on an assembly's pieces (search/disassembly.hpp).
+void check_pieces(const search::CoverAssembly& assembly, const std::string& source,
+                  const std::string& name) {
+  if (assembly.size() > search::kMaxDisassemblyPieces)
+    throw InputError(source, 0,
+                     fmt::format("{}: an assembly of {} pieces: --disassemble takes at most {}",
+                                 name, assembly.size(), search::kMaxDisassemblyPieces));
+}
+
 // The weights and groups of the cover's pieces (each its first's in the
 // problem's list, where congruent ones are merged), by piece.
 search::DisassemblyRules disassembly_rules(const polycube::Problem& problem,
@@ -87,12 +102,14 @@ search::DisassemblyRules disassembly_rules(const polycube::Problem& problem,
 // first member taken apart (a class comes apart as a whole: the moves are
 // the same up to the symmetry), the classes dealt to every thread.
 PolycubeDisassembly disassemble_classes(const polycube::Problem& problem,
-                                        const search::VoxelCover& cover, const std::string& what,
+                                        const search::VoxelCover& cover, const std::string& source,
+                                        const std::string& what,
                                         const std::function<bool()>& stop) {
   const search::DisassemblyRules rules = disassembly_rules(problem, cover);
   Stopwatch clock;
   const std::vector<search::CoverClass> classes =
       cover.classes(std::numeric_limits<std::size_t>::max(), stop);
+  for (const search::CoverClass& c : classes) check_pieces(c.assembly, source, problem.name);
   std::vector<search::DisassemblyResult> results(classes.size());
   Progress done(what, classes.size(), "assemblies");
   std::atomic<std::size_t> finished{0};
@@ -148,22 +165,16 @@ PolycubeProblemCount count_problem(const PolycubeCountRequest& r, int number,
   p.piece_names = cover.piece_names();
   if (r.disassemble && p.counts.complete) {
     const auto stop = checkpoint.stop();
-    p.solutions = disassemble_classes(problem, cover,
+    p.solutions = disassemble_classes(problem, cover, shown_file(r),
                                       "polycube count: " + problem.name + ", disassembly", stop);
     if (!p.merged)
       p.solutions_apart = p.solutions;
     else if (r.burrtools && p.apart && p.apart->complete)
       p.solutions_apart = disassemble_classes(
-          problem, search::VoxelCover(problem, r.file, true),
+          problem, search::VoxelCover(problem, r.file, true), shown_file(r),
           "polycube count: " + problem.name + ", disassembly, congruent pieces apart", stop);
   }
   return p;
-}
-
-// The file as messages and the JSON name it.
-template <class Request>
-const std::string& shown_file(const Request& r) {
-  return r.file_shown.empty() ? r.file : r.file_shown;
 }
 
 }  // namespace
@@ -207,13 +218,16 @@ PolycubeCountResult count_polycube_job(const PolycubeCountRequest& r, PolycubeCo
 // solve --disassemble: the first `n` classes whose assembly comes apart, in
 // search order, taken apart in batches (a batch's classes on every thread).
 void first_solutions(const polycube::Problem& problem, const search::VoxelCover& cover,
-                     std::size_t n, const std::function<bool()>& stop, PolycubeAssemblies& found) {
+                     const std::string& source, std::size_t n, const std::function<bool()>& stop,
+                     PolycubeAssemblies& found) {
   const search::DisassemblyRules rules = disassembly_rules(problem, cover);
   search::DisassemblyOptions options;
   options.stop = stop;
   std::size_t taken = 0;
   for (std::size_t batch = std::max<std::size_t>(n, 64);; batch *= 4) {
     const std::vector<search::CoverAssembly> assemblies = cover.first(batch, stop);
+    for (std::size_t i = taken; i < assemblies.size(); ++i)
+      check_pieces(assemblies[i], source, problem.name);
     std::vector<search::DisassemblyResult> results(assemblies.size() - taken);
     parallel_for_chunks(results.size(), 1, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i)
@@ -239,7 +253,7 @@ std::vector<PolycubeAssemblies> solve_polycube_job(const PolycubeSolveRequest& r
     view.problem(problem, cover);
     found.push_back({number, problem.name, cover.piece_names(), {}, {}});
     if (r.disassemble)
-      first_solutions(problem, cover, r.first, stop, found.back());
+      first_solutions(problem, cover, shown_file(r), r.first, stop, found.back());
     else
       found.back().assemblies = cover.first(r.first, stop);
     view.listed(problem, cover, found.back().assemblies);
