@@ -902,10 +902,10 @@ TEST(FoamShapeCli, CongruentPiecesAreCountedOverShapesUnlessDirect) {
 // even where no progress line is drawn (the tests' standard error is a
 // pipe). The 2x2x2 from Original's 36 pieces: millions of hours. The note
 // waits for 3 s of the count, and the estimate before it (up to 0.5 % of
-// the count: here 2-3 s on two cores, longer beside other tests) counts in
-// the time limit.
+// the count: here 2-3 s on two cores, longer beside other tests: 10 s were
+// too few under a load of 3) counts in the time limit.
 TEST(FoamShapeCli, LongCountSaysSoOnce) {
-  const auto program = testing::run_cubenum("foam count --shape cuboid:2x2x2 --time-limit 10 " +
+  const auto program = testing::run_cubenum("foam count --shape cuboid:2x2x2 --time-limit 20 " +
                                             kData + "foam/happy-cube-original.txt");
   EXPECT_EQ(program.status, 0) << program.output;
   const std::string note = "cubenum: note: a long count: about ";
@@ -953,7 +953,9 @@ TEST(FoamShapeCli, AutoTriesWideLayersFirstAndFallsBackOnTheSearch) {
 
   const std::string ck = ::testing::TempDir() + "auto-layers-ckpt";
   std::filesystem::remove_all(ck);
-  program = testing::run_cubenum("foam count --shape cuboid:2x2x1 --time-limit 4 --checkpoint " +
+  // The long count's note comes after its estimate and 3 s of counting:
+  // 4 s were too few under a load of 3.
+  program = testing::run_cubenum("foam count --shape cuboid:2x2x1 --time-limit 12 --checkpoint " +
                                  ck + " " + lg);
   std::filesystem::remove_all(ck);
   EXPECT_EQ(program.status, 4) << program.output;
