@@ -20,8 +20,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>

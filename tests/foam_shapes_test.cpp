@@ -902,8 +902,8 @@ TEST(FoamShapeCli, CongruentPiecesAreCountedOverShapesUnlessDirect) {
 // even where no progress line is drawn (the tests' standard error is a
 // pipe). The 2x2x2 from Original's 36 pieces: millions of hours. The note
 // waits for 3 s of the count, and the estimate before it (up to 0.5 % of
-// the count: here 2-3 s on two cores, longer beside other tests: 10 s were
-// too few under a load of 3) counts in the time limit.
+// the count, longer beside other tests) counts in the time limit, which
+// leaves room for a loaded machine.
 TEST(FoamShapeCli, LongCountSaysSoOnce) {
   const auto program = testing::run_cubenum("foam count --shape cuboid:2x2x2 --time-limit 20 " +
                                             kData + "foam/happy-cube-original.txt");
@@ -939,8 +939,8 @@ TEST(FoamShapeCli, AutoTriesWideLayersFirstAndFallsBackOnTheSearch) {
   for (const char* field : {"raw", "rotations", "symmetries", "piece_choices"})
     EXPECT_EQ(counts["auto"][field], counts["search"][field]) << field;
 
-  // 0.1 GiB: the layers outgrow it within a second even on a loaded
-  // machine (0.3 GiB took over the 5 s there).
+  // 0.1 GiB: small enough that the layers outgrow it long before the time
+  // limit, also on a loaded machine.
   auto program = testing::run_cubenum(
       "foam count --shape cuboid:2x2x1 --memory 0.1 --time-limit 5 --json - " + lg);
   EXPECT_EQ(program.status, 0) << program.output;
@@ -954,7 +954,7 @@ TEST(FoamShapeCli, AutoTriesWideLayersFirstAndFallsBackOnTheSearch) {
   const std::string ck = ::testing::TempDir() + "auto-layers-ckpt";
   std::filesystem::remove_all(ck);
   // The long count's note comes after its estimate and 3 s of counting:
-  // 4 s were too few under a load of 3.
+  // the time limit leaves room for both on a loaded machine.
   program = testing::run_cubenum("foam count --shape cuboid:2x2x1 --time-limit 12 --checkpoint " +
                                  ck + " " + lg);
   std::filesystem::remove_all(ck);

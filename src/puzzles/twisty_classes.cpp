@@ -3,6 +3,7 @@
 // orbit's.
 #include <algorithm>
 #include <bit>
+#include <utility>
 #include <vector>
 
 #include "cubenum/core/parallel.hpp"
@@ -63,6 +64,15 @@ class ClassCheck {
   Position scratch_;
 };
 
+// The classes among the states of one word of a level's bits (bit i: rank
+// first + i).
+LevelClasses check_word(ClassCheck& check, std::uint64_t bits, std::uint64_t first) {
+  LevelClasses sum;
+  for (; bits != 0; bits &= bits - 1)
+    sum += check(first + static_cast<unsigned>(std::countr_zero(bits)));
+  return sum;
+}
+
 }  // namespace
 
 LevelClasses least_of_class(const TwistySpace& space, const ClassGroup& group, std::uint64_t rank) {
@@ -80,9 +90,7 @@ LevelClasses count_classes(const TwistySpace& space, const ClassGroup& group,
       if (level.count(row) == 0) continue;
       const bfs::Word* bits = level.row(row, scratch.data());
       for (std::uint32_t w = 0; w < words; ++w)
-        for (bfs::Word b = bits[w]; b != 0; b &= b - 1)
-          sum += check(std::uint64_t{row} * space.columns() + w * 64 +
-                       static_cast<unsigned>(std::countr_zero(b)));
+        sum += check_word(check, bits[w], std::uint64_t{row} * space.columns() + w * 64);
     }
     return sum;
   });
@@ -94,8 +102,7 @@ LevelClasses count_classes(const TwistySpace& space, const ClassGroup& group,
     ClassCheck check(space, group);
     LevelClasses sum;
     for (std::size_t w = begin; w != end; ++w)
-      for (std::uint64_t b = level.load_word(w); b != 0; b &= b - 1)
-        sum += check(first + w * 64 + static_cast<unsigned>(std::countr_zero(b)));
+      sum += check_word(check, level.load_word(w), first + w * 64);
     return sum;
   });
 }
@@ -104,21 +111,19 @@ std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGro
   const Definition& def = space.definition();
   std::vector<Arrangement> turns{def.identity()};
   std::vector<std::uint64_t> ranks{space.solved_rank()};
-  std::vector<Arrangement> candidates;
-  for (const Arrangement& turn : group.turn_candidates()) {
-    const Arrangement position = apply(def.sets, def.solved, turn);
-    if (space.contains(position)) candidates.push_back(turn);
-  }
+  std::vector<std::pair<const Arrangement*, std::uint64_t>> candidates;  // turn, rank
+  for (const Arrangement& turn : group.turn_candidates())
+    if (const Arrangement position = apply(def.sets, def.solved, turn); space.contains(position))
+      candidates.emplace_back(&turn, space.rank(position));
   if (candidates.empty()) return turns;
   const std::uint64_t solved = space.solved_rank();
   const bfs::RowBfsResult reached = bfs::row_bfs(space, {&solved, 1});
-  for (const Arrangement& turn : candidates) {
-    const std::uint64_t rank = space.rank(apply(def.sets, def.solved, turn));
+  for (const auto& [turn, rank] : candidates) {
     if (reached.depths->depth_mod3(rank) < 0 ||
         std::find(ranks.begin(), ranks.end(), rank) != ranks.end())
       continue;
     ranks.push_back(rank);
-    turns.push_back(turn);
+    turns.push_back(*turn);
   }
   return turns;
 }

@@ -200,9 +200,11 @@ BfsResult run_bfs(const BfsRequest& request,
   });
   // What a checkpoint must match: the space (pieces, moves, layout), and
   // what is counted up to.
-  CheckpointJson identity = {{"puzzle", "twisty"}, {"action", "bfs"}, {"space", space_identity(*space)}};
+  CheckpointJson identity = {
+      {"puzzle", "twisty"}, {"action", "bfs"}, {"space", space_identity(*space)}};
   if (request.symmetry)
-    identity["classes"] = {symmetry_choice_name(request.symmetry->choice), request.symmetry->inverse};
+    identity["classes"] = {symmetry_choice_name(request.symmetry->choice),
+                           request.symmetry->inverse};
   if (request.up_to_rotation) identity["up_to_rotation"] = true;
   CheckpointSession checkpoints(request.checkpoints, identity);
   if (laid_out) laid_out(*space);

@@ -36,7 +36,8 @@ std::vector<LevelClasses> saved_classes(const CheckpointJson& json) {
   std::vector<LevelClasses> classes;
   for (const CheckpointJson& c : json) {
     if (!c.is_array() || c.size() != 2 || !c[0].is_number_unsigned() || !c[1].is_number_unsigned())
-      throw InputError("--resume", 0, "a level's classes in the checkpoint are malformed (corrupt)");
+      throw InputError("--resume", 0,
+                       "a level's classes in the checkpoint are malformed (corrupt)");
     classes.push_back({c[0].get<std::uint64_t>(), c[1].get<std::uint64_t>()});
   }
   return classes;
@@ -221,7 +222,8 @@ SharedEnumeration enumerate_shared(const TwistySpace& space, const SharedEnumera
   std::vector<LevelClasses> classes;
   bfs_options.on_level = [&](const bfs::LevelStats& level, const bfs::LevelStates& states) {
     if (options.classes_of != nullptr) {
-      const LevelClasses mine = count_classes(space, *options.classes_of, *states.level, part.first);
+      const LevelClasses mine =
+          count_classes(space, *options.classes_of, *states.level, part.first);
       classes.push_back({total(cluster, mine.classes), total(cluster, mine.with_inverse)});
     }
     if (options.on_level) options.on_level(level);

@@ -526,7 +526,8 @@ RowBfsResult row_bfs(const S& space, std::span<const std::uint64_t> sources,
     if (options.resume != nullptr) {
       // The saved levels but the last are done; the last is the frontier.
       result.levels = detail::load_rows(*options.resume, storage, state, space.rows());
-      if (options.resume_extra) options.resume_extra(options.resume->state().value("extra", CheckpointJson()));
+      if (options.resume_extra)
+        options.resume_extra(options.resume->state().value("extra", CheckpointJson()));
       level = result.levels.back();
       result.levels.pop_back();
       for (const RowLevel& l : result.levels) result.reached += l.states;

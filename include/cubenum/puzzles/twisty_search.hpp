@@ -21,7 +21,6 @@ namespace cubenum::twisty {
 // and the move tables.
 std::uint64_t bfs_bytes(const TwistySpace& space);
 
-
 // The classes of one level's positions (twisty_symmetry.hpp): those the
 // least of their orbit under the group, and under the group and inversion.
 struct LevelClasses {
@@ -41,7 +40,7 @@ struct ClassGroup {
 };
 
 // Whether `rank` is the least of its class (with_inverse: of its class up
-// to inversion too, when the group has it): a LevelClasses of 0s and 1s.
+// to inversion too, when the group has it): each count 1 or 0.
 LevelClasses least_of_class(const TwistySpace& space, const ClassGroup& group, std::uint64_t rank);
 // The classes among one level's positions, on every thread: the row
 // engine's level, or a process's part of the frontier engine's (ranks
