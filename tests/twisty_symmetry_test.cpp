@@ -13,7 +13,10 @@
 #include <set>
 #include <sstream>
 
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/twisty_class_space.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
 #include "cubenum/report/json.hpp"
 #include "run_cubenum.hpp"
@@ -351,6 +354,92 @@ TEST(TwistySymmetry, WholePuzzleTurnsAreFoundAndCountedOnce) {
     total += levels[d].size() / 24;
   }
   EXPECT_EQ(total, 40320u / 24);
+}
+
+// The 2x2x2's corners without twists: 8! positions, every symmetry of the cube.
+Puzzle corner_permutations() {
+  Definition def = load_definition(data_file("pocket-cube.tws"));
+  def.sets[0].orientations = 1;
+  for (MoveDef& m : def.moves) std::fill(m.effect.ori[0].begin(), m.effect.ori[0].end(), 0);
+  std::fill(def.solved.ori[0].begin(), def.solved.ori[0].end(), 0);
+  return {"corner permutations", def, expand_moves(def, {})};
+}
+
+// The BFS over classes (twisty_class_space.hpp) against the listed orbits:
+// positions, classes and classes up to inversion by depth, the same with
+// one thread and with two.
+TEST(TwistyClassBfs, AgreesWithListedOrbits) {
+  std::vector<Puzzle> puzzles = small_puzzles();
+  puzzles.push_back(corner_permutations());
+  for (const Puzzle& p : puzzles) {
+    SCOPED_TRACE(p.name);
+    const SymmetryGroup group(p.def, p.moves, {SymmetryChoice::All, true});
+    const TwistySpace space(p.def, p.moves);
+    const SymCoordinate split = choose_sym_coordinate(space, group);
+    ASSERT_FALSE(split.parts.empty()) << split.text;
+    const ClassSpace classes(space, group, split);
+    EXPECT_LT(classes.size(), space.size());
+    const std::vector<Positions> levels = levels_of(p.def, p.moves);
+    const auto expected = naive_classes(p.def, group, levels, false);
+    // Up to inversion, on the largest: the classes the raw BFS counts (the
+    // test above checks those against listed orbits), for time.
+    std::vector<std::uint64_t> with_inverse;
+    if (space.size() < 40320) {
+      with_inverse = naive_classes(p.def, group, levels, true);
+    } else {
+      const ClassGroup up_to{&group, {}};
+      EnumerateOptions raw;
+      raw.classes_of = &up_to;
+      for (const LevelClasses& c : enumerate(space, raw).classes)
+        with_inverse.push_back(c.with_inverse);
+    }
+    for (int threads : {1, 2})
+      for (bool inverse : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << threads << " threads, inverse " << inverse);
+        ThreadLimit limit(threads);
+        ClassBfsOptions options;
+        options.inverse = inverse;
+        const ClassEnumeration e = enumerate_classes(classes, options, this_cluster());
+        ASSERT_EQ(e.positions.size(), levels.size());
+        for (std::size_t d = 0; d < levels.size(); ++d) {
+          SCOPED_TRACE(d);
+          EXPECT_EQ(e.positions[d], levels[d].size());
+          EXPECT_EQ(e.classes[d].classes, expected[d]);
+          EXPECT_EQ(e.bfs.levels[d].states, expected[d]);
+          if (inverse) {
+            EXPECT_EQ(e.classes[d].with_inverse, with_inverse[d]);
+          }
+        }
+      }
+  }
+}
+
+// A position and all its images have one index; an index's position is
+// its class's; the positions of a class are |G| / its stabiliser.
+TEST(TwistyClassBfs, EveryImageHasTheIndexOfItsClass) {
+  std::mt19937 rng(11);
+  std::vector<Puzzle> puzzles = small_puzzles();
+  puzzles.push_back(corner_permutations());
+  for (const Puzzle& p : puzzles) {
+    SCOPED_TRACE(p.name);
+    const SymmetryGroup group(p.def, p.moves, {SymmetryChoice::All, true});
+    const TwistySpace space(p.def, p.moves);
+    const ClassSpace classes(space, group, choose_sym_coordinate(space, group));
+    for (int trial = 0; trial < 200; ++trial) {
+      const Arrangement x = random_position(p.def, p.moves, rng);
+      const std::uint64_t index = classes.index_of(space.rank(x));
+      EXPECT_TRUE(classes.canonical(index));
+      EXPECT_EQ(classes.index_of(classes.rank_of(index)), index);
+      std::uint64_t stabiliser = 0;
+      for (std::size_t k = 0; k < group.order(); ++k) {
+        Arrangement y = x;
+        group.conjugate(k, x, y);
+        EXPECT_EQ(classes.index_of(space.rank(y)), index);
+        stabiliser += y == x;
+      }
+      EXPECT_EQ(classes.positions(index), group.order() / stabiliser);
+    }
+  }
 }
 
 // The pocket cube up to whole-cube turns, from the 2x2x2 with all six faces:

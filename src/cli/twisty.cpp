@@ -48,6 +48,7 @@ struct BfsArgs {
   SpaceArgs space;
   SymmetryArgs symmetry;
   bool up_to_rotation = false;
+  std::string over = "auto";
   std::string direction = "auto";
   std::optional<double> memory_gib;
   std::size_t antipodes = 5;
@@ -128,10 +129,19 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   request.checkpoints = args.checkpoints;
   request.symmetry = args.symmetry.request(false);
   request.up_to_rotation = args.up_to_rotation;
+  request.over = tw::parse_bfs_over(args.over);
   const tw::BfsResult e =
       tw::run_bfs(request, [&](const tw::TwistySpace& space) { print_space(space, ctx.out); });
   const tw::TwistySpace& space = *e.space;
   if (e.group) print_group(*e.group, space.move_list(), ctx.out);
+  if (e.over_classes) {
+    const tw::ClassSearch& c = *e.over_classes;
+    fmt::print(ctx.out,
+               "BFS over classes: C = {} in {} classes, the rest raw: {} indices, {} at 2 bits "
+               "each, C table {}\n",
+               c.split.text, c.c_classes, c.indices, bytes_text(double(c.indices) / 4),
+               bytes_text(double(c.table_bytes)));
+  }
   if (args.up_to_rotation)
     fmt::print(ctx.out, "{}\n",
                e.turns == 1 ? "up to rotation: the moves make no whole-puzzle turn"
@@ -208,6 +218,10 @@ void bind_twisty(Command* puzzle) {
   bfs->add_flag("--up-to-rotation", bfs_args->up_to_rotation,
                 "count a position once for all the whole-puzzle turns the moves make (the "
                 "2x2x2's U D' turns the whole cube)");
+  bfs->add_option("--over", bfs_args->over,
+                  "search positions or classes up to the symmetry group (auto: classes when "
+                  "classes are counted or the positions do not fit)")
+      ->capture_default_str();
   bfs->add_option("--direction", bfs_args->direction, "auto, top-down or bottom-up")
       ->capture_default_str();
   bfs->add_option("--memory", bfs_args->memory_gib,

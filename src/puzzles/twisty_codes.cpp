@@ -219,6 +219,11 @@ std::uint64_t TwistySpace::rank(const Arrangement& a) const {
   return encode_parts(0, row_parts_, *p) * columns_ + encode_parts(row_parts_, parts_.size(), *p);
 }
 
+std::uint64_t TwistySpace::rank(const Arrangement& a, Position& p) const {
+  read_member(a, p);
+  return encode_parts(0, row_parts_, p) * columns_ + encode_parts(row_parts_, parts_.size(), p);
+}
+
 void TwistySpace::coordinates(std::uint64_t rank, std::vector<std::uint64_t>& out) const {
   out.resize(parts_.size());
   std::uint64_t row = rank / columns_, column = rank % columns_;

@@ -120,6 +120,44 @@ BfsResult bfs_shared(const TwistySpace& space, const BfsRequest& args, const Cla
   return summary;
 }
 
+// Over classes: the frontier engine on the class space, on every thread and
+// every process.
+BfsResult bfs_over_classes(const TwistySpace& space, const ClassSpace& classes, bool inverse,
+                           const BfsRequest& args, CheckpointSession& checkpoints, Cluster& cluster,
+                           bool& stopped) {
+  LevelProgress progress(space, classes.size(), "scanned");
+  ClassBfsOptions options;
+  options.policy = args.direction;
+  options.inverse = inverse;
+  options.checkpoint = checkpoints.writer();
+  options.checkpoint_every = checkpoints.every();
+  options.resume = checkpoints.reader();
+  options.should_stop = [&checkpoints] { return checkpoints.should_stop(); };
+  options.on_level = [&](const bfs::LevelStats& level, std::uint64_t positions) {
+    progress.level(level.depth, positions, bfs::direction_text(level.direction), level.seconds);
+  };
+  options.on_progress = [&](std::uint64_t scanned) { progress.done(scanned); };
+  ClassEnumeration e = enumerate_classes(classes, options, cluster);
+  progress.end();
+  BfsResult summary;
+  stopped = e.bfs.stopped;
+  summary.distribution = e.positions;
+  summary.reached = std::accumulate(e.positions.begin(), e.positions.end(), std::uint64_t{0});
+  for (const auto& level : e.bfs.levels) {
+    summary.methods.push_back(level.depth == 0 ? "" : bfs::direction_text(level.direction));
+    summary.seconds.push_back(level.seconds);
+  }
+  summary.classes = std::move(e.classes);
+  return summary;
+}
+
+// Whether a BFS over positions fits in the memory allowed.
+bool positions_fit(const TwistySpace& space, int processes, bool depth_table,
+                   std::optional<double> memory_gib) {
+  const double allowed = memory_allowed(memory_gib);
+  return allowed == 0 || double(bfs_need(space, processes, depth_table)) <= allowed;
+}
+
 // Every position of a BFS from all turns of solved comes with all its turns
 // at its depth: each is counted once.
 void count_once_for_all_turns(BfsResult& result, std::size_t turns) {
@@ -187,6 +225,14 @@ Json group_json(const SymmetryGroup& group) {
   return json;
 }
 
+BfsOver parse_bfs_over(const std::string& text) {
+  if (text == "auto") return BfsOver::Auto;
+  if (text == "positions") return BfsOver::Positions;
+  if (text == "classes") return BfsOver::Classes;
+  throw InputError("--over", 0,
+                   "unknown choice '" + text + "' (expected auto, positions or classes)");
+}
+
 BfsResult run_bfs(const BfsRequest& request,
                   const std::function<void(const TwistySpace&)>& laid_out) {
   Cluster& cluster = this_cluster();
@@ -194,27 +240,75 @@ BfsResult run_bfs(const BfsRequest& request,
   if (request.depth_table && shared)
     throw InputError("--table", 0,
                      "the depth table is written by one process (run without mpirun)");
-  // Refused before any table is built.
+  const bool classes_allowed = !request.up_to_rotation && !request.depth_table;
+  if (request.over == BfsOver::Classes && !classes_allowed)
+    throw InputError("--over", 0,
+                     "a BFS over classes counts no whole-puzzle turns and keeps no depth table "
+                     "of positions (drop --up-to-rotation and --table)");
+  // Positions or classes, decided and refused before any table is built.
+  std::unique_ptr<SymmetryGroup> group;
+  std::optional<ClassSearch> plan;
   auto space = make_space(request.space, [&](const TwistySpace& laid) {
-    check_bfs_fits(laid, cluster.processes(), request.antipodes > 0, request.memory_gib);
+    const int processes = cluster.processes();
+    const bool fit = positions_fit(laid, processes, request.antipodes > 0, request.memory_gib);
+    const bool wanted =
+        request.over == BfsOver::Classes || (request.over == BfsOver::Auto && classes_allowed &&
+                                             (request.symmetry.has_value() || !fit));
+    if (wanted) {
+      group = find_group(laid, request.symmetry.value_or(SymmetryRequest{}));
+      SymCoordinate split = choose_sym_coordinate(laid, *group);
+      if (!split.parts.empty()) {
+        check_fits(
+            double(class_bfs_bytes(laid, split, group->order(), processes, group->inverse())),
+            fmt::format("{} ranked states", laid.size()),
+            fmt::format("over classes of its {} symmetries: 2 bits a class and tables; "
+                        "over positions {}",
+                        group->order(), bytes_text(double(bfs_need(laid, processes, false)))),
+            request.memory_gib);
+        plan = ClassSearch{std::move(split)};
+        return;
+      }
+      if (request.over == BfsOver::Classes) throw InputError("--over", 0, "classes: " + split.text);
+    }
+    check_bfs_fits(laid, processes, request.antipodes > 0, request.memory_gib);
   });
   // What a checkpoint must match: the space (pieces, moves, layout), and
-  // what is counted up to.
+  // what is counted up to and how.
   CheckpointJson identity = {
       {"puzzle", "twisty"}, {"action", "bfs"}, {"space", space_identity(*space)}};
   if (request.symmetry)
     identity["classes"] = {symmetry_choice_name(request.symmetry->choice),
                            request.symmetry->inverse};
+  if (plan)
+    identity["over_classes"] = {symmetry_choice_name(group->choice()), group->order(),
+                                plan->split.parts};
   if (request.up_to_rotation) identity["up_to_rotation"] = true;
   CheckpointSession checkpoints(request.checkpoints, identity);
   if (laid_out) laid_out(*space);
-  std::unique_ptr<SymmetryGroup> group;
+  if (plan) {
+    const ClassSpace classes(*space, *group, plan->split);
+    plan->c_classes = classes.c_classes();
+    plan->indices = classes.size();
+    plan->table_bytes = classes.table_bytes();
+    if (const CheckpointReader* saved = checkpoints.reader(); saved && cluster.process() == 0)
+      fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", request.checkpoints.resume,
+                 saved->state().value("levels", CheckpointJson::array()).size());
+    bool stopped = false;
+    BfsResult result =
+        bfs_over_classes(*space, classes, group->inverse(), request, checkpoints, cluster, stopped);
+    if (stopped) checkpoints.stopped();
+    result.space = std::move(space);
+    result.resumed = checkpoints.reader() != nullptr;
+    result.group = std::move(group);
+    result.over_classes = std::move(plan);
+    return result;
+  }
   ClassGroup classes;
   if (request.symmetry || request.up_to_rotation) {
     const char* option = request.symmetry ? "--symmetry" : "--up-to-rotation";
     if (shared && (!request.checkpoints.checkpoint.empty() || !request.checkpoints.resume.empty()))
       throw InputError(option, 0, "with --checkpoint or --resume runs in one process for now");
-    group = find_group(*space, request.symmetry.value_or(SymmetryRequest{}));
+    if (!group) group = find_group(*space, request.symmetry.value_or(SymmetryRequest{}));
     classes.symmetries = group.get();
     if (request.up_to_rotation) classes.turns = whole_turns(*space, *group);
   }
@@ -244,6 +338,14 @@ Json bfs_json(const BfsResult& result) {
   json["antipode_sequences"] = antipodes;
   if (result.resumed) json["resumed"] = true;
   if (result.turns > 1) json["whole_puzzle_turns"] = result.turns;
+  if (result.over_classes) {
+    const ClassSearch& c = *result.over_classes;
+    json["over_classes"] = {{"sym_coordinate", c.split.text},
+                            {"c_values", c.split.values},
+                            {"c_classes", c.c_classes},
+                            {"indices", c.indices},
+                            {"table_bytes", c.table_bytes}};
+  }
   if (result.group) {
     json["symmetry"] = group_json(*result.group);
     std::vector<std::uint64_t> classes, with_inverse;

@@ -85,8 +85,36 @@ constexpr std::uint64_t multinomial(std::span<const std::uint8_t> counts) {
 // Lexicographic rank of a sequence of labels 0..L-1 among all orderings of
 // the same multiset (`counts[v]`: how often v occurs; consumed). For
 // distinct labels it equals permutation_rank.
+// Every count 0 or 1, at most 20 labels of at most 64 values: the same rank
+// as a Lehmer code, the smaller unused labels counted from a mask.
+constexpr bool distinct_labels(std::span<const std::uint8_t> counts, std::size_t labels) {
+  if (labels > 20 || counts.size() > 64) return false;
+  for (std::uint8_t c : counts)
+    if (c > 1) return false;
+  return true;
+}
+
+constexpr std::uint64_t unused_mask(std::span<std::uint8_t> counts) {
+  std::uint64_t unused = 0;
+  for (std::size_t v = 0; v < counts.size(); ++v) {
+    unused |= std::uint64_t{counts[v]} << v;
+    counts[v] = 0;
+  }
+  return unused;
+}
+
 constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
                                       std::span<std::uint8_t> counts) {
+  if (distinct_labels(counts, labels.size())) {
+    std::uint64_t unused = unused_mask(counts), rank = 0;
+    auto left = static_cast<unsigned>(labels.size());
+    for (std::uint8_t label : labels) {
+      const std::uint64_t bit = std::uint64_t{1} << label;
+      rank += static_cast<std::uint64_t>(std::popcount(unused & (bit - 1))) * factorial(--left);
+      unused &= ~bit;
+    }
+    return rank;
+  }
   const std::uint64_t arrangements = multinomial(counts);
   auto left = static_cast<unsigned>(labels.size());
   std::uint64_t rank = 0;
@@ -119,6 +147,20 @@ constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
 // Inverse of multiset_rank: fills `labels` (counts consumed).
 constexpr void multiset_unrank(std::uint64_t rank, std::span<std::uint8_t> counts,
                                std::span<std::uint8_t> labels) {
+  if (distinct_labels(counts, labels.size())) {
+    std::uint64_t unused = unused_mask(counts);
+    auto left = static_cast<unsigned>(labels.size());
+    for (std::uint8_t& label : labels) {
+      const std::uint64_t f = factorial(--left);
+      std::uint64_t skip = rank / f;
+      rank %= f;
+      std::uint64_t bits = unused;
+      for (; skip > 0; --skip) bits &= bits - 1;
+      label = static_cast<std::uint8_t>(std::countr_zero(bits));
+      unused &= ~(std::uint64_t{1} << label);
+    }
+    return;
+  }
   const std::uint64_t arrangements = multinomial(counts);
   auto left = static_cast<unsigned>(labels.size());
   const bool narrow = arrangements < (std::uint64_t{1} << 55);  // total * count fits in 64 bits

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cubenum/core/run_control.hpp"
+#include "cubenum/puzzles/twisty_class_space.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
 #include "cubenum/report/json.hpp"
 
@@ -46,6 +47,13 @@ Json space_json(const TwistySpace& space);
 std::unique_ptr<SymmetryGroup> find_group(const TwistySpace& space, const SymmetryRequest& request);
 Json group_json(const SymmetryGroup& group);
 
+// What the BFS runs over: positions (two bits each), or classes up to the
+// symmetry group (twisty_class_space.hpp: about |G| times fewer); auto
+// takes classes where classes are counted or the positions do not fit.
+enum class BfsOver { Auto, Positions, Classes };
+// "auto", "positions" or "classes"; else an InputError naming --over.
+BfsOver parse_bfs_over(const std::string& text);
+
 struct BfsRequest {
   SpaceRequest space;
   bfs::DirectionPolicy direction = bfs::DirectionPolicy::Auto;
@@ -58,7 +66,14 @@ struct BfsRequest {
   // U D'): the BFS starts from every turn of solved, and each position
   // stands for all its turns.
   bool up_to_rotation = false;
+  BfsOver over = BfsOver::Auto;
   CheckpointOptions checkpoints;
+};
+
+// A BFS over classes: how the rank was split and what its tables hold.
+struct ClassSearch {
+  SymCoordinate split;
+  std::uint64_t c_classes = 0, indices = 0, table_bytes = 0;
 };
 
 struct BfsResult {
@@ -70,9 +85,10 @@ struct BfsResult {
   std::vector<std::vector<int>> antipodes;  // move sequences
   std::optional<bfs::RowDepths> depths;     // BfsRequest::depth_table
   bool resumed = false;
-  std::unique_ptr<SymmetryGroup> group;  // BfsRequest::symmetry
-  std::vector<LevelClasses> classes;     // by depth, with the group
-  std::size_t turns = 1;                 // whole-puzzle turns (up_to_rotation)
+  std::unique_ptr<SymmetryGroup> group;     // BfsRequest::symmetry
+  std::vector<LevelClasses> classes;        // by depth, with the group
+  std::size_t turns = 1;                    // whole-puzzle turns (up_to_rotation)
+  std::optional<ClassSearch> over_classes;  // when the BFS ran over classes
 };
 
 // Runs the BFS on every thread (and every process under mpirun), showing

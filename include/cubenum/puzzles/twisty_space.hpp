@@ -170,6 +170,13 @@ class TwistySpace {
   // compared coordinate by coordinate up to the first that differs (most
   // images of a position differ in the first).
   void unrank(std::uint64_t rank, Arrangement& out, Position& scratch) const;
+  std::uint64_t rank(const Arrangement& a, Position& scratch) const;
+  // The same coordinate by coordinate: a position read once, then the
+  // value of part i (parts(), most significant first).
+  void read_position(const Arrangement& a, Position& out) const { read_member(a, out); }
+  std::uint64_t part_value(std::size_t i, const Position& p) const {
+    return encode_part(parts_[i], p);
+  }
   void coordinates(std::uint64_t rank, std::vector<std::uint64_t>& out) const;
   bool ranks_below(const Arrangement& a, const std::vector<std::uint64_t>& coordinates,
                    Position& scratch) const;

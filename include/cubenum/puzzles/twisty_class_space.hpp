@@ -1,0 +1,188 @@
+#pragma once
+// The space of a definition file's symmetry classes, for a BFS over
+// classes (a sym-coordinate, as in Kociemba's two-phase and Rokicki's
+// searches): a ranked position's coordinates (twisty_space.hpp) are split
+// into C, the pieces of some orbits that the symmetries map among
+// themselves (so the C of S x S^-1 depends on the C of x alone), and R, the
+// rest. The values of C fall into classes under the group; a class of
+// positions is indexed by (the class of C, R), with C its class's least
+// member and R the least among the images that keep it there (the C
+// class's stabiliser). Indices that are not so least are never reached.
+//
+// The index space is about raw / |G| large, so a BFS over it (the frontier
+// engine, bfs/frontier_bfs.hpp: every thread, mpirun, checkpoints) takes
+// about |G| times less memory than the raw one, plus a table of 5 bytes a
+// value of C (its class and a symmetry taking it to the class's least).
+// The positions of a class are |G| / |stabiliser|, so raw counts by depth
+// come out exactly.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cubenum/bfs/frontier_interface.hpp"
+#include "cubenum/core/checkpoint.hpp"
+#include "cubenum/core/cluster.hpp"
+#include "cubenum/puzzles/twisty_search.hpp"
+
+namespace cubenum::twisty {
+
+// Which parts of the rank make C, and what the split costs.
+struct SymCoordinate {
+  std::vector<std::size_t> parts;  // indices into TwistySpace::parts()
+  std::uint64_t values = 1;        // of C
+  std::uint64_t rest = 1;          // values of R
+  // Bytes of the class BFS with this split, estimated before the C table
+  // is built (C's classes taken as values / |G|): the C table and two bits
+  // an index.
+  std::uint64_t estimated_bytes = 0;
+  std::string text;  // "CORNER pieces (40320 values)"
+};
+
+// The best split of the space for the group (least estimated memory), or
+// why there is none (`parts` empty, `text` the reason): C must be the
+// pieces of orbits that every symmetry maps among themselves, whose parity
+// and coupled pieces lie within them, with at most 2^32 values.
+SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group);
+
+class ClassSpace {
+ public:
+  // Builds the C table on every thread. The group's order is at most 255.
+  ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split);
+  ~ClassSpace();
+  ClassSpace(const ClassSpace&) = delete;
+  ClassSpace& operator=(const ClassSpace&) = delete;
+
+  const TwistySpace& space() const { return space_; }
+  const SymCoordinate& split() const { return split_; }
+  std::uint64_t c_classes() const { return reps_.size(); }
+  // C classes whose least member some symmetry other than the identity fixes.
+  std::uint64_t special_classes() const { return stabilisers_.size(); }
+  // Those classes, increasing, with the symmetries that fix their least C.
+  const std::vector<std::pair<std::uint32_t, std::vector<std::uint8_t>>>& stabilisers() const {
+    return stabilisers_;
+  }
+  std::size_t group_order() const { return group_.order(); }
+  std::uint64_t table_bytes() const;
+
+  // The index space (bfs::RankedSpace).
+  std::uint64_t size() const { return reps_.size() * split_.rest; }
+
+  // The class of a ranked position, and a class's least position's rank.
+  std::uint64_t index_of(std::uint64_t rank) const;
+  std::uint64_t rank_of(std::uint64_t index) const;
+  // Whether an index is its class's (the others are never reached).
+  bool canonical(std::uint64_t index) const;
+  // The positions of a class: |G| / |stabiliser of its least position|.
+  std::uint64_t positions(std::uint64_t index) const;
+  // Whether the class has nontrivial stabiliser candidates (positions()
+  // can be below |G| only then).
+  bool special(std::uint64_t index) const;
+  // The class of the inverse of the class's positions (group.inverse()).
+  std::uint64_t inverse_of(std::uint64_t index) const;
+
+  // A thread's scratch storage for the above, used by the engine's scans
+  // (ranks given in increasing order, but any order works).
+  class Cursor;
+  Cursor cursor(std::uint64_t first) const;
+
+  template <class Visit>
+  bool for_each_neighbour(std::uint64_t index, Visit&& visit) const;
+
+ private:
+  friend class Cursor;
+  struct Scratch;
+  void build_table();
+  void find_stabilisers();
+  std::uint64_t compose(std::uint64_t c, std::uint64_t r) const;
+  void split_rank(std::uint64_t rank, std::uint64_t& c, std::uint64_t& r, Scratch& s) const;
+  std::uint64_t index_of(std::uint64_t rank, Scratch& s) const;
+  // The class of the position s.moved.
+  std::uint64_t index_of_moved(Scratch& s) const;
+  std::uint64_t value(const Position& p, const std::vector<std::uint64_t>& weights) const;
+  std::uint64_t least_rest(std::uint32_t cls, std::uint64_t r, Scratch& s) const;
+  const std::vector<std::uint8_t>* stabiliser(std::uint32_t cls) const;
+
+  const TwistySpace& space_;
+  const SymmetryGroup& group_;
+  SymCoordinate split_;
+  std::vector<std::uint64_t> weight_;     // each part's weight in the rank
+  std::vector<std::uint64_t> c_weight_;   // [part]: its weight in C, 0 if in R
+  std::vector<std::uint64_t> r_weight_;   // [part]: its weight in R, 0 if in C
+  std::vector<std::uint32_t> class_of_;   // [c]
+  std::vector<std::uint8_t> to_least_;    // [c]: a symmetry taking c to its class's least
+  std::vector<std::uint32_t> reps_;       // [class]: its least c
+  std::vector<std::uint8_t> is_special_;  // [class]
+  // The stabilisers of the special classes' least c (identity excluded),
+  // sorted by class.
+  std::vector<std::pair<std::uint32_t, std::vector<std::uint8_t>>> stabilisers_;
+};
+
+struct ClassSpace::Scratch {
+  explicit Scratch(const Arrangement& solved) : position(solved), image(solved), moved(solved) {}
+  Arrangement position, image, moved;
+  Position coded;
+  std::vector<std::uint64_t> coordinates;
+};
+
+class ClassSpace::Cursor {
+ public:
+  explicit Cursor(const ClassSpace& space);
+  template <class Visit>
+  bool for_each_neighbour(std::uint64_t index, Visit&& visit) {
+    if (!space_.canonical(index)) return false;
+    const TwistySpace& raw = space_.space_;
+    raw.unrank(space_.rank_of(index), base_, scratch_.coded);
+    for (const Move& m : raw.move_list()) {
+      apply(raw.definition().sets, base_, m.effect, scratch_.moved);
+      if (visit(space_.index_of_moved(scratch_))) return true;
+    }
+    return false;
+  }
+  std::uint64_t index_of(std::uint64_t rank) { return space_.index_of(rank, scratch_); }
+
+ private:
+  const ClassSpace& space_;
+  Arrangement base_;  // the position whose neighbours are visited
+  Scratch scratch_;
+};
+
+template <class Visit>
+bool ClassSpace::for_each_neighbour(std::uint64_t index, Visit&& visit) const {
+  Cursor c(*this);
+  return c.for_each_neighbour(index, visit);
+}
+
+// A BFS over the classes from solved, on every thread and every process
+// (the frontier engine, two bits an index; with `inverse`, a level's bitmap
+// too, three bits an index, to count its classes up to inversion).
+struct ClassBfsOptions {
+  bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
+  bool inverse = false;
+  CheckpointWriter* checkpoint = nullptr;
+  double checkpoint_every = 60;
+  const CheckpointReader* resume = nullptr;
+  std::function<bool()> should_stop;
+  // After each level: its classes (every process's) and positions.
+  std::function<void(const bfs::LevelStats&, std::uint64_t positions)> on_level;
+  std::function<void(std::uint64_t scanned)> on_progress;
+};
+
+struct ClassEnumeration {
+  bfs::BfsResult bfs;                    // levels: classes
+  std::vector<std::uint64_t> positions;  // by depth
+  std::vector<LevelClasses> classes;     // by depth (with_inverse with `inverse`)
+};
+
+ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOptions& options,
+                                   Cluster& cluster);
+
+// Bytes one of `processes` processes needs for it: its part of the index
+// space's two (or three) bits, the C table, the space's move tables.
+std::uint64_t class_bfs_bytes(const TwistySpace& space, const SymCoordinate& split,
+                              std::size_t order, int processes, bool inverse);
+
+}  // namespace cubenum::twisty

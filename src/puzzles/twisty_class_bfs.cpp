@@ -1,0 +1,159 @@
+// The BFS over symmetry classes, and the positions and classes of each
+// level counted from its classes.
+#include <bit>
+
+#include "cubenum/bfs/bfs_checkpoint.hpp"
+#include "cubenum/bfs/frontier_bfs.hpp"
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/twisty_class_space.hpp"
+
+namespace cubenum::twisty {
+
+namespace {
+
+// A level's positions and self-inverse classes from its bitmap (this
+// process's part).
+struct BitmapTally {
+  std::uint64_t positions = 0, self_inverse = 0;
+  BitmapTally& operator+=(const BitmapTally& o) {
+    positions += o.positions;
+    self_inverse += o.self_inverse;
+    return *this;
+  }
+};
+
+BitmapTally tally_level(const ClassSpace& space, const AtomicBitmap& level, std::uint64_t first,
+                        bool inverse) {
+  const std::uint64_t order = space.group_order();
+  return parallel_sum<BitmapTally>(level.words(), 64, [&](std::size_t begin, std::size_t end) {
+    BitmapTally sum;
+    for (std::size_t w = begin; w != end; ++w)
+      for (std::uint64_t bits = level.load_word(w); bits != 0; bits &= bits - 1) {
+        const std::uint64_t index = first + w * 64 + static_cast<unsigned>(std::countr_zero(bits));
+        sum.positions += space.special(index) ? space.positions(index) : order;
+        if (inverse) sum.self_inverse += space.inverse_of(index) == index;
+      }
+    return sum;
+  });
+}
+
+// In two-bit mode a level's states are not told apart from those three
+// levels older, but only the special classes' positions can differ from
+// |G| a class: for them, the indices already counted are kept.
+class SpecialTally {
+ public:
+  SpecialTally(const ClassSpace& space, const RankPart& part)
+      : space_(space), part_(part), seen_(space.special_classes() * space.split().rest) {}
+
+  // The level's special indices (code depth % 3, not yet counted): how many
+  // and their positions.
+  std::pair<std::uint64_t, std::uint64_t> count(const bfs::DepthTable& depths, unsigned depth) {
+    std::uint64_t found = 0, positions = 0;
+    visit([&](std::uint64_t index, std::uint64_t bit) {
+      if (depths.depth_mod3(index - part_.first) != static_cast<int>(depth % 3) || seen_.test(bit))
+        return;
+      seen_.try_set(bit);
+      ++found;
+      positions += space_.positions(index);
+    });
+    return {found, positions};
+  }
+  // After a resume: every index reached so far is counted.
+  void mark_reached(const bfs::DepthTable& depths) {
+    visit([&](std::uint64_t index, std::uint64_t bit) {
+      if (depths.depth_mod3(index - part_.first) != bfs::DepthTable::kUnseen) seen_.try_set(bit);
+    });
+  }
+
+ private:
+  template <class Body>
+  void visit(Body&& body) {
+    const std::uint64_t rest = space_.split().rest;
+    const auto& classes = space_.stabilisers();
+    for (std::size_t s = 0; s < classes.size(); ++s) {
+      const std::uint64_t first = std::uint64_t{classes[s].first} * rest;
+      for (std::uint64_t r = 0; r < rest; ++r)
+        if (first + r >= part_.first && first + r < part_.first + part_.count)
+          body(first + r, s * rest + r);
+    }
+  }
+
+  const ClassSpace& space_;
+  RankPart part_;
+  AtomicBitmap seen_;
+};
+
+CheckpointJson saved_counts(const ClassEnumeration& e) {
+  CheckpointJson out = CheckpointJson::array();
+  for (std::size_t d = 0; d < e.positions.size(); ++d)
+    out.push_back({e.positions[d], e.classes[d].classes, e.classes[d].with_inverse});
+  return out;
+}
+
+void restore_counts(const CheckpointJson& json, ClassEnumeration& e) {
+  if (!json.is_array()) throw InputError("--resume", 0, "the checkpoint has no class counts");
+  for (const CheckpointJson& c : json) {
+    if (!c.is_array() || c.size() != 3 || !c[0].is_number_unsigned() ||
+        !c[1].is_number_unsigned() || !c[2].is_number_unsigned())
+      throw InputError("--resume", 0, "a level's counts in the checkpoint are malformed (corrupt)");
+    e.positions.push_back(c[0].get<std::uint64_t>());
+    e.classes.push_back({c[1].get<std::uint64_t>(), c[2].get<std::uint64_t>()});
+  }
+}
+
+}  // namespace
+
+ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOptions& options,
+                                   Cluster& cluster) {
+  const RankPart part = part_of(space.size(), cluster.process(), cluster.processes());
+  const std::uint64_t order = space.group_order();
+  ClassEnumeration e;
+  SpecialTally special(space, part);
+  bfs::BfsOptions bfs_options;
+  bfs_options.policy = options.policy;
+  bfs_options.cluster = &cluster;
+  bfs_options.two_bit = !options.inverse;
+  bfs_options.depth_table = !options.inverse;
+  bfs_options.on_progress = options.on_progress;
+  bfs_options.should_stop = options.should_stop;
+  bfs_options.on_level = [&](const bfs::LevelStats& level, const bfs::LevelStates& states) {
+    std::uint64_t positions = 0, with_inverse = 0;
+    if (options.inverse) {
+      const BitmapTally mine = tally_level(space, *states.level, part.first, true);
+      positions = total(cluster, mine.positions);
+      with_inverse = (level.states + total(cluster, mine.self_inverse)) / 2;
+    } else {
+      const auto [found, special_positions] = special.count(*states.depths, level.depth);
+      positions =
+          order * (level.states - total(cluster, found)) + total(cluster, special_positions);
+    }
+    e.positions.push_back(positions);
+    e.classes.push_back({level.states, with_inverse});
+    if (options.on_level) options.on_level(level, positions);
+  };
+  bfs::add_checkpoints(
+      bfs_options, options.checkpoint, options.checkpoint_every, options.resume,
+      [&] { return saved_counts(e); },
+      [&](const CheckpointJson& saved) { restore_counts(saved, e); });
+  if (bfs_options.restore && !options.inverse)
+    bfs_options.restore = [&, restore = std::move(bfs_options.restore)](bfs::BfsBoundary& b) {
+      restore(b);
+      special.mark_reached(*b.depths);
+    };
+  const std::uint64_t source = space.index_of(space.space().solved_rank());
+  e.bfs = bfs::frontier_bfs(space, std::span(&source, 1), bfs_options);
+  return e;
+}
+
+std::uint64_t class_bfs_bytes(const TwistySpace& space, const SymCoordinate& split,
+                              std::size_t order, int processes, bool inverse) {
+  const long double classes = static_cast<long double>(split.values) >= 64.0L * order
+                                  ? static_cast<long double>(split.values) / order
+                                  : static_cast<long double>(split.values);
+  const auto indices = static_cast<std::uint64_t>(classes * static_cast<long double>(split.rest));
+  const RankPart part = part_of(indices, 0, processes);
+  return part.count * (inverse ? 3 : 2) / 8 + split.values * 5 + space.table_bytes();
+}
+
+}  // namespace cubenum::twisty

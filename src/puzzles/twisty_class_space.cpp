@@ -1,0 +1,395 @@
+// The space of symmetry classes: the split of the rank, the C table, and
+// the classes of positions.
+#include "cubenum/puzzles/twisty_class_space.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <stdexcept>
+
+#include "cubenum/core/error.hpp"
+#include "cubenum/core/parallel.hpp"
+
+namespace cubenum::twisty {
+
+namespace {
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+// The orbit of `space` holding slot `slot` of set `set`.
+std::size_t orbit_holding(const TwistySpace& space, unsigned set, unsigned slot) {
+  const auto& orbits = space.orbits();
+  for (std::size_t o = 0; o < orbits.size(); ++o)
+    if (orbits[o].set == set && std::binary_search(orbits[o].slots.begin(), orbits[o].slots.end(),
+                                                   static_cast<std::uint8_t>(slot)))
+      return o;
+  throw std::logic_error("twisty: a slot in no orbit");
+}
+
+// Orbits that must be in C together: those a symmetry maps to one another,
+// a parity and its sources, coupled pieces and their leaders.
+std::vector<std::size_t> orbit_blocks(const TwistySpace& space, const SymmetryGroup& group) {
+  const auto& orbits = space.orbits();
+  std::vector<std::size_t> block(orbits.size());
+  std::iota(block.begin(), block.end(), 0);
+  const auto find = [&](std::size_t o) {
+    while (block[o] != o) o = block[o] = block[block[o]];
+    return o;
+  };
+  const auto join = [&](std::size_t a, std::size_t b) { block[find(a)] = find(b); };
+  for (const Symmetry& s : group.elements())
+    for (std::size_t o = 0; o < orbits.size(); ++o) {
+      const unsigned set = orbits[o].set;
+      join(o, orbit_holding(space, s.set_to[set], s.slot_to[set][orbits[o].slots[0]]));
+    }
+  for (std::size_t o = 0; o < orbits.size(); ++o) {
+    if (orbits[o].coupled_to >= 0) join(o, static_cast<std::size_t>(orbits[o].coupled_to));
+    if (orbits[o].parity_fixed)
+      for (unsigned source : orbits[o].parity_sources) join(o, source);
+  }
+  for (std::size_t o = 0; o < orbits.size(); ++o) block[o] = find(o);
+  return block;
+}
+
+std::string set_names(const TwistySpace& space, const std::vector<std::size_t>& parts) {
+  std::vector<std::string> names;
+  for (std::size_t i : parts) {
+    const std::string& name =
+        space.definition().sets[space.orbits()[space.parts()[i].orbit].set].name;
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  std::string text;
+  for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
+  return text;
+}
+
+}  // namespace
+
+SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group) {
+  SymCoordinate best;
+  if (group.order() > 255) {
+    best.text = fmt::format("a group of order {}: a BFS over classes takes at most 255 symmetries",
+                            group.order());
+    return best;
+  }
+  const std::vector<std::size_t> block = orbit_blocks(space, group);
+  // Each block's pieces parts.
+  std::map<std::size_t, std::vector<std::size_t>> pieces;
+  const auto& parts = space.parts();
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].kind == Part::Kind::Pieces) pieces[block[parts[i].orbit]].push_back(i);
+  std::vector<std::vector<std::size_t>> blocks;
+  for (auto& [b, p] : pieces) blocks.push_back(p);
+  if (blocks.empty() || blocks.size() > 16) {
+    best.text = blocks.empty() ? "no pieces to permute: the positions are all twists"
+                               : "too many independent orbits to choose from";
+    return best;
+  }
+  const long double order = static_cast<long double>(group.order());
+  for (std::uint32_t mask = 1; mask < (1U << blocks.size()); ++mask) {
+    SymCoordinate split;
+    long double values = 1;
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+      if (mask >> b & 1)
+        for (std::size_t i : blocks[b]) {
+          split.parts.push_back(i);
+          values *= static_cast<long double>(parts[i].size);
+        }
+    if (values > std::numeric_limits<std::uint32_t>::max() - 1) continue;
+    std::sort(split.parts.begin(), split.parts.end());
+    split.values = static_cast<std::uint64_t>(values);
+    split.rest = space.size() / split.values;
+    // Few values of C: most are fixed by some symmetry, little reduction.
+    const long double classes = values >= 64 * order ? values / order : values;
+    split.estimated_bytes = static_cast<std::uint64_t>(
+        classes * static_cast<long double>(split.rest) / 4 + 5 * values + 4 * classes);
+    if (best.parts.empty() || split.estimated_bytes < best.estimated_bytes) best = split;
+  }
+  if (best.parts.empty()) {
+    best.text = "every choice of pieces has more than 2^32 arrangements";
+    return best;
+  }
+  best.text = fmt::format("{} pieces ({} values)", set_names(space, best.parts), best.values);
+  return best;
+}
+
+ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split)
+    : space_(space), group_(group), split_(std::move(split)) {
+  if (split_.parts.empty()) throw std::invalid_argument("twisty: no sym-coordinate");
+  const auto& parts = space.parts();
+  weight_.assign(parts.size(), 0);
+  c_weight_.assign(parts.size(), 0);
+  r_weight_.assign(parts.size(), 0);
+  std::uint64_t row = space.columns(), column = 1, c = 1, r = 1;
+  for (std::size_t i = parts.size(); i-- > 0;) {
+    std::uint64_t& w = i < space.row_parts() ? row : column;
+    weight_[i] = w;
+    w *= parts[i].size;
+    if (std::binary_search(split_.parts.begin(), split_.parts.end(), i)) {
+      c_weight_[i] = c;
+      c *= parts[i].size;
+    } else {
+      r_weight_[i] = r;
+      r *= parts[i].size;
+    }
+  }
+  build_table();
+  find_stabilisers();
+}
+
+ClassSpace::~ClassSpace() = default;
+
+std::uint64_t ClassSpace::table_bytes() const {
+  return class_of_.size() * 5 + reps_.size() * 5 + stabilisers_.size() * 32;
+}
+
+std::uint64_t ClassSpace::compose(std::uint64_t c, std::uint64_t r) const {
+  std::uint64_t rank = 0;
+  const auto& parts = space_.parts();
+  for (std::size_t i = parts.size(); i-- > 0;) {
+    std::uint64_t& from = c_weight_[i] != 0 ? c : r;
+    rank += from % parts[i].size * weight_[i];
+    from /= parts[i].size;
+  }
+  return rank;
+}
+
+void ClassSpace::split_rank(std::uint64_t rank, std::uint64_t& c, std::uint64_t& r,
+                            Scratch& s) const {
+  space_.coordinates(rank, s.coordinates);
+  c = r = 0;
+  for (std::size_t i = 0; i < s.coordinates.size(); ++i) {
+    c += s.coordinates[i] * c_weight_[i];
+    r += s.coordinates[i] * r_weight_[i];
+  }
+}
+
+namespace {
+
+// Each symmetry's inverse and products, from the move maps that tell the
+// group's elements apart (twisty_symmetry.hpp).
+struct GroupTable {
+  std::vector<std::uint8_t> inverse;
+  std::vector<std::vector<std::uint8_t>> product;  // [a][b]: a after b
+
+  explicit GroupTable(const SymmetryGroup& group) {
+    const auto& e = group.elements();
+    std::map<std::vector<int>, std::uint8_t> by_map;
+    for (std::size_t k = 0; k < e.size(); ++k) by_map[e[k].move_to] = static_cast<std::uint8_t>(k);
+    const auto lookup = [&](const std::vector<int>& map) {
+      const auto it = by_map.find(map);
+      if (it == by_map.end()) throw std::logic_error("twisty: symmetries that are not a group");
+      return it->second;
+    };
+    const std::size_t moves = e[0].move_to.size();
+    product.assign(e.size(), std::vector<std::uint8_t>(e.size()));
+    inverse.resize(e.size());
+    std::vector<int> map(moves);
+    for (std::size_t a = 0; a < e.size(); ++a) {
+      for (std::size_t m = 0; m < moves; ++m)
+        map[static_cast<std::size_t>(e[a].move_to[m])] = static_cast<int>(m);
+      inverse[a] = lookup(map);
+      for (std::size_t b = 0; b < e.size(); ++b) {
+        for (std::size_t m = 0; m < moves; ++m)
+          map[m] = e[a].move_to[static_cast<std::size_t>(e[b].move_to[m])];
+        product[a][b] = lookup(map);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+// Every value c of C with r = 0 is conjugated by every symmetry, once per
+// orbit: the first thread to meet an orbit writes, for each member, the
+// orbit's least value and a symmetry taking it there (any thread that
+// meets the orbit too writes the same). Then the least values are
+// numbered in order.
+void ClassSpace::build_table() {
+  const GroupTable table(group_);
+  const std::size_t order = group_.order();
+  class_of_.assign(split_.values, kNone);
+  to_least_.assign(split_.values, 0);
+  std::mutex special_mutex;
+  std::vector<std::uint32_t> special;  // least values with a nontrivial stabiliser
+  parallel_for_chunks(split_.values, 1 << 12, [&](std::size_t begin, std::size_t end) {
+    Scratch s(space_.definition().solved);
+    Arrangement image = s.position;
+    std::vector<std::uint64_t> images(order);
+    for (std::size_t c = begin; c != end; ++c) {
+      if (std::atomic_ref(class_of_[c]).load(std::memory_order_relaxed) != kNone) continue;
+      space_.unrank(compose(c, 0), s.position, s.coded);
+      std::size_t least = 0;
+      for (std::size_t k = 0; k < order; ++k) {
+        group_.conjugate(k, s.position, image);
+        std::uint64_t value = c, r = 0;
+        if (space_.contains(image)) split_rank(space_.rank(image, s.coded), value, r, s);
+        images[k] = value;
+        if (value < images[least]) least = k;
+      }
+      std::size_t distinct = 0;
+      for (std::size_t k = 0; k < order; ++k) {
+        // images[k] = S_k c, least = S_l c: S_l S_k^-1 takes images[k] there.
+        const auto to = table.product[least][table.inverse[k]];
+        std::atomic_ref(to_least_[images[k]]).store(to, std::memory_order_relaxed);
+        std::atomic_ref(class_of_[images[k]])
+            .store(static_cast<std::uint32_t>(images[least]), std::memory_order_relaxed);
+        distinct += std::find(images.begin(), images.begin() + static_cast<std::ptrdiff_t>(k),
+                              images[k]) == images.begin() + static_cast<std::ptrdiff_t>(k);
+      }
+      if (distinct < order) {
+        const std::lock_guard lock(special_mutex);
+        special.push_back(static_cast<std::uint32_t>(images[least]));
+      }
+    }
+  });
+  // Number the least values in order; every other value's least is below it.
+  for (std::size_t c = 0; c < split_.values; ++c) {
+    if (class_of_[c] == c) {
+      class_of_[c] = static_cast<std::uint32_t>(reps_.size());
+      reps_.push_back(static_cast<std::uint32_t>(c));
+    } else {
+      class_of_[c] = class_of_[class_of_[c]];
+    }
+  }
+  is_special_.assign(reps_.size(), 0);
+  for (std::uint32_t least : special) is_special_[class_of_[least]] = 1;
+}
+
+// The symmetries other than the identity that fix each special class's
+// least value.
+void ClassSpace::find_stabilisers() {
+  Scratch s(space_.definition().solved);
+  for (std::uint32_t cls = 0; cls < reps_.size(); ++cls) {
+    if (is_special_[cls] == 0) continue;
+    std::vector<std::uint8_t> fixing;
+    space_.unrank(compose(reps_[cls], 0), s.position, s.coded);
+    for (std::size_t k = 1; k < group_.order(); ++k) {
+      group_.conjugate(k, s.position, s.image);
+      std::uint64_t c = 0, r = 0;
+      if (!space_.contains(s.image)) continue;
+      split_rank(space_.rank(s.image, s.coded), c, r, s);
+      if (c == reps_[cls]) fixing.push_back(static_cast<std::uint8_t>(k));
+    }
+    if (fixing.empty())
+      is_special_[cls] = 0;
+    else
+      stabilisers_.emplace_back(cls, std::move(fixing));
+  }
+}
+
+const std::vector<std::uint8_t>* ClassSpace::stabiliser(std::uint32_t cls) const {
+  if (is_special_[cls] == 0) return nullptr;
+  const auto it = std::lower_bound(stabilisers_.begin(), stabilisers_.end(), cls,
+                                   [](const auto& e, std::uint32_t c) { return e.first < c; });
+  return &it->second;
+}
+
+// The least R among the images of (least c, r) under the stabiliser.
+std::uint64_t ClassSpace::least_rest(std::uint32_t cls, std::uint64_t r, Scratch& s) const {
+  const std::vector<std::uint8_t>* fixing = stabiliser(cls);
+  if (fixing == nullptr) return r;
+  space_.unrank(compose(reps_[cls], r), s.position, s.coded);
+  std::uint64_t least = r;
+  for (std::uint8_t k : *fixing) {
+    group_.conjugate(k, s.position, s.image);
+    std::uint64_t c = 0, image = 0;
+    split_rank(space_.rank(s.image, s.coded), c, image, s);
+    least = std::min(least, image);
+  }
+  return least;
+}
+
+std::uint64_t ClassSpace::index_of(std::uint64_t rank, Scratch& s) const {
+  std::uint64_t c = 0, r = 0;
+  split_rank(rank, c, r, s);
+  const std::uint32_t cls = class_of_[c];
+  if (const std::uint8_t k = to_least_[c]; k != 0) {
+    space_.unrank(rank, s.position, s.coded);
+    group_.conjugate(k, s.position, s.image);
+    split_rank(space_.rank(s.image, s.coded), c, r, s);
+  }
+  return std::uint64_t{cls} * split_.rest + least_rest(cls, r, s);
+}
+
+std::uint64_t ClassSpace::value(const Position& p,
+                                const std::vector<std::uint64_t>& weights) const {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    if (weights[i] != 0) v += space_.part_value(i, p) * weights[i];
+  return v;
+}
+
+// As index_of(rank), from the position: only C's parts of it are coded,
+// and only R's of its image.
+std::uint64_t ClassSpace::index_of_moved(Scratch& s) const {
+  space_.read_position(s.moved, s.coded);
+  const std::uint64_t c = value(s.coded, c_weight_);
+  const std::uint32_t cls = class_of_[c];
+  if (const std::uint8_t k = to_least_[c]; k != 0) {
+    group_.conjugate(k, s.moved, s.image);
+    space_.read_position(s.image, s.coded);
+  }
+  return std::uint64_t{cls} * split_.rest + least_rest(cls, value(s.coded, r_weight_), s);
+}
+
+std::uint64_t ClassSpace::index_of(std::uint64_t rank) const {
+  Scratch s(space_.definition().solved);
+  return index_of(rank, s);
+}
+
+std::uint64_t ClassSpace::rank_of(std::uint64_t index) const {
+  return compose(reps_[index / split_.rest], index % split_.rest);
+}
+
+bool ClassSpace::special(std::uint64_t index) const {
+  return is_special_[index / split_.rest] != 0;
+}
+
+bool ClassSpace::canonical(std::uint64_t index) const {
+  const auto cls = static_cast<std::uint32_t>(index / split_.rest);
+  if (is_special_[cls] == 0) return true;
+  Scratch s(space_.definition().solved);
+  const std::uint64_t r = index % split_.rest;
+  return least_rest(cls, r, s) == r;
+}
+
+std::uint64_t ClassSpace::positions(std::uint64_t index) const {
+  const auto cls = static_cast<std::uint32_t>(index / split_.rest);
+  const std::vector<std::uint8_t>* fixing = stabiliser(cls);
+  if (fixing == nullptr) return group_.order();
+  Scratch s(space_.definition().solved);
+  const std::uint64_t r = index % split_.rest;
+  space_.unrank(compose(reps_[cls], r), s.position, s.coded);
+  std::uint64_t stabiliser = 1;
+  for (std::uint8_t k : *fixing) {
+    group_.conjugate(k, s.position, s.image);
+    std::uint64_t c = 0, image = 0;
+    split_rank(space_.rank(s.image, s.coded), c, image, s);
+    stabiliser += image == r;
+  }
+  return group_.order() / stabiliser;
+}
+
+std::uint64_t ClassSpace::inverse_of(std::uint64_t index) const {
+  Scratch s(space_.definition().solved);
+  space_.unrank(rank_of(index), s.position, s.coded);
+  group_.invert(s.position, s.image);
+  return index_of(space_.rank(s.image, s.coded), s);
+}
+
+ClassSpace::Cursor::Cursor(const ClassSpace& space)
+    : space_(space),
+      base_(space.space_.definition().solved),
+      scratch_(space.space_.definition().solved) {}
+
+ClassSpace::Cursor ClassSpace::cursor(std::uint64_t) const {
+  return Cursor(*this);
+}
+
+}  // namespace cubenum::twisty
