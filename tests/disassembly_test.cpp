@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <fstream>
 #include <map>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cubenum/core/cube_symmetry.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/polycube_job.hpp"
 #include "run_cubenum.hpp"
@@ -224,6 +226,138 @@ TEST(Disassembly, PelikanBurrAsBurrToolsTakesItApart) {
     EXPECT_EQ(std::count(move.pieces.begin(), move.pieces.end(), 0), 0);
   // (The naive disassembler agrees that 98 moves come before the first
   // separation, and that it comes apart; it takes minutes, so not here.)
+}
+
+// PelikanBurr.xmpuzzle itself (BurrTools' examples/, b72a71d; designed
+// by Dic Sonneveld): its shapes as the file gives them (each z layer a
+// line of x-fastest voxels; '+' a voxel that may stay empty), the cage of
+// weight 2, one of each shape into the result. BurrTools' numbering of
+// orientations counts from these shapes as drawn.
+std::string pelikan_burr_file() {
+  const char* kShapes[8][8] = {
+      {"################################################################",
+       "#########++++++##++++++##++++++##++++++##++++++##++++++#########",
+       "#########++++++##++++++##++++++##++++++##++++++##++++++#########",
+       "#########++++++##++++++##++++++##++++++##++++++##++++++#########",
+       "#########++++++##++++++##++++++##++++++##++++++##++++++#########",
+       "#########++++++##++++++##++++++##++++++##++++++##++++++#########",
+       "#########++++++##++++++##++++++##++++++##++++++##++++++#########",
+       "################################################################"},
+      {"##################____####____####____####____##################",
+       "#########______##______##______##______##______##______#########",
+       "##____###______#________________________________#______###____##",
+       "##____###______#________________________________#______###____##",
+       "##____###______#________________________________#______###____##",
+       "##____###______#________________________________#______###____##",
+       "#########______##______##______##______##______##______#########",
+       "##################____####____####____####____##################"},
+      {"#_#########____##_______###_____", "#______##______###______#_______",
+       "_______#_______#________________", "_______#______##________________"},
+      {"#_______##______________________", "#_______#_______________________",
+       "#_____###__#####_______#_______#", "#_____######___#_______#_______#"},
+      {"#_______#_______________________", "#_______#_______________________",
+       "#_____###_######_____#_#_______#", "#______####____#_______#_______#"},
+      {"#_#########___###_______#_______", "#______##______##_______#_______",
+       "_______#_______#________________", "_______#_______#________________"},
+      {"#_#########____##_______#_______", "#______##______##_______#_______",
+       "_______#_______#________________", "_______#_______#________________"},
+      {"#______##______##_______#_______", "###____##_#######_______#_______",
+       "_______#_______#________________", "_______#_______#________________"},
+  };
+  const std::string file = ::testing::TempDir() + "cubenum-pelikan-burr.xmpuzzle";
+  std::ofstream out(file);
+  out << "<?xml version=\"1.0\"?>\n<puzzle version=\"2\"><gridType type=\"0\"/><shapes>\n";
+  for (int s = 0; s < 8; ++s) {
+    out << "<voxel x=\"8\" y=\"" << (s < 2 ? 8 : 4) << "\" z=\"" << (s < 2 ? 8 : 4) << "\""
+        << (s == 1 ? " weight=\"2\"" : "") << " type=\"0\">";
+    for (const char* layer : kShapes[s])
+      if (layer != nullptr) out << layer;
+    out << "</voxel>\n";
+  }
+  out << "</shapes><problems><problem name=\"Problem\"><shapes>";
+  for (int s = 1; s < 8; ++s) out << "<shape id=\"" << s << "\" count=\"1\"/>";
+  out << "</shapes><result id=\"0\"/></problem></problems></puzzle>\n";
+  return file;
+}
+
+// `burrTxt -d -q -o all PelikanBurr.xmpuzzle` (b72a71d): "12 assemblies
+// and 1 solutions", "level: 98.2.4.2". The level's last part depends on the
+// member of the class taken apart: burrTxt's (kPelikanBurr gives it too).
+TEST(Disassembly, PelikanBurrCountedWithBurrTxtsLevel) {
+  const std::string file = pelikan_burr_file();
+  cubenum::ThreadLimit limit(2);
+  cubenum::puzzles::PolycubeCountRequest request;
+  request.file = file;
+  request.disassemble = true;
+  cubenum::puzzles::PolycubeCountView quiet;
+  const auto p = cubenum::puzzles::count_polycube_job(request, quiet).problems.at(0);
+  EXPECT_EQ(p.counts.symmetries, 12u);
+  ASSERT_TRUE(p.solutions);
+  EXPECT_EQ(p.solutions->symmetries, 1u);
+  EXPECT_EQ(p.solutions->raw, 24u);  // its 24 rotations (the mirror image is no assembly)
+  ASSERT_EQ(p.solutions->levels.size(), 1u);
+  EXPECT_EQ(p.solutions->levels.begin()->first, "98.2.4.2");
+}
+
+// BurrTools' rotation table of the cube grid (src/lib/tabs_0/rotmatrix.inc
+// at b72a71d, row-major 3x3 matrices, the point's new x, y, z): a few of
+// its 48 rows, each a different turn (and the first mirrored ones), and
+// the numbering as a whole: 24 rotations, then 24 reflections, each once.
+TEST(Disassembly, BurrToolsNumbersTransformationsAsItsTable) {
+  const auto t = cubenum::puzzles::burrtools_transformations();
+  const std::map<int, std::array<int, 9>> kRows = {
+      {0, {1, 0, 0, 0, 1, 0, 0, 0, 1}},    {1, {1, 0, 0, 0, 0, -1, 0, 1, 0}},
+      {4, {0, 0, -1, 0, 1, 0, 1, 0, 0}},   {5, {0, -1, 0, 0, 0, -1, 1, 0, 0}},
+      {8, {-1, 0, 0, 0, 1, 0, 0, 0, -1}},  {13, {0, 1, 0, 0, 0, -1, -1, 0, 0}},
+      {17, {0, 0, 1, 1, 0, 0, 0, 1, 0}},   {22, {0, -1, 0, -1, 0, 0, 0, 0, -1}},
+      {24, {-1, 0, 0, 0, 1, 0, 0, 0, 1}},  {25, {-1, 0, 0, 0, 0, -1, 0, 1, 0}},
+      {28, {0, 0, -1, 0, 1, 0, -1, 0, 0}}, {47, {0, 0, 1, 1, 0, 0, 0, -1, 0}},
+  };
+  for (const auto& [n, row] : kRows) {
+    const auto m = t[static_cast<std::size_t>(n)].matrix();
+    for (int i = 0; i < 9; ++i) EXPECT_EQ(m[i / 3][i % 3], row[i]) << "transformation " << n;
+  }
+  std::set<int> seen;
+  for (int n = 0; n < cubenum::kSymmetryCount; ++n) {
+    EXPECT_EQ(t[n].is_rotation(), n < cubenum::kRotationCount) << n;
+    seen.insert(cubenum::symmetry_index(t[n]));
+  }
+  EXPECT_EQ(seen.size(), 48u);
+}
+
+// Every member of the class (the solution turned by each rotation of the
+// cube, which all keep the 8x8x8 result) gives burrTxt's member: the one
+// `burrTxt -d -s` prints (kPelikanBurr), the least by BurrTools' order of
+// assemblies.
+TEST(Disassembly, BurrToolsMemberIsTheOneBurrTxtKeeps) {
+  const auto problems = cubenum::puzzles::polycube_problems(pelikan_burr_file(), 0, "pelikan");
+  const auto& problem = problems.at(0).second;
+  const cubenum::search::VoxelCover cover(problem, "pelikan");
+  const cubenum::puzzles::BurrToolsMember member(problem, cover);
+  const Pieces burrtxt = from_layers(kPelikanBurr);
+  const auto as_sets = [](const cubenum::search::CoverAssembly& a) {
+    std::vector<std::set<Voxel>> sets(a.size());
+    for (const auto& placed : a)
+      sets.at(placed.piece).insert(placed.voxels.begin(), placed.voxels.end());
+    return sets;
+  };
+  std::vector<std::set<Voxel>> expected;
+  for (const auto& piece : burrtxt) expected.emplace_back(piece.begin(), piece.end());
+  for (const cubenum::CubeSymmetry& g : cubenum::cube_rotations()) {
+    cubenum::search::CoverAssembly turned;
+    Voxel low = {0, 0, 0};
+    for (std::size_t p = 0; p < burrtxt.size(); ++p) {
+      turned.push_back({static_cast<int>(p), {}});
+      for (const Voxel& v : burrtxt[p]) {
+        turned.back().voxels.push_back(g.apply(v));
+        for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], turned.back().voxels.back()[a]);
+      }
+    }
+    for (auto& placed : turned)  // the 8x8x8 box back onto itself
+      for (Voxel& v : placed.voxels)
+        for (int a = 0; a < 3; ++a) v[a] -= low[a];
+    EXPECT_EQ(as_sets(member(turned)), expected);
+  }
 }
 
 // ---- Hand-made puzzles --------------------------------------------------

@@ -4,11 +4,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <functional>
 #include <limits>
+#include <set>
+#include <stdexcept>
 
 #include "cubenum/core/cluster.hpp"
+#include "cubenum/core/cube_symmetry.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/hash.hpp"
 #include "cubenum/core/parallel.hpp"
@@ -98,14 +103,16 @@ search::DisassemblyRules disassembly_rules(const polycube::Problem& problem,
   return rules;
 }
 
-// The solutions among every class of `cover`'s assemblies: each class's
-// first member taken apart (a class comes apart as a whole: the moves are
-// the same up to the symmetry), the classes dealt to every thread.
+// The solutions among every class of `cover`'s assemblies: of each class
+// the member burrTxt takes apart (a class comes apart as a whole: the
+// moves are the same up to the symmetry; the member decides the level
+// where separations tie), the classes dealt to every thread.
 PolycubeDisassembly disassemble_classes(const polycube::Problem& problem,
                                         const search::VoxelCover& cover, const std::string& source,
                                         const std::string& what,
                                         const std::function<bool()>& stop) {
   const search::DisassemblyRules rules = disassembly_rules(problem, cover);
+  const BurrToolsMember member(problem, cover);
   Stopwatch clock;
   const std::vector<search::CoverClass> classes =
       cover.classes(std::numeric_limits<std::size_t>::max(), stop);
@@ -117,7 +124,7 @@ PolycubeDisassembly disassemble_classes(const polycube::Problem& problem,
   options.stop = stop;
   parallel_for_chunks(classes.size(), 1, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
-      results[i] = disassemble_assembly(classes[i].assembly, rules, options);
+      results[i] = disassemble_assembly(member(classes[i].assembly), rules, options);
       done.set_done(finished.fetch_add(1, std::memory_order_relaxed) + 1);
     }
   });
@@ -216,18 +223,22 @@ PolycubeCountResult count_polycube_job(const PolycubeCountRequest& r, PolycubeCo
 }
 
 // solve --disassemble: the first `n` classes whose assembly comes apart, in
-// search order, taken apart in batches (a batch's classes on every thread).
+// search order, taken apart in batches (a batch's classes on every thread),
+// each as the member burrTxt takes apart.
 void first_solutions(const polycube::Problem& problem, const search::VoxelCover& cover,
                      const std::string& source, std::size_t n, const std::function<bool()>& stop,
                      PolycubeAssemblies& found) {
   const search::DisassemblyRules rules = disassembly_rules(problem, cover);
+  const BurrToolsMember member(problem, cover);
   search::DisassemblyOptions options;
   options.stop = stop;
   std::size_t taken = 0;
   for (std::size_t batch = std::max<std::size_t>(n, 64);; batch *= 4) {
-    const std::vector<search::CoverAssembly> assemblies = cover.first(batch, stop);
-    for (std::size_t i = taken; i < assemblies.size(); ++i)
+    std::vector<search::CoverAssembly> assemblies = cover.first(batch, stop);
+    for (std::size_t i = taken; i < assemblies.size(); ++i) {
       check_pieces(assemblies[i], source, problem.name);
+      assemblies[i] = member(assemblies[i]);
+    }
     std::vector<search::DisassemblyResult> results(assemblies.size() - taken);
     parallel_for_chunks(results.size(), 1, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i)
@@ -283,6 +294,228 @@ search::DisassemblyResult disassemble_assembly(const search::CoverAssembly& asse
   for (search::DisassemblyMove& move : result.plan)  // back to the assembly's numbers
     for (int& p : move.pieces) p = static_cast<int>(order[p] - assembly.data());
   return result;
+}
+
+// ---- BurrTools' member of a class ---------------------------------------
+
+namespace {
+
+using Shape = std::vector<Voxel>;
+
+// The voxels moved to the least corner at the origin, sorted.
+Shape normal(Shape s) {
+  Voxel low = s.front();
+  for (const Voxel& v : s)
+    for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]);
+  for (Voxel& v : s)
+    for (int a = 0; a < 3; ++a) v[a] -= low[a];
+  std::sort(s.begin(), s.end());
+  return s;
+}
+
+Shape turned(const Shape& s, const CubeSymmetry& g) {
+  Shape out;
+  out.reserve(s.size());
+  for (const Voxel& v : s) out.push_back(g.apply(v));
+  return normal(std::move(out));
+}
+
+}  // namespace
+
+std::array<CubeSymmetry, kSymmetryCount> burrtools_transformations() {
+  const CubeSymmetry about_x({0, 2, 1}, {1, 1, -1});
+  const CubeSymmetry turn[6] = {CubeSymmetry(),
+                                CubeSymmetry({2, 1, 0}, {1, 1, -1}),
+                                CubeSymmetry({0, 1, 2}, {-1, 1, -1}),
+                                CubeSymmetry({2, 1, 0}, {-1, 1, 1}),
+                                CubeSymmetry({1, 0, 2}, {1, -1, 1}),
+                                CubeSymmetry({1, 0, 2}, {-1, 1, 1})};
+  const CubeSymmetry mirror({0, 1, 2}, {-1, 1, 1});
+  std::array<CubeSymmetry, kSymmetryCount> t{};
+  for (int a = 0; a < 6; ++a) {
+    CubeSymmetry quarter;
+    for (int b = 0; b < 4; ++b, quarter = about_x * quarter) {
+      t[4 * a + b] = turn[a] * quarter;
+      t[24 + 4 * a + b] = turn[a] * quarter * mirror;
+    }
+  }
+  return t;
+}
+
+struct BurrToolsMember::Tables {
+  std::array<CubeSymmetry, kSymmetryCount> numbering = burrtools_transformations();
+  // Each orientation of each piece of the cover: (piece, the least number
+  // that turns the piece's shape as the file gives it into it).
+  std::map<Shape, std::pair<int, int>> orientation;
+  std::vector<int> least, most;  // each cover piece's copies
+  struct Symmetry {
+    CubeSymmetry g;
+    Voxel shift;  // v -> g(v) + shift
+  };
+  std::vector<Symmetry> result;  // the target's self-symmetries, in BurrTools' numbering
+  int pivot = -1;                // the slot compared first (-1: none)
+};
+
+BurrToolsMember::BurrToolsMember(const polycube::Problem& problem, const search::VoxelCover& cover)
+    : tables_(std::make_unique<Tables>()) {
+  Tables& t = *tables_;
+  const std::vector<int>& source = cover.source_pieces();
+  const auto shape = [&](int p) { return problem.pieces[static_cast<std::size_t>(p)].cubes; };
+  const auto canonical = [&](const Shape& s) {
+    Shape least = turned(s, t.numbering[0]);
+    for (int r = 1; r < kRotationCount; ++r) least = std::min(least, turned(s, t.numbering[r]));
+    return least;
+  };
+  // Each piece of the problem (BurrTools' part) as the cover's piece it is
+  // one of (congruent pieces merged), and its symmetries (bits by number).
+  std::vector<int> cover_piece;
+  std::vector<std::uint64_t> piece_symmetry;
+  t.least.assign(source.size(), 0);
+  t.most.assign(source.size(), 0);
+  for (std::size_t p = 0; p < problem.pieces.size(); ++p) {
+    const Shape c = canonical(shape(static_cast<int>(p)));
+    int k = 0;
+    while (k < static_cast<int>(source.size()) && canonical(shape(source[k])) != c) ++k;
+    if (k == static_cast<int>(source.size()))
+      throw std::logic_error("BurrToolsMember: a piece the cover does not have");
+    cover_piece.push_back(k);
+    t.least[k] += problem.pieces[p].min_count;
+    t.most[k] += problem.pieces[p].max_count;
+    std::uint64_t bits = 0;
+    const Shape s = normal(shape(static_cast<int>(p)));
+    for (int n = 0; n < kSymmetryCount; ++n)
+      if (turned(s, t.numbering[n]) == s) bits |= std::uint64_t(1) << n;
+    piece_symmetry.push_back(bits);
+  }
+  for (std::size_t k = 0; k < source.size(); ++k)
+    for (int n = 0; n < kRotationCount; ++n)
+      t.orientation.emplace(turned(shape(source[k]), t.numbering[n]),
+                            std::pair{static_cast<int>(k), n});
+
+  // The result's self-symmetries: fixed voxels onto fixed ones, variable
+  // onto variable, the bounding box onto itself.
+  const std::set<Voxel> fixed(problem.fixed.begin(), problem.fixed.end()),
+      variable(problem.variable.begin(), problem.variable.end());
+  Shape all = problem.fixed;
+  all.insert(all.end(), problem.variable.begin(), problem.variable.end());
+  const auto low_of = [](const Shape& s) {
+    Voxel low = s.front();
+    for (const Voxel& v : s)
+      for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]);
+    return low;
+  };
+  const Voxel low = low_of(all);
+  std::uint64_t result_symmetry = 0;
+  for (int n = 0; n < kSymmetryCount; ++n) {
+    const CubeSymmetry& g = t.numbering[n];
+    Shape moved;
+    for (const Voxel& v : all) moved.push_back(g.apply(v));
+    const Voxel moved_low = low_of(moved);
+    Voxel shift{};
+    for (int a = 0; a < 3; ++a) shift[a] = low[a] - moved_low[a];
+    const auto onto = [&](const Shape& from, const std::set<Voxel>& to) {
+      return std::all_of(from.begin(), from.end(), [&](const Voxel& v) {
+        Voxel w = g.apply(v);
+        for (int a = 0; a < 3; ++a) w[a] += shift[a];
+        return to.count(w) != 0;
+      });
+    };
+    if (onto(problem.fixed, fixed) && onto(problem.variable, variable)) {
+      t.result.push_back({g, shift});
+      result_symmetry |= std::uint64_t(1) << n;
+    }
+  }
+  if (t.result.size() <= 1) return;
+
+  // The piece that breaks symmetry (BurrTools' assembler_1 prepare): the
+  // first of the pieces with the fewest copies, among them of the fewest
+  // symmetries in common with the result's (every conjugate of the
+  // result's counted); none where it has copies or pieces have ranges.
+  std::array<int, kSymmetryCount> number_of{};
+  for (int n = 0; n < kSymmetryCount; ++n) number_of[t.numbering[n].code()] = n;
+  std::uint64_t conjugates = 0;
+  for (int x = 0; x < kSymmetryCount; ++x)
+    for (int r = 0; r < kSymmetryCount; ++r) {
+      const CubeSymmetry c = t.numbering[r] * t.numbering[x] * t.numbering[r].inverse();
+      if ((result_symmetry >> number_of[c.code()] & 1) != 0) conjugates |= std::uint64_t(1) << x;
+    }
+  std::size_t best = 0;
+  int best_common = std::popcount(conjugates & piece_symmetry[0]);
+  bool ranges = false;
+  for (std::size_t p = 0; p < problem.pieces.size(); ++p) {
+    ranges = ranges || problem.pieces[p].min_count != problem.pieces[p].max_count;
+    const int common = std::popcount(conjugates & piece_symmetry[p]);
+    if (p > 0 &&
+        (problem.pieces[p].max_count < problem.pieces[best].max_count ||
+         (problem.pieces[p].max_count == problem.pieces[best].max_count && common < best_common))) {
+      best = p;
+      best_common = common;
+    }
+  }
+  if (ranges || problem.pieces[best].max_count > 1) return;
+  t.pivot = 0;
+  for (int k = 0; k < cover_piece[best]; ++k) t.pivot += t.most[k];
+}
+
+BurrToolsMember::~BurrToolsMember() = default;
+BurrToolsMember::BurrToolsMember(BurrToolsMember&&) noexcept = default;
+
+search::CoverAssembly BurrToolsMember::operator()(const search::CoverAssembly& assembly) const {
+  const Tables& t = *tables_;
+  // A placement as BurrTools compares them: orientation, then position
+  // (any fixed point of the piece: its least corner); an empty slot last.
+  using Key = std::array<int, 4>;
+  constexpr Key kEmpty = {255, 0, 0, 0};
+  std::vector<Key> best_key;
+  search::CoverAssembly best;
+  for (const Tables::Symmetry& s : t.result) {
+    // The member, its pieces in slots: by piece, copies in order.
+    std::vector<std::vector<std::pair<Key, const Shape*>>> slots(t.most.size());
+    std::vector<Shape> moved(assembly.size());
+    bool valid = true;
+    for (std::size_t i = 0; i < assembly.size() && valid; ++i) {
+      for (const Voxel& v : assembly[i].voxels) {
+        Voxel w = s.g.apply(v);
+        for (int a = 0; a < 3; ++a) w[a] += s.shift[a];
+        moved[i].push_back(w);
+      }
+      const Shape n = normal(moved[i]);
+      const auto it = t.orientation.find(n);
+      // (A mirror image of a piece that is none of the puzzle's: not an assembly.)
+      if (it == t.orientation.end()) {
+        valid = false;
+        break;
+      }
+      Voxel corner = moved[i].front();
+      for (const Voxel& v : moved[i])
+        for (int a = 0; a < 3; ++a) corner[a] = std::min(corner[a], v[a]);
+      const auto [piece, number] = it->second;
+      slots[static_cast<std::size_t>(piece)].push_back(
+          {Key{number, corner[0], corner[1], corner[2]}, &moved[i]});
+    }
+    for (std::size_t k = 0; k < slots.size() && valid; ++k) {
+      const int copies = static_cast<int>(slots[k].size());
+      valid = copies >= t.least[k] && copies <= t.most[k];
+    }
+    if (!valid) continue;
+    std::vector<Key> key;
+    search::CoverAssembly member;
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      std::sort(slots[k].begin(), slots[k].end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (const auto& [placement, voxels] : slots[k]) {
+        key.push_back(placement);
+        member.push_back({static_cast<int>(k), *voxels});
+      }
+      for (int e = static_cast<int>(slots[k].size()); e < t.most[k]; ++e) key.push_back(kEmpty);
+    }
+    if (t.pivot >= 0) std::rotate(key.begin(), key.begin() + t.pivot, key.begin() + t.pivot + 1);
+    if (best_key.empty() || key < best_key) {
+      best_key = std::move(key);
+      best = std::move(member);
+    }
+  }
+  return best;
 }
 
 std::string polycube_plan_text(const std::vector<std::string>& piece_names,

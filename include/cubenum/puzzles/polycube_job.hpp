@@ -5,12 +5,15 @@
 // apart, the first assemblies). The library builds the search, decides
 // what a checkpoint must match and when BurrTools' count is made; a
 // PolycubeCountView shows each problem as it is counted.
+#include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cubenum/core/cube_symmetry.hpp"
 #include "cubenum/core/run_control.hpp"
 #include "cubenum/puzzles/polycube.hpp"
 #include "cubenum/report/json.hpp"
@@ -96,6 +99,38 @@ class PolycubeCountView {
 search::DisassemblyResult disassemble_assembly(const search::CoverAssembly& assembly,
                                                const search::DisassemblyRules& rules = {},
                                                const search::DisassemblyOptions& options = {});
+
+// BurrTools' numbering of the cube's 48 transformations (the rotation
+// table of its cube grid, which numbers a piece's orientations): rotation
+// 4a + b is b quarter turns about x (y towards z), then turn a: none; a
+// quarter turn about y taking x to z; a half turn about y; the quarter
+// turn taking x to -z; a quarter turn about z taking x to y; the one
+// taking x to -y. Transformation t + 24 is rotation t after the mirror
+// x -> -x.
+std::array<CubeSymmetry, kSymmetryCount> burrtools_transformations();
+
+// The member of an assembly's class up to the target's symmetries that
+// burrTxt takes apart: its assembler keeps, of each class, the least by
+// its order of assemblies (assembly_c::smallerRotationExists over the
+// result's self-symmetries: a piece chosen to break symmetry compared
+// first, then every piece in the problem's order, each by its orientation
+// in BurrTools' numbering, then its position). The member decides the
+// order in which the disassembler meets moves, and so, among separations
+// after equally many moves, the one taken and the parts' levels. Its
+// pieces come in BurrTools' order: by piece, copies by orientation and
+// position.
+class BurrToolsMember {
+ public:
+  BurrToolsMember(const polycube::Problem& problem, const search::VoxelCover& cover);
+  ~BurrToolsMember();
+  BurrToolsMember(BurrToolsMember&&) noexcept;
+  search::CoverAssembly operator()(const search::CoverAssembly& assembly) const;
+
+  struct Tables;
+
+ private:
+  std::unique_ptr<Tables> tables_;
+};
 
 // A plan's moves as text, one a line: "B C -x 1", "A +z away".
 std::string polycube_plan_text(const std::vector<std::string>& piece_names,
