@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <deque>
 #include <fstream>
 #include <map>
@@ -522,6 +523,94 @@ TEST(Disassembly, CommandLineShowsSolutionsAndPlans) {
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("#2 level 1 ("), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("away (separates)"), std::string::npos) << run.output;
+}
+
+// A closed box (the shell of an 8x8x8 cube) around a 6x6x6 room holding
+// three unit cubes: nothing can ever leave, and the cubes reach C(216,3)
+// = 1,656,360 sets of cells (times their orders, the cubes being pieces of
+// their own to the search): a disassembly that runs long. One assembly
+// (the target is the box and the cubes' three cells).
+std::string closed_box_file() {
+  const std::string file = ::testing::TempDir() + "cubenum-closed-box.txt";
+  std::ofstream out(file);
+  std::string shell;
+  for (int x = 0; x < 8; ++x)
+    for (int y = 0; y < 8; ++y)
+      for (int z = 0; z < 8; ++z)
+        if (std::min({x, y, z}) == 0 || std::max({x, y, z}) == 7)
+          shell += "cube " + std::to_string(x) + " " + std::to_string(y) + " " + std::to_string(z) +
+                   "\n";
+  out << "name closed box\npiece Box\n"
+      << shell << "piece C 3\ncube 0 0 0\ntarget\n"
+      << shell << "cube 1 1 1\ncube 2 1 1\ncube 1 3 2\n";
+  return file;
+}
+
+TEST(Disassembly, StopsWhereAskedUndecided) {
+  const auto problems = cubenum::puzzles::polycube_problems(closed_box_file(), 0, "box");
+  const cubenum::search::VoxelCover cover(problems.at(0).second, "box");
+  const auto assemblies = cover.first(2);
+  ASSERT_EQ(assemblies.size(), 1u);
+  int polls = 0;
+  std::atomic<std::uint64_t> reached{0};
+  cubenum::search::DisassemblyOptions options;
+  options.stop = [&polls] { return ++polls > 3; };
+  options.reached = &reached;
+  const DisassemblyResult r = cubenum::puzzles::disassemble_assembly(assemblies[0], {}, options);
+  EXPECT_FALSE(r.complete);
+  EXPECT_FALSE(r.comes_apart);
+  EXPECT_EQ(polls, 4);  // polled every 1024 positions looked at, stopped at the fourth
+  EXPECT_GT(r.states, 4u * 1024);
+  EXPECT_EQ(reached.load(), r.states);  // every position reached told, at the end too
+}
+
+// A count whose disassembly --time-limit or --memory stops counts the
+// class undecided, not as one that does not come apart, and says which
+// limit stopped it.
+TEST(Disassembly, CountCountsAStoppedDisassemblyUndecided) {
+  cubenum::puzzles::PolycubeCountRequest request;
+  request.file = closed_box_file();
+  request.disassemble = true;
+  request.time_limit = 0.3;
+  cubenum::puzzles::PolycubeCountView quiet;
+  auto p = cubenum::puzzles::count_polycube_job(request, quiet).problems.at(0);
+  EXPECT_EQ(p.counts.symmetries, 1u);
+  ASSERT_TRUE(p.solutions);
+  EXPECT_EQ(p.solutions->symmetries, 0u);
+  EXPECT_EQ(p.solutions->undecided, 1u);
+  EXPECT_EQ(p.solutions->stopped_by, "--time-limit");
+  request.time_limit = 0;
+  request.memory_gib = 0.001;  // less than the process holds before it begins
+  p = cubenum::puzzles::count_polycube_job(request, quiet).problems.at(0);
+  ASSERT_TRUE(p.solutions);
+  EXPECT_EQ(p.solutions->symmetries, 0u);
+  EXPECT_EQ(p.solutions->undecided, 1u);
+  EXPECT_EQ(p.solutions->stopped_by, "--memory");
+  EXPECT_GT(p.solutions->memory_held, p.solutions->memory_limit);
+}
+
+TEST(Disassembly, CommandLineSaysWhatALimitLeftUndecided) {
+  const std::string box = closed_box_file();
+  auto run = cubenum::testing::run_cubenum("polycube count " + box +
+                                           " --disassemble --time-limit 0.3 --json -");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("\"undecided\": 1"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("\"stopped_by\": \"--time-limit\""), std::string::npos) << run.output;
+  run = cubenum::testing::run_cubenum("polycube count " + box + " --disassemble --memory 0.001");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("undecided: 1 class not taken apart to the end (stopped by --memory: "
+                            "the process held "),
+            std::string::npos)
+      << run.output;
+  run = cubenum::testing::run_cubenum("polycube solve " + box + " --disassemble --time-limit 0.3");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("undecided: 1 assembly not taken apart to the end (stopped by "
+                            "--time-limit)"),
+            std::string::npos)
+      << run.output;
+  run = cubenum::testing::run_cubenum("polycube count " + box + " --memory 1");
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("--memory: only with --disassemble"), std::string::npos) << run.output;
 }
 
 // More pieces in an assembly than a disassembly takes: refused, naming

@@ -30,10 +30,11 @@ struct PolycubeOptions {
   int problem = 0;  // 1-based; 0: every problem of the file
   double time_limit = 0;
   std::size_t first = 1;
-  std::size_t list = 0;           // count --list: show this many after the count
-  CheckpointOptions checkpoints;  // count: --checkpoint, --resume, --checkpoint-every
-  bool no_burrtools = false;      // count: skip the count with congruent pieces apart
-  bool disassemble = false;       // which assemblies come apart, their levels (solve: plans)
+  std::size_t list = 0;              // count --list: show this many after the count
+  CheckpointOptions checkpoints;     // count: --checkpoint, --resume, --checkpoint-every
+  bool no_burrtools = false;         // count: skip the count with congruent pieces apart
+  bool disassemble = false;          // which assemblies come apart, their levels (solve: plans)
+  std::optional<double> memory_gib;  // --disassemble: stop past this much memory
   std::string svg;
   std::string html;
 };
@@ -67,6 +68,20 @@ void print_header(std::ostream& out, const polycube::Problem& p, const search::V
                  cover.cell_choice() == search::CellChoice::fewest_fits
                      ? "the cell with the fewest ways (placements that fit it, or leaving it empty)"
                      : "the lowest open cell");
+}
+
+// The line on disassemblies a limit stopped: how many, which limit, and
+// what that leaves of the solutions (`after`).
+std::string undecided_text(std::uint64_t undecided, const std::string& stopped_by, double held,
+                           double limit, const char* one, const char* many, const char* after) {
+  const std::string why =
+      stopped_by == "--memory"
+          ? fmt::format("--memory: the process held {}, more than the {} allowed",
+                        progress::bytes_text(held), progress::bytes_text(limit))
+          : stopped_by;
+  if (undecided == 0) return fmt::format("stopped by {}: no more solutions looked for\n", why);
+  return fmt::format("undecided: {} {} not taken apart to the end (stopped by {}): {}\n", undecided,
+                     undecided == 1 ? one : many, why, after);
 }
 
 // polycube count's and solve's text: each problem's header, its counts and
@@ -111,10 +126,10 @@ class PolycubeText : public puzzles::PolycubeCountView {
       out_ << fmt::format("BurrTools (congruent pieces told apart) counts {} that come apart\n",
                           p.solutions_apart->symmetries);
     if (d.undecided > 0)
-      out_ << fmt::format(
-          "{} assembl{} not taken apart to the end (stopped by --time-limit): "
-          "the solutions are lower bounds\n",
-          d.undecided, d.undecided == 1 ? "y" : "ies");
+      out_ << undecided_text(d.undecided, d.stopped_by, d.memory_held, d.memory_limit, "class",
+                             "classes",
+                             "neither solutions nor counted as none, so the solutions are lower "
+                             "bounds");
     if (d.levels.empty()) return;
     out_ << "level (BurrTools' notation): solutions up to symmetry\n";
     for (const auto& [level, classes] : d.levels)
@@ -136,12 +151,16 @@ class PolycubeText : public puzzles::PolycubeCountView {
     }
   }
   void disassembled(const search::VoxelCover& cover,
-                    const std::vector<search::CoverAssembly>& assemblies,
-                    const std::vector<search::DisassemblyResult>& plans) override {
-    for (std::size_t i = 0; i < assemblies.size(); ++i)
+                    const puzzles::PolycubeAssemblies& found) override {
+    const auto& plans = found.disassemblies;
+    for (std::size_t i = 0; i < found.assemblies.size(); ++i)
       out_ << fmt::format(
           "#{} level {} ({} moves)\n{}", i + 1, plans[i].level, plans[i].plan.size(),
-          puzzles::polycube_plan_text(cover.piece_names(), assemblies[i], plans[i]));
+          puzzles::polycube_plan_text(cover.piece_names(), found.assemblies[i], plans[i]));
+    if (found.undecided > 0 || !found.stopped_by.empty())
+      out_ << undecided_text(found.undecided, found.stopped_by, found.memory_held,
+                             found.memory_limit, "assembly", "assemblies",
+                             "maybe solutions, not among those shown");
   }
   std::string svg_of_first;
   Json page_assemblies = Json::array();
@@ -151,7 +170,18 @@ class PolycubeText : public puzzles::PolycubeCountView {
   bool drawings_;
 };
 
+// --memory guards the disassembly alone (a count holds little memory).
+void check_memory_option(const PolycubeOptions& o) {
+  if (o.memory_gib && !o.disassemble)
+    throw InputError("--memory", 0,
+                     "only with --disassemble (it limits the disassembly's memory; a count holds "
+                     "little)");
+  if (o.memory_gib && !(*o.memory_gib > 0))
+    throw InputError("--memory", 0, "expected a positive number of GiB");
+}
+
 Json count(const PolycubeOptions& o, const ActionContext& ctx) {
+  check_memory_option(o);
   puzzles::PolycubeCountRequest request;
   request.file = o.file;
   request.file_shown = shown_path(o.file);
@@ -161,6 +191,7 @@ Json count(const PolycubeOptions& o, const ActionContext& ctx) {
   request.burrtools = !o.no_burrtools;
   request.list = o.list;
   request.disassemble = o.disassemble;
+  request.memory_gib = o.memory_gib;
   PolycubeText table(ctx.out, false);
   return puzzles::polycube_count_json(request, puzzles::count_polycube_job(request, table));
 }
@@ -181,6 +212,7 @@ Json plans_json(const puzzles::PolycubeAssemblies& found) {
 }
 
 Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
+  check_memory_option(o);
   puzzles::PolycubeSolveRequest request;
   request.file = o.file;
   request.file_shown = shown_path(o.file);
@@ -188,6 +220,7 @@ Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
   request.first = o.first;
   request.time_limit = o.time_limit;
   request.disassemble = o.disassemble;
+  request.memory_gib = o.memory_gib;
   PolycubeText text(ctx.out, true);
   Json results = Json::array();
   for (const puzzles::PolycubeAssemblies& found : puzzles::solve_polycube_job(request, text)) {
@@ -195,7 +228,12 @@ Json solve(const PolycubeOptions& o, const ActionContext& ctx) {
         {{"name", found.name},
          {"problem", found.number},
          {"assemblies", puzzles::polycube_assemblies_json(found.piece_names, found.assemblies)}});
-    if (o.disassemble) results.back()["disassemblies"] = plans_json(found);
+    if (o.disassemble) {
+      results.back()["disassemblies"] = plans_json(found);
+      results.back()["undecided"] = found.undecided;
+      results.back()["stopped_by"] =
+          found.stopped_by.empty() ? Json(nullptr) : Json(found.stopped_by);
+    }
   }
   if (!o.svg.empty()) {
     write_output_file(o.svg, "--svg", text.svg_of_first);
@@ -231,6 +269,12 @@ constexpr const char* kPolycubeFooter =
 
 void add_disassemble_flag(Command* action, PolycubeOptions& o, const char* what) {
   action->add_flag("--disassemble", o.disassemble, what);
+  action
+      ->add_option("--memory", o.memory_gib,
+                   "with --disassemble: stop the disassembly, with what it decided so far, when "
+                   "the process holds more than this many GiB (default: 60 % of the memory "
+                   "available at its start; not under mpirun)")
+      ->type_name("GIB");
 }
 
 }  // namespace

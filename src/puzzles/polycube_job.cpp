@@ -16,6 +16,7 @@
 #include "cubenum/core/cube_symmetry.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/hash.hpp"
+#include "cubenum/core/memory.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
@@ -103,32 +104,79 @@ search::DisassemblyRules disassembly_rules(const polycube::Problem& problem,
   return rules;
 }
 
-// The solutions among every class of `cover`'s assemblies: of each class
-// the member burrTxt takes apart (a class comes apart as a whole: the
-// moves are the same up to the symmetry; the member decides the level
-// where separations tie), the classes dealt to every thread.
+// What stops the disassemblies: --time-limit (or a signal, with a
+// checkpoint) and the memory guard (--memory), which is also why.
+struct DisassemblyStop {
+  std::function<bool()> stop;  // either
+  std::shared_ptr<const MemoryGuard> guard;
+
+  // Why a disassembly was stopped: "--memory" where the guard tripped.
+  void tell(std::string& stopped_by, double& held, double& limit) const {
+    if (guard && guard->tripped()) {
+      stopped_by = "--memory";
+      held = guard->held();
+      limit = guard->limit();
+    } else {
+      stopped_by = "--time-limit";
+    }
+  }
+};
+
+DisassemblyStop disassembly_stop(std::function<bool()> stop, std::optional<double> memory_gib) {
+  if (memory_gib && !(*memory_gib > 0))
+    throw InputError("--memory", 0, "expected a positive number of GiB");
+  DisassemblyStop s;
+  s.guard = count_memory_guard(memory_gib);
+  s.stop = stop_or_guard(std::move(stop), s.guard);
+  return s;
+}
+
+// The searches' options: `limits`' stop, polled by every search now and
+// then, also shows the positions reached so far on the progress line.
+search::DisassemblyOptions disassembly_options(const DisassemblyStop& limits, Progress& line,
+                                               std::atomic<std::uint64_t>& reached) {
+  search::DisassemblyOptions options;
+  options.reached = &reached;
+  options.stop = [&limits, &line, &reached] {
+    line.set_detail(fmt::format("{} positions reached",
+                                progress::grouped(reached.load(std::memory_order_relaxed))));
+    return limits.stop && limits.stop();
+  };
+  return options;
+}
+
+// The solutions among every class of `cover`'s assemblies (`classes` of
+// them, as counted): of each class the member burrTxt takes apart (a class
+// comes apart as a whole: the moves are the same up to the symmetry; the
+// member decides the level where separations tie), the classes dealt to
+// every thread. A class whose disassembly a limit stopped, or did not let
+// begin, is undecided: neither a solution nor counted as none.
 PolycubeDisassembly disassemble_classes(const polycube::Problem& problem,
-                                        const search::VoxelCover& cover, const std::string& source,
-                                        const std::string& what,
-                                        const std::function<bool()>& stop) {
+                                        const search::VoxelCover& cover, std::uint64_t count,
+                                        const std::string& source, const std::string& what,
+                                        const DisassemblyStop& limits) {
   const search::DisassemblyRules rules = disassembly_rules(problem, cover);
   const BurrToolsMember member(problem, cover);
   Stopwatch clock;
   const std::vector<search::CoverClass> classes =
-      cover.classes(std::numeric_limits<std::size_t>::max(), stop);
+      cover.classes(std::numeric_limits<std::size_t>::max(), limits.stop);
   for (const search::CoverClass& c : classes) check_pieces(c.assembly, source, problem.name);
   std::vector<search::DisassemblyResult> results(classes.size());
   Progress done(what, classes.size(), "assemblies");
   std::atomic<std::size_t> finished{0};
-  search::DisassemblyOptions options;
-  options.stop = stop;
+  std::atomic<std::uint64_t> reached{0};
+  const search::DisassemblyOptions options = disassembly_options(limits, done, reached);
   parallel_for_chunks(classes.size(), 1, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
-      results[i] = disassemble_assembly(member(classes[i].assembly), rules, options);
+      if (limits.stop && limits.stop())
+        results[i].complete = false;  // not begun
+      else
+        results[i] = disassemble_assembly(member(classes[i].assembly), rules, options);
       done.set_done(finished.fetch_add(1, std::memory_order_relaxed) + 1);
     }
   });
   PolycubeDisassembly d;
+  d.undecided = count > classes.size() ? count - classes.size() : 0;  // not listed
   for (std::size_t i = 0; i < classes.size(); ++i) {
     const search::DisassemblyResult& r = results[i];
     d.states += r.states;
@@ -139,6 +187,7 @@ PolycubeDisassembly disassemble_classes(const polycube::Problem& problem,
     ++d.symmetries;
     ++d.levels[r.level];
   }
+  if (d.undecided > 0) limits.tell(d.stopped_by, d.memory_held, d.memory_limit);
   d.seconds = clock.seconds();
   return d;
 }
@@ -171,15 +220,15 @@ PolycubeProblemCount count_problem(const PolycubeCountRequest& r, int number,
   p.placements = cover.placements();
   p.piece_names = cover.piece_names();
   if (r.disassemble && p.counts.complete) {
-    const auto stop = checkpoint.stop();
-    p.solutions = disassemble_classes(problem, cover, shown_file(r),
-                                      "polycube count: " + problem.name + ", disassembly", stop);
+    const DisassemblyStop limits = disassembly_stop(checkpoint.stop(), r.memory_gib);
+    p.solutions = disassemble_classes(problem, cover, p.counts.symmetries, shown_file(r),
+                                      "polycube count: " + problem.name + ", disassembly", limits);
     if (!p.merged)
       p.solutions_apart = p.solutions;
     else if (r.burrtools && p.apart && p.apart->complete)
       p.solutions_apart = disassemble_classes(
-          problem, search::VoxelCover(problem, r.file, true), shown_file(r),
-          "polycube count: " + problem.name + ", disassembly, congruent pieces apart", stop);
+          problem, search::VoxelCover(problem, r.file, true), p.apart->symmetries, shown_file(r),
+          "polycube count: " + problem.name + ", disassembly, congruent pieces apart", limits);
   }
   return p;
 }
@@ -224,33 +273,49 @@ PolycubeCountResult count_polycube_job(const PolycubeCountRequest& r, PolycubeCo
 
 // solve --disassemble: the first `n` classes whose assembly comes apart, in
 // search order, taken apart in batches (a batch's classes on every thread),
-// each as the member burrTxt takes apart.
+// each as the member burrTxt takes apart; those a limit stopped counted
+// apart (undecided).
 void first_solutions(const polycube::Problem& problem, const search::VoxelCover& cover,
-                     const std::string& source, std::size_t n, const std::function<bool()>& stop,
+                     const std::string& source, std::size_t n, const DisassemblyStop& limits,
                      PolycubeAssemblies& found) {
   const search::DisassemblyRules rules = disassembly_rules(problem, cover);
   const BurrToolsMember member(problem, cover);
-  search::DisassemblyOptions options;
-  options.stop = stop;
+  Progress line("polycube solve: " + problem.name + ", disassembly", 0, "assemblies");
+  std::atomic<std::uint64_t> reached{0};
+  const search::DisassemblyOptions options = disassembly_options(limits, line, reached);
   std::size_t taken = 0;
   for (std::size_t batch = std::max<std::size_t>(n, 64);; batch *= 4) {
-    std::vector<search::CoverAssembly> assemblies = cover.first(batch, stop);
+    std::vector<search::CoverAssembly> assemblies = cover.first(batch, limits.stop);
     for (std::size_t i = taken; i < assemblies.size(); ++i) {
       check_pieces(assemblies[i], source, problem.name);
       assemblies[i] = member(assemblies[i]);
     }
     std::vector<search::DisassemblyResult> results(assemblies.size() - taken);
+    std::atomic<std::size_t> finished{taken};
+    line.set_total(assemblies.size());
     parallel_for_chunks(results.size(), 1, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i)
-        results[i] = disassemble_assembly(assemblies[taken + i], rules, options);
+      for (std::size_t i = b; i < e; ++i) {
+        if (limits.stop && limits.stop())
+          results[i].complete = false;  // not begun
+        else
+          results[i] = disassemble_assembly(assemblies[taken + i], rules, options);
+        line.set_done(finished.fetch_add(1, std::memory_order_relaxed) + 1);
+      }
     });
-    for (std::size_t i = 0; i < results.size() && found.assemblies.size() < n; ++i)
+    for (std::size_t i = 0; i < results.size() && found.assemblies.size() < n; ++i) {
+      if (!results[i].complete) ++found.undecided;
       if (results[i].comes_apart) {
         found.assemblies.push_back(assemblies[taken + i]);
         found.disassemblies.push_back(std::move(results[i]));
       }
+    }
     taken = assemblies.size();
-    if (found.assemblies.size() >= n || assemblies.size() < batch || (stop && stop())) return;
+    if (found.assemblies.size() >= n || assemblies.size() < batch ||
+        (limits.stop && limits.stop())) {
+      if (found.undecided > 0 || (limits.stop && limits.stop()))
+        limits.tell(found.stopped_by, found.memory_held, found.memory_limit);
+      return;
+    }
   }
 }
 
@@ -259,17 +324,21 @@ std::vector<PolycubeAssemblies> solve_polycube_job(const PolycubeSolveRequest& r
   check_time_limit(r.time_limit);
   std::vector<PolycubeAssemblies> found;
   const auto stop = deadline(r.time_limit);
+  const DisassemblyStop limits =
+      r.disassemble ? disassembly_stop(stop, r.memory_gib) : DisassemblyStop{stop, nullptr};
   for (auto& [number, problem] : polycube_problems(r.file, r.problem, shown_file(r))) {
     const search::VoxelCover cover(problem, r.file);
     view.problem(problem, cover);
-    found.push_back({number, problem.name, cover.piece_names(), {}, {}});
+    found.push_back({});
+    found.back().number = number;
+    found.back().name = problem.name;
+    found.back().piece_names = cover.piece_names();
     if (r.disassemble)
-      first_solutions(problem, cover, shown_file(r), r.first, stop, found.back());
+      first_solutions(problem, cover, shown_file(r), r.first, limits, found.back());
     else
       found.back().assemblies = cover.first(r.first, stop);
     view.listed(problem, cover, found.back().assemblies);
-    if (r.disassemble)
-      view.disassembled(cover, found.back().assemblies, found.back().disassemblies);
+    if (r.disassemble) view.disassembled(cover, found.back());
   }
   return found;
 }
@@ -577,6 +646,7 @@ Json solutions_json(const PolycubeDisassembly& d, const std::optional<PolycubeDi
           {"symmetries", d.symmetries},
           {"burrtools", apart ? Json(apart->symmetries) : Json(nullptr)},
           {"undecided", d.undecided},
+          {"stopped_by", d.stopped_by.empty() ? Json(nullptr) : Json(d.stopped_by)},
           {"levels", levels},
           {"states", d.states},
           {"seconds", d.seconds}};

@@ -91,15 +91,8 @@ class PartSearch {
   };
 
   Found run() {
-    Found f;
-    for (std::size_t begin = 0, end = count(); begin < end; begin = end, end = count()) {
-      for (std::size_t s = begin; s < end; ++s) {
-        if (gave_up()) return f.stopped = true, f;
-        load(static_cast<std::uint32_t>(s));
-        if (removal(f.move)) return f.found = true, f.from = static_cast<std::uint32_t>(s), f;
-        for (int dir = 0; dir < 6; ++dir) slides(static_cast<std::uint32_t>(s), dir);
-      }
-    }
+    const Found f = search();
+    report();
     return f;
   }
 
@@ -128,11 +121,34 @@ class PartSearch {
     Move move;
   };
 
+  // The breadth-first search, to the first separation it meets.
+  Found search() {
+    Found f;
+    for (std::size_t begin = 0, end = count(); begin < end; begin = end, end = count()) {
+      for (std::size_t s = begin; s < end; ++s) {
+        if (gave_up()) return f.stopped = true, f;
+        load(static_cast<std::uint32_t>(s));
+        if (removal(f.move)) return f.found = true, f.from = static_cast<std::uint32_t>(s), f;
+        for (int dir = 0; dir < 6; ++dir) slides(static_cast<std::uint32_t>(s), dir);
+      }
+    }
+    return f;
+  }
+
   std::size_t count() const { return came_.size(); }
 
   bool gave_up() {
     if (options_.max_states != 0 && count() > options_.max_states) return true;
-    return options_.stop && (++polls_ & 1023) == 0 && options_.stop();
+    if ((++polls_ & 1023) != 0) return false;
+    report();
+    return options_.stop && options_.stop();
+  }
+
+  // The positions reached since the last report, to options.reached.
+  void report() {
+    if (options_.reached == nullptr) return;
+    options_.reached->fetch_add(count() - reported_, std::memory_order_relaxed);
+    reported_ = count();
   }
 
   // The gaps between every two pieces of the position.
@@ -270,6 +286,7 @@ class PartSearch {
   std::vector<std::uint32_t> limit_;
   std::vector<Move> found_;
   std::uint64_t polls_ = 0;
+  std::uint64_t reported_ = 0;  // positions added to options.reached
 };
 
 // One separation of the tree: its moves, then the part left behind and

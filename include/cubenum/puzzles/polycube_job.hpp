@@ -31,6 +31,7 @@ struct PolycubeCountRequest {
   bool burrtools = true;     // also BurrTools' count (congruent pieces listed apart told apart)
   std::size_t list = 0;      // after each count, the first N assemblies, one per class
   bool disassemble = false;  // also which assemblies come apart (BurrTools' -d), and their levels
+  std::optional<double> memory_gib;  // disassembly: stop past this (default: 60 % of what is free)
 };
 
 // BurrTools' order of levels: by their numbers, first to last ("2" < "10").
@@ -42,7 +43,12 @@ struct LevelOrder {
 // disassembly per class up to symmetry, every thread taking classes.
 struct PolycubeDisassembly {
   std::uint64_t raw = 0, rotations = 0, symmetries = 0;  // solutions
-  std::uint64_t undecided = 0;  // classes whose disassembly was stopped (--time-limit)
+  // Classes whose disassembly a limit stopped or did not let begin: neither
+  // solutions nor counted as none; stopped_by names the limit ("--time-limit"
+  // or "--memory", with what the process held and the limit).
+  std::uint64_t undecided = 0;
+  std::string stopped_by;
+  double memory_held = 0, memory_limit = 0;
   std::map<std::string, std::uint64_t, LevelOrder> levels;  // classes by level
   std::uint64_t states = 0;                                 // positions the disassemblies reached
   double seconds = 0;
@@ -78,6 +84,8 @@ struct PolycubeCountResult {
   bool resumed = false;
 };
 
+struct PolycubeAssemblies;
+
 // What a caller shows while the count (or the solve) goes (the command
 // line: a header per problem, its counts, its first assemblies).
 class PolycubeCountView {
@@ -89,8 +97,7 @@ class PolycubeCountView {
                       const std::vector<search::CoverAssembly>& /*assemblies*/) {}
   // solve --disassemble: each assembly's disassembly, after `listed`.
   virtual void disassembled(const search::VoxelCover& /*cover*/,
-                            const std::vector<search::CoverAssembly>& /*assemblies*/,
-                            const std::vector<search::DisassemblyResult>& /*plans*/) {}
+                            const PolycubeAssemblies& /*found*/) {}
 };
 
 // An assembly's disassembly (BurrTools' order of pieces: by piece, copies
@@ -149,6 +156,7 @@ struct PolycubeSolveRequest {
   std::size_t first = 1;
   double time_limit = 0;
   bool disassemble = false;  // the first solutions (assemblies that come apart), with their plans
+  std::optional<double> memory_gib;  // as PolycubeCountRequest's
 };
 
 struct PolycubeAssemblies {
@@ -157,6 +165,11 @@ struct PolycubeAssemblies {
   std::vector<std::string> piece_names;  // VoxelCover::piece_names
   std::vector<search::CoverAssembly> assemblies;
   std::vector<search::DisassemblyResult> disassemblies;  // each assembly's, with `disassemble`
+  // Assemblies met before the solutions whose disassembly a limit stopped
+  // (as PolycubeDisassembly's).
+  std::uint64_t undecided = 0;
+  std::string stopped_by;
+  double memory_held = 0, memory_limit = 0;
 };
 
 // Shows each problem and its assemblies to the view as they are found.

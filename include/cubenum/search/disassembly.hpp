@@ -18,6 +18,7 @@
 // it: the moves of each separation, then the part left behind's, then the
 // part removed's, joined by dots, a part only where it or one of its own
 // parts takes more than one move ("98.2.4.2").
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -54,6 +55,10 @@ struct DisassemblyResult {
 struct DisassemblyOptions {
   std::function<bool()> stop;    // polled now and then; true gives up (complete = false)
   std::uint64_t max_states = 0;  // give up past this many positions in one search (0: none)
+  // Where the searches add the positions they reach as they go (every
+  // 1024 positions looked at, and at the end of each search), for a
+  // progress line; null: none.
+  std::atomic<std::uint64_t>* reached = nullptr;
 };
 
 // `pieces`: each piece's voxels where it stands in the assembly (no voxel
