@@ -146,14 +146,14 @@ ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOption
   return e;
 }
 
-std::uint64_t class_bfs_bytes(const TwistySpace& space, const SymCoordinate& split,
-                              std::size_t order, int processes, bool inverse) {
+std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, int processes,
+                              bool inverse) {
   const long double classes = static_cast<long double>(split.values) >= 64.0L * order
                                   ? static_cast<long double>(split.values) / order
                                   : static_cast<long double>(split.values);
   const auto indices = static_cast<std::uint64_t>(classes * static_cast<long double>(split.rest));
   const RankPart part = part_of(indices, 0, processes);
-  return part.count * (inverse ? 3 : 2) / 8 + split.values * 5 + space.table_bytes();
+  return part.count * (inverse ? 3 : 2) / 8 + split.values * 5;
 }
 
 }  // namespace cubenum::twisty

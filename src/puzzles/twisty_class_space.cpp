@@ -118,7 +118,8 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
   return best;
 }
 
-ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split)
+ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
+                       const std::function<void(std::uint64_t)>& on_progress)
     : space_(space), group_(group), split_(std::move(split)) {
   if (split_.parts.empty()) throw std::invalid_argument("twisty: no sym-coordinate");
   const auto& parts = space.parts();
@@ -138,7 +139,7 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
       r *= parts[i].size;
     }
   }
-  build_table();
+  build_table(on_progress);
   find_stabilisers();
 }
 
@@ -210,13 +211,14 @@ struct GroupTable {
 // orbit's least value and a symmetry taking it there (any thread that
 // meets the orbit too writes the same). Then the least values are
 // numbered in order.
-void ClassSpace::build_table() {
+void ClassSpace::build_table(const std::function<void(std::uint64_t)>& on_progress) {
   const GroupTable table(group_);
   const std::size_t order = group_.order();
   class_of_.assign(split_.values, kNone);
   to_least_.assign(split_.values, 0);
   std::mutex special_mutex;
   std::vector<std::uint32_t> special;  // least values with a nontrivial stabiliser
+  std::atomic<std::uint64_t> done{0};
   parallel_for_chunks(split_.values, 1 << 12, [&](std::size_t begin, std::size_t end) {
     Scratch s(space_.definition().solved);
     Arrangement image = s.position;
@@ -226,9 +228,11 @@ void ClassSpace::build_table() {
       space_.unrank(compose(c, 0), s.position, s.coded);
       std::size_t least = 0;
       for (std::size_t k = 0; k < order; ++k) {
+        // Symmetries map orbits to orbits and kinds to kinds: the image's
+        // pieces are ranked whatever its twists.
         group_.conjugate(k, s.position, image);
-        std::uint64_t value = c, r = 0;
-        if (space_.contains(image)) split_rank(space_.rank(image, s.coded), value, r, s);
+        space_.read_position(image, s.coded);
+        const std::uint64_t value = this->value(s.coded, c_weight_);
         images[k] = value;
         if (value < images[least]) least = k;
       }
@@ -247,6 +251,7 @@ void ClassSpace::build_table() {
         special.push_back(static_cast<std::uint32_t>(images[least]));
       }
     }
+    if (on_progress) on_progress(done += end - begin);
   });
   // Number the least values in order; every other value's least is below it.
   for (std::size_t c = 0; c < split_.values; ++c) {

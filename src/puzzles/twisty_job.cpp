@@ -248,7 +248,7 @@ BfsResult run_bfs(const BfsRequest& request,
   // Positions or classes, decided and refused before any table is built.
   std::unique_ptr<SymmetryGroup> group;
   std::optional<ClassSearch> plan;
-  auto space = make_space(request.space, [&](const TwistySpace& laid) {
+  const auto decide = [&](const TwistySpace& laid) {
     const int processes = cluster.processes();
     const bool fit = positions_fit(laid, processes, request.antipodes > 0, request.memory_gib);
     const bool wanted =
@@ -259,7 +259,7 @@ BfsResult run_bfs(const BfsRequest& request,
       SymCoordinate split = choose_sym_coordinate(laid, *group);
       if (!split.parts.empty()) {
         check_fits(
-            double(class_bfs_bytes(laid, split, group->order(), processes, group->inverse())),
+            double(class_bfs_bytes(split, group->order(), processes, group->inverse())),
             fmt::format("{} ranked states", laid.size()),
             fmt::format("over classes of its {} symmetries: 2 bits a class and tables; "
                         "over positions {}",
@@ -271,7 +271,10 @@ BfsResult run_bfs(const BfsRequest& request,
       if (request.over == BfsOver::Classes) throw InputError("--over", 0, "classes: " + split.text);
     }
     check_bfs_fits(laid, processes, request.antipodes > 0, request.memory_gib);
-  });
+  };
+  // A BFS over classes needs the layout only, not the move tables.
+  auto space = make_space(request.space, decide, false);
+  if (!plan) space = make_space(request.space);
   // What a checkpoint must match: the space (pieces, moves, layout), and
   // what is counted up to and how.
   CheckpointJson identity = {
@@ -286,7 +289,10 @@ BfsResult run_bfs(const BfsRequest& request,
   CheckpointSession checkpoints(request.checkpoints, identity);
   if (laid_out) laid_out(*space);
   if (plan) {
-    const ClassSpace classes(*space, *group, plan->split);
+    std::optional<Progress> building(std::in_place, "C table", plan->split.values, "values");
+    const ClassSpace classes(*space, *group, plan->split,
+                             [&](std::uint64_t values) { building->set_done(values); });
+    building.reset();
     plan->c_classes = classes.c_classes();
     plan->indices = classes.size();
     plan->table_bytes = classes.table_bytes();

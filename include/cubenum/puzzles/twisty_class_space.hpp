@@ -50,8 +50,10 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
 
 class ClassSpace {
  public:
-  // Builds the C table on every thread. The group's order is at most 255.
-  ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split);
+  // Builds the C table on every thread, telling `on_progress` the values of
+  // C done now and then. The group's order is at most 255.
+  ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
+             const std::function<void(std::uint64_t values)>& on_progress = {});
   ~ClassSpace();
   ClassSpace(const ClassSpace&) = delete;
   ClassSpace& operator=(const ClassSpace&) = delete;
@@ -95,7 +97,7 @@ class ClassSpace {
  private:
   friend class Cursor;
   struct Scratch;
-  void build_table();
+  void build_table(const std::function<void(std::uint64_t)>& on_progress);
   void find_stabilisers();
   std::uint64_t compose(std::uint64_t c, std::uint64_t r) const;
   void split_rank(std::uint64_t rank, std::uint64_t& c, std::uint64_t& r, Scratch& s) const;
@@ -181,8 +183,9 @@ ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOption
                                    Cluster& cluster);
 
 // Bytes one of `processes` processes needs for it: its part of the index
-// space's two (or three) bits, the C table, the space's move tables.
-std::uint64_t class_bfs_bytes(const TwistySpace& space, const SymCoordinate& split,
-                              std::size_t order, int processes, bool inverse);
+// space's two (or three) bits and the C table (no move tables: moves are
+// applied to positions).
+std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, int processes,
+                              bool inverse);
 
 }  // namespace cubenum::twisty
