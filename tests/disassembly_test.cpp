@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cubenum/core/cube_symmetry.hpp"
@@ -493,6 +494,26 @@ TEST(Disassembly, CountsAsBurrToolsAtAnyThreadCount) {
       EXPECT_EQ(p->solutions->levels.begin()->second, classes) << name;
     }
     EXPECT_EQ(one.solutions->states, many.solutions->states) << name;
+  }
+}
+
+// The interlocking puzzles of data/polycubes with their published levels
+// (each file's header says where from): Computer's Choice Unique 10, a
+// six-piece burr whose one solution takes 10 moves to the first piece,
+// and the Pelikan Burr, 98. burrTxt -d (b72a71d) on each as
+// tools/xmpuzzle-from-text writes it: "7 assemblies and 1 solutions",
+// "level: 10"; "12 assemblies and 1 solutions", "level: 98.2.4.2".
+TEST(Disassembly, FamousBurrsAtTheirPublishedLevels) {
+  for (const auto& [name, assemblies, level] :
+       {std::tuple{"computers-choice-unique-10.txt", 7u, "10"},
+        std::tuple{"pelikan-burr.txt", 12u, "98.2.4.2"}}) {
+    const auto p = count_solutions(kData + "/polycubes/" + name, 2);
+    EXPECT_EQ(p.counts.symmetries, assemblies) << name;
+    ASSERT_TRUE(p.solutions) << name;
+    EXPECT_EQ(p.solutions->symmetries, 1u) << name;
+    EXPECT_EQ(p.solutions->undecided, 0u) << name;
+    ASSERT_EQ(p.solutions->levels.size(), 1u) << name;
+    EXPECT_EQ(p.solutions->levels.begin()->first, level) << name;
   }
 }
 
