@@ -12,6 +12,7 @@
 #include <atomic>
 #include <deque>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -632,6 +633,25 @@ TEST(Disassembly, CommandLineSaysWhatALimitLeftUndecided) {
   run = cubenum::testing::run_cubenum("polycube count " + box + " --memory 1");
   EXPECT_EQ(run.status, 2) << run.output;
   EXPECT_NE(run.output.find("--memory: only with --disassemble"), std::string::npos) << run.output;
+}
+
+// solve --disassemble --html: the page holds each solution's plan for the
+// viewer to play (web/test/pages.test.mjs plays it in Chromium): the
+// level, and each move's pieces, axis, distance and text as the solve's
+// text gives it.
+TEST(Disassembly, PageHoldsThePlan) {
+  const std::string html = ::testing::TempDir() + "cubenum-disassembly.html";
+  const auto run = cubenum::testing::run_cubenum(
+      "polycube solve " + kData +
+      "/polycubes/computers-choice-unique-10.txt --disassemble --html " + html);
+  ASSERT_EQ(run.status, 0) << run.output;
+  ASSERT_NE(run.output.find("14. P624 +z away (separates)"), std::string::npos) << run.output;
+  std::ifstream in(html);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(page.find("\"level\":\"10\""), std::string::npos);
+  EXPECT_NE(page.find("{\"pieces\":[0],\"direction\":[0,0,1],\"distance\":null,\"text\":\"P624 +z "
+                      "away (separates)\"}"),
+            std::string::npos);
 }
 
 // More pieces in an assembly than a disassembly takes: refused, naming

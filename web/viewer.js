@@ -5,7 +5,8 @@
 // #cubenum-data. It draws one of three kinds of page:
 //   assembly       pieces made of unit cubes (foam plates on the cube or a
 //                  shape, polycube pieces): turn, zoom, explode, step
-//                  through the assemblies;
+//                  through the assemblies; a polycube solution's
+//                  disassembly played move by move, where it has one;
 //   pocket-cube    the scrambled 2x2x2 cube and its solution, played move
 //                  by move;
 //   rolling-cubes  the grid, each cube rolling into the empty cell.
@@ -14,7 +15,8 @@
 // assemblies `project(piece, point)` (where a point of a piece's cells
 // shows on the canvas), and for the sequences `check()`, which plays every
 // move through the page's own geometry and compares each state with
-// cubenum's.
+// cubenum's (a disassembly: that no two pieces of a part ever share a
+// cell).
 (function () {
   'use strict';
 
@@ -216,7 +218,7 @@
     world.add(holder);
     // The slider's percent as the page opens (the foam cube's opens apart).
     const opening = Math.max(0, Math.min(100, Number(data.explode) || 0));
-    let pieces = []; // {object, direction}
+    let pieces = []; // {object, direction, offset (where the disassembly has moved it)}
     let centre = new THREE.Vector3(); // of the assembly shown: its cells are drawn about it
     let spread = opening / 100, reach = 1;
 
@@ -224,6 +226,8 @@
     assemblies.forEach((a, i) => select.append(el('option', { value: i }, a.name)));
     const slider = el('input', { type: 'range', min: 0, max: 100, value: opening, 'aria-label': 'explode' });
     const list = el('div', { class: 'pieces' });
+    const sequence = el('div', { class: 'disassembly' }); // the shown solution's plan, if any
+    let playing = null; // its player's tick
     const step = (by) => {
       if (!assemblies.length) return;
       select.value = String((Number(select.value) + by + assemblies.length) % assemblies.length);
@@ -234,6 +238,7 @@
         select, el('button', { onclick: () => step(1), title: 'next' }, '\u25b6'),
         el('span', { class: 'status' }, `${assemblies.length} assembl${assemblies.length === 1 ? 'y' : 'ies'}`)),
       el('div', { class: 'row' }, el('label', {}, 'explode'), slider),
+      sequence,
       list);
     const foam = assemblies.some((a) => a.pieces.some((p) => p.face !== undefined));
     if (foam)
@@ -244,7 +249,7 @@
     select.addEventListener('change', () => show(Number(select.value)));
 
     function place() {
-      for (const p of pieces) p.object.position.copy(p.direction).multiplyScalar(spread * reach);
+      for (const p of pieces) p.object.position.copy(p.direction).multiplyScalar(spread * reach).add(p.offset);
     }
 
     // Pieces of one colour (a set's own cube, a pool's pieces) get lighter
@@ -265,6 +270,11 @@
       holder.clear();
       pieces = [];
       list.textContent = '';
+      sequence.textContent = '';
+      playing = null;
+      page.go = null;
+      page.steps = 0;
+      page.check = null;
       const assembly = assemblies[index];
       if (!assembly) {
         list.append('no assembly was found');
@@ -297,7 +307,7 @@
         holder.add(object);
         const direction = new THREE.Vector3(...p.explode);
         if (direction.lengthSq() > 0) direction.normalize();
-        pieces.push({ object, direction });
+        pieces.push({ object, direction, offset: new THREE.Vector3() });
         if (data.labels && plate) {
           const point = new THREE.Vector3(...p.centre).sub(centre).addScaledVector(direction, 2);
           faceLabels.push({ text: p.face, object, point, normal: direction.clone() });
@@ -307,9 +317,90 @@
         list.append(el('div', {}, el('span', { class: 'swatch', style: `background:${colour}` }), p.label + where, ...code));
       });
       setLabels(faceLabels);
+      if (assembly.disassembly) disassembly(assembly, Math.max(size.x, size.y, size.z) + 2);
       place();
       const radius = Math.max(size.addScalar(1).length() / 2, 1);
       frame(radius, [1, 0.85, 1.35]);
+    }
+
+    // A solution's disassembly (polycube solve --disassemble), played: each
+    // move slides its pieces along its axis, a separation `away` units and
+    // more (each further separation the same way goes further, clear of
+    // the parts already out); the state after k moves is where every piece
+    // stands then.
+    function disassembly(assembly, away) {
+      const moves = assembly.disassembly.moves;
+      const out = new Map(); // direction -> separations so far
+      const shifts = moves.map((m) => {
+        const direction = new THREE.Vector3(...m.direction);
+        if (m.distance !== null) return direction.multiplyScalar(m.distance);
+        const key = m.direction.join();
+        out.set(key, (out.get(key) || 0) + 1);
+        return direction.multiplyScalar(away * out.get(key));
+      });
+      const states = [assembly.pieces.map(() => new THREE.Vector3())];
+      moves.forEach((m, k) => {
+        const next = states[k].map((v) => v.clone());
+        for (const i of m.pieces) next[i].add(shifts[k]);
+        states.push(next);
+      });
+      sequence.append(el('div', { class: 'status' },
+        `disassembly: level ${assembly.disassembly.level}, ${moves.length} move${moves.length === 1 ? '' : 's'}`));
+      playing = player(moves.map((m) => m.text), (k, t) => {
+        const moving = new Set(moves[k].pieces);
+        pieces.forEach((p, i) => {
+          p.offset.copy(states[k][i]);
+          if (moving.has(i)) p.offset.addScaledVector(shifts[k], ease(t));
+        });
+        place();
+      }, (k) => {
+        pieces.forEach((p, i) => p.offset.copy(states[k][i]));
+        place();
+      }, 0.45, sequence);
+
+      // Every move through the page's geometry, a unit step at a time: no
+      // two pieces of one part (those no separation has parted yet) ever
+      // share a cell; a separation's pieces leave their part for a part of
+      // their own, which is then as far from the rest as the rules have it
+      // (arbitrarily). After the last move every piece stands where its
+      // moves took it.
+      page.check = function () {
+        const problems = [];
+        const part = assembly.pieces.map(() => 0);
+        const key = (c, v) => `${c[0] + v.x},${c[1] + v.y},${c[2] + v.z}`;
+        const overlap = (at, within) => {
+          const owner = new Map();
+          for (const [i, p] of assembly.pieces.entries()) {
+            if (part[i] !== within) continue;
+            for (const c of p.cells) {
+              const k = key(c, at[i]);
+              if (owner.has(k)) return `${p.label} and ${assembly.pieces[owner.get(k)].label} at ${k}`;
+              owner.set(k, i);
+            }
+          }
+          return null;
+        };
+        moves.forEach((m, k) => {
+          const within = part[m.pieces[0]];
+          if (m.pieces.some((i) => part[i] !== within)) problems.push(`move ${k + 1} (${m.text}): pieces of two parts`);
+          const steps = Math.round(shifts[k].length());
+          const unit = shifts[k].clone().normalize();
+          for (let s = 1; s <= steps; ++s) {
+            const at = states[k].map((v, i) => (m.pieces.includes(i) ? v.clone().addScaledVector(unit, s) : v));
+            const clash = overlap(at, within);
+            if (clash) { problems.push(`move ${k + 1} (${m.text}), step ${s}: ${clash}`); break; }
+          }
+          if (m.distance === null) for (const i of m.pieces) part[i] = k + 1;
+        });
+        const end = states[moves.length];
+        assembly.pieces.forEach((p, i) => {
+          const sum = new THREE.Vector3();
+          moves.forEach((m, k) => { if (m.pieces.includes(i)) sum.add(shifts[k]); });
+          if (!same(sum, end[i])) problems.push(`${p.label} does not end where its moves take it`);
+        });
+        problems.forEach((p) => console.error('cubenum page check: ' + p));
+        return problems;
+      };
     }
     // Where point `point` of piece `i`'s cells shows on the canvas, in CSS
     // pixels from its top left (for the tests).
@@ -320,6 +411,7 @@
       return [((p.x + 1) / 2) * w, ((1 - p.y) / 2) * h];
     };
     show(0);
+    return (now) => { if (playing) playing(now); };
   }
 
   // A 16-character code as its 5x5 picture (for the code's tooltip): the
@@ -340,7 +432,7 @@
   // Play, pause, step: `count` moves as the page lists them, `animate(k,
   // t)` draws move k at time t in [0, 1], `settle(k)` shows the state after
   // k moves. The status counts in the list's moves, as the summary does.
-  function player(names, animate, settle, seconds) {
+  function player(names, animate, settle, seconds, parent = panel) {
     const count = names.length;
     let at = 0, playing = false, started = 0;
     const moves = el('div', { class: 'moves' });
@@ -360,7 +452,7 @@
       started = performance.now();
       mark();
     });
-    panel.append(
+    parent.append(
       el('div', { class: 'row' },
         el('button', { onclick: () => go(0), title: 'to the start' }, 'start'),
         el('button', { onclick: () => go(at - 1), title: 'one step back' }, '\u25c0'),
@@ -566,7 +658,7 @@
 
   let tick = null;
   try {
-    if (data.kind === 'assembly') assemblyPage();
+    if (data.kind === 'assembly') tick = assemblyPage();
     else if (data.kind === 'pocket-cube') tick = pocketCubePage();
     else if (data.kind === 'rolling-cubes') tick = rollingCubesPage();
     else throw new Error(`unknown kind of page '${data.kind}'`);

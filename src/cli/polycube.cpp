@@ -140,6 +140,7 @@ class PolycubeText : public puzzles::PolycubeCountView {
     out_ << fmt::format("first {} assembl{} (one per class up to symmetry)\n", assemblies.size(),
                         assemblies.size() == 1 ? "y" : "ies");
     const auto& names = cover.piece_names();
+    page_start_ = page_assemblies.size();
     for (std::size_t i = 0; i < assemblies.size(); ++i) {
       out_ << fmt::format("#{}\n{}\n", i + 1,
                           puzzles::polycube_layers_text(problem, names, assemblies[i]));
@@ -153,10 +154,14 @@ class PolycubeText : public puzzles::PolycubeCountView {
   void disassembled(const search::VoxelCover& cover,
                     const puzzles::PolycubeAssemblies& found) override {
     const auto& plans = found.disassemblies;
-    for (std::size_t i = 0; i < found.assemblies.size(); ++i)
+    for (std::size_t i = 0; i < found.assemblies.size(); ++i) {
       out_ << fmt::format(
           "#{} level {} ({} moves)\n{}", i + 1, plans[i].level, plans[i].plan.size(),
           puzzles::polycube_plan_text(cover.piece_names(), found.assemblies[i], plans[i]));
+      if (drawings_)  // the page plays it
+        page_assemblies[page_start_ + i]["disassembly"] =
+            puzzles::polycube_disassembly_json(cover.piece_names(), found.assemblies[i], plans[i]);
+    }
     if (found.undecided > 0 || !found.stopped_by.empty())
       out_ << undecided_text(found.undecided, found.stopped_by, found.memory_held,
                              found.memory_limit, "assembly", "assemblies",
@@ -168,6 +173,7 @@ class PolycubeText : public puzzles::PolycubeCountView {
  private:
   std::ostream& out_;
   bool drawings_;
+  std::size_t page_start_ = 0;  // the problem's first in page_assemblies
 };
 
 // --memory guards the disassembly alone (a count holds little memory).
@@ -314,7 +320,8 @@ void bind_polycube(Command* puzzle) {
   solve_action
       ->add_option("--html", solve_opts->html,
                    "write the assemblies as a 3D page to FILE, each piece's unit cubes in its "
-                   "colour (one HTML file that opens from disk)")
+                   "colour (one HTML file that opens from disk); with --disassemble the page "
+                   "plays each solution's disassembly, move by move")
       ->type_name("FILE");
   add_disassemble_flag(solve_action, *solve_opts,
                        "the first solutions (assemblies that come apart) with their level and "

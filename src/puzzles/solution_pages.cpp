@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "cubenum/puzzles/polycube_job.hpp"
 #include "pocket_cube_geometry.hpp"
 
 namespace cubenum::puzzles {
@@ -143,6 +144,29 @@ Json polycube_assembly_json(const search::VoxelCover& cover, const search::Cover
                       {"cells", cells}});
   }
   return {{"name", name}, {"pieces", pieces}};
+}
+
+Json polycube_disassembly_json(const std::vector<std::string>& piece_names,
+                               const search::CoverAssembly& assembly,
+                               const search::DisassemblyResult& plan) {
+  // The solve's text of the plan, a move a line: each move's own text.
+  const std::string text = polycube_plan_text(piece_names, assembly, plan);
+  Json moves = Json::array();
+  std::size_t line = 0;
+  for (const search::DisassemblyMove& m : plan.plan) {
+    const std::size_t end = text.find('\n', line);
+    std::string shown = text.substr(line, end - line);
+    shown.erase(0, shown.find_first_not_of(' '));
+    shown.erase(0, shown.find(' ') + 1);  // the move's number
+    line = end + 1;
+    Json direction = Json::array({0, 0, 0});
+    direction[m.direction / 2] = m.direction % 2 == 0 ? 1 : -1;
+    moves.push_back({{"pieces", m.pieces},
+                     {"direction", direction},
+                     {"distance", m.separation ? Json(nullptr) : Json(m.distance)},
+                     {"text", shown}});
+  }
+  return {{"level", plan.level}, {"moves", moves}};
 }
 
 Json polycube_page_data(Json assemblies, const std::string& title) {

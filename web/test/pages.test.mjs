@@ -127,14 +127,15 @@ async function open(name, args, prepare, inspect) {
   }
 }
 
-function assertDrawn(r, colours) {
+// `most`: the share of the picture the background may fill at most.
+function assertDrawn(r, colours, most = 0.9) {
   assert.ok(r.frames > 2, 'the page drew frames');
   assert.deepEqual(r.errors, [], 'no error on the console');
   for (const url of r.requests) assert.match(url, /^(file|data|blob):/, `the page asked for ${url}`);
   assert.deepEqual(r.check, [], 'the page plays every move into cubenum\'s states');
   const total = r.view.pixels.length;
   const backdrop = r.view.pixels.filter(isBackground).length;
-  assert.ok(backdrop < 0.9 * total, `the background fills ${((100 * backdrop) / total).toFixed(1)}% of the picture`);
+  assert.ok(backdrop < most * total, `the background fills ${((100 * backdrop) / total).toFixed(1)}% of the picture`);
   assert.ok(backdrop > 0.1 * total, 'the background shows around the drawing');
   assert.ok(colours.length > 0, 'some colour to look for');
   for (const colour of new Set(colours)) {
@@ -354,4 +355,40 @@ test('polycube: the Soma cube\'s first assemblies', async () => {
   assertBorders(r.view, r.data.assemblies[0], r.inspected, 'pieces');
   assertBorders(r.state.picture, r.data.assemblies[r.state.shown], r.state, 'L and P');
   assert.deepEqual(r.legend, [], 'no codes, no legend');
+});
+
+test('polycube: a burr taken apart, its disassembly played move by move', async () => {
+  const r = await open('polycube-disassembly',
+    ['polycube', 'solve', 'data/polycubes/computers-choice-unique-10.txt', '--disassemble'],
+    async (page, data) => {
+      const moves = data.assemblies[0].disassembly.moves.length;
+      await play(page);
+      // The end: every piece apart, the drawing far wider than assembled.
+      await page.evaluate((n) => window.cubenum.go(n), moves);
+      await page.waitForTimeout(300);
+      const apart = drawnArea(await canvasPicture(page));
+      const end = await page.locator('#panel .status').allTextContents();
+      await page.getByTitle('to the start').click();
+      await page.waitForTimeout(300);
+      const together = drawnArea(await canvasPicture(page));
+      // One step on: the first move's pieces have moved, the others not.
+      await page.getByTitle('one step on').click();
+      return { moves, apart, together, end, at: await page.evaluate(() => window.cubenum.at()) };
+    });
+  const plan = r.data.assemblies[0].disassembly;
+  assert.equal(plan.level, '10');
+  assert.match(r.text, new RegExp(`#1 level 10 \\(${r.state.moves} moves\\)`));
+  assert.equal(plan.moves.filter((m) => m.distance === null).length, 5, 'five separations: six pieces apart');
+  assert.ok(r.state.end.includes(`move ${r.state.moves} of ${r.state.moves}`), `the player says ${r.state.end}`);
+  assert.ok(r.statuses.includes(`disassembly: level 10, ${r.state.moves} moves`), `the panel says ${r.statuses}`);
+  assert.equal(r.state.at, 1);
+  assert.ok(r.statuses.includes(`move 1 of ${r.state.moves}`), `the player says ${r.statuses}`);
+  assert.ok(r.state.apart > 1.5 * r.state.together,
+    `apart, the drawing covers ${r.state.apart} pixels; assembled, ${r.state.together}`);
+  // The page's own check (every move a unit step at a time, no two pieces
+  // of a part in one cell) is in assertDrawn; the first move is 1 step, so
+  // the colours facing the camera are still those of the assembly. A burr
+  // is three crossed pairs of sticks: less of its frame is drawn than of a
+  // cube's (some 8 % here).
+  assertDrawn(r, facingColours(r.data.assemblies[0], r.camera), 0.95);
 });

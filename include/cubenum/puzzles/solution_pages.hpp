@@ -12,6 +12,8 @@
 // seen from the assembly's), cells ([[x, y, z], ...], one unit cube each)}
 // and, for foam, also {face, transform, placed (the 16-character code as
 // placed), centre, right, down} as the solve's JSON and text give them.
+// A polycube solution's assembly may hold `disassembly`
+// (polycube_disassembly_json), which the page plays.
 // The foam cube's page also holds explode (the slider's percent when the
 // page opens; 0 if absent) and labels: true (name the faces U, R, F, ...).
 #include <string>
@@ -23,6 +25,7 @@
 #include "cubenum/puzzles/polycube.hpp"
 #include "cubenum/puzzles/rolling_cubes.hpp"
 #include "cubenum/report/json.hpp"
+#include "cubenum/search/disassembly.hpp"
 #include "cubenum/search/voxel_cover.hpp"
 
 namespace cubenum::puzzles {
@@ -38,6 +41,15 @@ Json polycube_assembly_json(const search::VoxelCover& cover, const search::Cover
                             const std::string& name);
 // The colour of polycube piece `piece` in the layers' SVG and on the page, as "#rrggbb".
 std::string polycube_piece_colour(int piece);
+// A solution's disassembly (polycube solve --disassemble), for its
+// assembly's `disassembly`: {level, moves: [{pieces (indices into the
+// assembly's pieces), direction ([dx, dy, dz], a unit axis), distance
+// (unit steps; null for a separation: the pieces slide away for good),
+// text (as the solve's text gives the move)}]}. The page plays the moves
+// one by one, each slide along its axis, a separation far enough away.
+Json polycube_disassembly_json(const std::vector<std::string>& piece_names,
+                               const search::CoverAssembly& assembly,
+                               const search::DisassemblyResult& plan);
 Json polycube_page_data(Json assemblies, const std::string& title);
 
 }  // namespace cubenum::puzzles
