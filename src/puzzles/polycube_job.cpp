@@ -423,6 +423,14 @@ struct BurrToolsMember::Tables {
   };
   std::vector<Symmetry> result;  // the target's self-symmetries, in BurrTools' numbering
   int pivot = -1;                // the slot compared first (-1: none)
+  // By cover piece: for each rotation r (by symmetry_index), the least
+  // number n with R_n(shape) = r(shape) (up to translation); the piece its
+  // mirror image is (-1: none of the puzzle's) and the rotation-and-mirror
+  // m with shape = m(partner's shape), so that a mirror g turns a piece
+  // placed by R_n into the partner placed by g R_n m.
+  std::vector<std::array<int, kSymmetryCount>> number;
+  std::vector<int> partner;
+  std::vector<CubeSymmetry> from_partner;
 };
 
 BurrToolsMember::BurrToolsMember(const polycube::Problem& problem, const search::VoxelCover& cover)
@@ -460,6 +468,20 @@ BurrToolsMember::BurrToolsMember(const polycube::Problem& problem, const search:
     for (int n = 0; n < kRotationCount; ++n)
       t.orientation.emplace(turned(shape(source[k]), t.numbering[n]),
                             std::pair{static_cast<int>(k), n});
+  const CubeSymmetry mirror = t.numbering[kRotationCount];
+  for (std::size_t k = 0; k < source.size(); ++k) {
+    std::array<int, kSymmetryCount> numbers{};
+    numbers.fill(-1);
+    for (const CubeSymmetry& r : cube_rotations())
+      numbers[symmetry_index(r)] = t.orientation.at(turned(shape(source[k]), r)).second;
+    t.number.push_back(numbers);
+    // mirror(shape) = R_n(partner) up to translation: shape = mirror R_n (partner).
+    const auto image = t.orientation.find(turned(shape(source[k]), mirror));
+    t.partner.push_back(image == t.orientation.end() ? -1 : image->second.first);
+    t.from_partner.push_back(image == t.orientation.end()
+                                 ? CubeSymmetry()
+                                 : mirror.inverse() * t.numbering[image->second.second]);
+  }
 
   // The result's self-symmetries: fixed voxels onto fixed ones, variable
   // onto variable, the bounding box onto itself.
@@ -531,60 +553,97 @@ BurrToolsMember::BurrToolsMember(BurrToolsMember&&) noexcept = default;
 
 search::CoverAssembly BurrToolsMember::operator()(const search::CoverAssembly& assembly) const {
   const Tables& t = *tables_;
+  // Each piece as placed: its rotation (one turning the shape into it) and
+  // its box's corners.
+  struct Placed {
+    int piece;
+    CubeSymmetry rotation;
+    Voxel low, high;
+  };
+  std::vector<Placed> placed;
+  for (const search::PlacedPiece& p : assembly) {
+    Placed q{p.piece, CubeSymmetry(), p.voxels.front(), p.voxels.front()};
+    for (const Voxel& v : p.voxels)
+      for (int a = 0; a < 3; ++a) {
+        q.low[a] = std::min(q.low[a], v[a]);
+        q.high[a] = std::max(q.high[a], v[a]);
+      }
+    const auto it = t.orientation.find(normal(p.voxels));
+    if (it == t.orientation.end() || it->second.first != p.piece)
+      throw std::logic_error("BurrToolsMember: a placed piece that is no turn of its piece");
+    q.rotation = t.numbering[it->second.second];
+    placed.push_back(q);
+  }
   // A placement as BurrTools compares them: orientation, then position
   // (any fixed point of the piece: its least corner); an empty slot last.
+  // Each member's key: its slots (by piece, copies sorted), the pivot first.
   using Key = std::array<int, 4>;
   constexpr Key kEmpty = {255, 0, 0, 0};
-  std::vector<Key> best_key;
-  search::CoverAssembly best;
+  struct Slot {
+    Key key;
+    std::size_t from;  // the piece of `assembly` it is
+  };
+  std::vector<std::vector<Slot>> slots(t.most.size());
+  std::vector<Key> key, best_key;
+  std::vector<std::size_t> order, best_order;
+  const Tables::Symmetry* best = nullptr;
   for (const Tables::Symmetry& s : t.result) {
-    // The member, its pieces in slots: by piece, copies in order.
-    std::vector<std::vector<std::pair<Key, const Shape*>>> slots(t.most.size());
-    std::vector<Shape> moved(assembly.size());
+    for (auto& k : slots) k.clear();
+    const bool mirror = !s.g.is_rotation();
     bool valid = true;
-    for (std::size_t i = 0; i < assembly.size() && valid; ++i) {
-      for (const Voxel& v : assembly[i].voxels) {
-        Voxel w = s.g.apply(v);
-        for (int a = 0; a < 3; ++a) w[a] += s.shift[a];
-        moved[i].push_back(w);
-      }
-      const Shape n = normal(moved[i]);
-      const auto it = t.orientation.find(n);
+    for (std::size_t i = 0; i < placed.size() && valid; ++i) {
+      const Placed& p = placed[i];
       // (A mirror image of a piece that is none of the puzzle's: not an assembly.)
-      if (it == t.orientation.end()) {
+      const int piece = mirror ? t.partner[static_cast<std::size_t>(p.piece)] : p.piece;
+      if (piece < 0) {
         valid = false;
         break;
       }
-      Voxel corner = moved[i].front();
-      for (const Voxel& v : moved[i])
-        for (int a = 0; a < 3; ++a) corner[a] = std::min(corner[a], v[a]);
-      const auto [piece, number] = it->second;
-      slots[static_cast<std::size_t>(piece)].push_back(
-          {Key{number, corner[0], corner[1], corner[2]}, &moved[i]});
+      const CubeSymmetry r =
+          mirror ? s.g * p.rotation * t.from_partner[static_cast<std::size_t>(p.piece)]
+                 : s.g * p.rotation;
+      const Voxel a = s.g.apply(p.low), b = s.g.apply(p.high);
+      Key k{t.number[static_cast<std::size_t>(piece)][symmetry_index(r)], 0, 0, 0};
+      for (int c = 0; c < 3; ++c) k[c + 1] = std::min(a[c], b[c]) + s.shift[c];
+      slots[static_cast<std::size_t>(piece)].push_back({k, i});
     }
     for (std::size_t k = 0; k < slots.size() && valid; ++k) {
       const int copies = static_cast<int>(slots[k].size());
       valid = copies >= t.least[k] && copies <= t.most[k];
     }
     if (!valid) continue;
-    std::vector<Key> key;
-    search::CoverAssembly member;
-    for (std::size_t k = 0; k < slots.size(); ++k) {
-      std::sort(slots[k].begin(), slots[k].end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (const auto& [placement, voxels] : slots[k]) {
-        key.push_back(placement);
-        member.push_back({static_cast<int>(k), *voxels});
+    key.clear();
+    order.clear();
+    for (auto& k : slots) {
+      std::sort(k.begin(), k.end(), [](const Slot& x, const Slot& y) { return x.key < y.key; });
+      for (const Slot& slot : k) {
+        key.push_back(slot.key);
+        order.push_back(slot.from);
       }
-      for (int e = static_cast<int>(slots[k].size()); e < t.most[k]; ++e) key.push_back(kEmpty);
+      for (std::size_t e = k.size(); e < static_cast<std::size_t>(t.most[&k - slots.data()]); ++e)
+        key.push_back(kEmpty);
     }
     if (t.pivot >= 0) std::rotate(key.begin(), key.begin() + t.pivot, key.begin() + t.pivot + 1);
-    if (best_key.empty() || key < best_key) {
-      best_key = std::move(key);
-      best = std::move(member);
+    if (best == nullptr || key < best_key) {
+      best = &s;
+      best_key.swap(key);
+      best_order.swap(order);
     }
   }
-  return best;
+  // The member: each piece turned by the best symmetry, in slot order.
+  search::CoverAssembly member;
+  if (best == nullptr) return member;
+  const bool mirror = !best->g.is_rotation();
+  for (const std::size_t i : best_order) {
+    const search::PlacedPiece& p = assembly[i];
+    member.push_back({mirror ? t.partner[static_cast<std::size_t>(p.piece)] : p.piece, {}});
+    for (const Voxel& v : p.voxels) {
+      Voxel w = best->g.apply(v);
+      for (int a = 0; a < 3; ++a) w[a] += best->shift[a];
+      member.back().voxels.push_back(w);
+    }
+  }
+  return member;
 }
 
 std::string polycube_plan_text(const std::vector<std::string>& piece_names,
