@@ -279,25 +279,45 @@ const std::string kTiles =
 // Classes by depth counted in slices: the classes of the levels done travel
 // with the checkpoint (the group of U, F and R: 6 elements); a checkpoint
 // of the positions alone is not one for classes.
-TEST(Checkpoint, ClassesCountedInSlicesAreTheUninterruptedOnes) {
-  const std::string classes = std::string("twisty bfs ") + CUBENUM_DATA_DIR +
-                              "/twisty/pocket-cube.tws --moves U,F,R --symmetry all --inverse";
-  const fs::path dir = scratch("twisty-classes");
+void check_classes_in_slices(const std::string& classes, const std::string& name, double limit) {
+  const fs::path dir = scratch(name);
   const auto whole_run = run_cubenum(classes + " --json " + (dir / "whole.json").string());
   ASSERT_EQ(whole_run.status, 0) << whole_run.output;
   const Json whole = result_of(dir / "whole.json");
   ASSERT_EQ(whole["symmetry"]["order"], 6);  // the turns about the corner U, F, R share
   const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
-  auto run = run_cubenum(classes + " --checkpoint " + ck +
-                         " --checkpoint-every 0 --time-limit 0.2 --json " + out);
+  auto run = run_cubenum(classes + " --checkpoint " + ck + " --checkpoint-every 0 --time-limit " +
+                         std::to_string(limit) + " --json " + out);
   ASSERT_EQ(run.status, 4) << run.output;
   int slices = 0;
-  ASSERT_NO_FATAL_FAILURE(resume_in_slices(classes, ck, out, 0.2, 1.2, 60, slices));
+  ASSERT_NO_FATAL_FAILURE(resume_in_slices(classes, ck, out, limit, 1.2, 60, slices));
   EXPECT_GT(slices, 1);
   EXPECT_EQ(result_of(out), whole);
   const auto raw = run_cubenum(std::string("twisty bfs ") + CUBENUM_DATA_DIR +
                                "/twisty/pocket-cube.tws --moves U,F,R --resume " + ck);
   EXPECT_EQ(raw.status, 2) << raw.output;
+}
+
+// Over classes (the frontier engine's two-bit checkpoints with the
+// positions and classes of the levels done) and over positions (the row
+// engine's, with the classes of the levels done).
+TEST(Checkpoint, ClassesCountedInSlicesAreTheUninterruptedOnes) {
+  const std::string pocket =
+      std::string("twisty bfs ") + CUBENUM_DATA_DIR + "/twisty/pocket-cube.tws --moves U,F,R";
+  {
+    SCOPED_TRACE("over classes");
+    check_classes_in_slices(pocket + " --symmetry all --over classes", "twisty-classes", 0.02);
+  }
+  {
+    SCOPED_TRACE("over classes, inverse");
+    check_classes_in_slices(pocket + " --symmetry all --inverse --over classes",
+                            "twisty-classes-inverse", 0.02);
+  }
+  {
+    SCOPED_TRACE("over positions, inverse");
+    check_classes_in_slices(pocket + " --symmetry all --inverse --over positions",
+                            "twisty-classes-positions", 0.2);
+  }
 }
 
 // A definition file's BFS (the row engine, two bits a state) stopped at

@@ -215,9 +215,14 @@ TEST(Distributed, DefinitionFileTablesAndAntipodesAreTheOneProcessOnes) {
       {"twisty bfs " + data + "/twisty/tower-2x3x2.tws --antipodes 8", 3},
       {"twisty bfs " + data + "/twisty/tower-2x3x2.tws --direction top-down --quarter", 4},
       {"twisty bfs " + data + "/twisty/pocket-cube.tws --moves U,F,R --antipodes 0", 2},
-      // Classes up to symmetry, counted by each process on its part.
+      // Classes up to symmetry: a BFS over classes, each process holding
+      // its part of them; a BFS over positions, each process counting the
+      // classes of its part.
       {"twisty bfs " + data + "/twisty/tiles-2x3.tws --symmetry all --inverse", 3},
-      {"twisty bfs " + data + "/twisty/pocket-cube.tws --moves U,R --symmetry rotations", 2}};
+      {"twisty bfs " + data + "/twisty/pocket-cube.tws --moves U,R --symmetry rotations", 2},
+      {"twisty bfs " + data + "/twisty/tiles-2x3.tws --symmetry all --inverse --over positions", 3},
+      {"twisty bfs " + data + "/twisty/pocket-cube.tws --moves U,R --symmetry all --over positions",
+       2}};
   for (const auto& [command, processes] : runs)
     expect_the_one_process_result(dir, command, processes);
   const auto table = run_mpi(

@@ -482,5 +482,23 @@ TEST(TwistySymmetryCli, BfsPrintsClassesAndRefusesWhatTheFileDoesNotAllow) {
   EXPECT_NE(r.output.find("symmetry (all): "), std::string::npos) << r.output;
 }
 
+// Where the positions' two bits do not fit, the BFS runs over classes by
+// itself and says so: the 2x2x2's positions by depth as the BFS over
+// positions finds them (the row engine, checked against twsearch in
+// twisty_test.cpp), in less memory.
+TEST(TwistySymmetryCli, TooLittleMemoryForPositionsRunsOverClasses) {
+  const std::string file = data_file("pocket-cube.tws");
+  const auto positions = run_cubenum("twisty bfs " + file + " --over positions --json -");
+  ASSERT_EQ(positions.status, 0) << positions.output;
+  const auto classes = run_cubenum("twisty bfs " + file + " --memory 0.005 --json -");
+  ASSERT_EQ(classes.status, 0) << classes.output;
+  const Json raw = Json::parse(positions.output), over = Json::parse(classes.output);
+  EXPECT_EQ(over["distribution"], raw["distribution"]);
+  EXPECT_EQ(over["states"], 88179840);
+  EXPECT_EQ(over["symmetry"]["order"], 48);
+  EXPECT_EQ(over["over_classes"]["sym_coordinate"], "CORNER pieces (40320 values)");
+  EXPECT_LT(over["over_classes"]["indices"].get<std::uint64_t>(), 88179840u / 40);
+}
+
 }  // namespace
 }  // namespace cubenum::twisty

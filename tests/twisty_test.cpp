@@ -440,10 +440,14 @@ TEST(TwistyCommand, BadInputIsAnErrorWithTheFileAndLine) {
   r = run_cubenum("twisty bfs " + file + " --moves U,Q");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("no move 'Q'"), std::string::npos) << r.output;
-  r = run_cubenum("twisty bfs " + file + " --memory 0.001");
+  r = run_cubenum("twisty bfs " + file + " --memory 0.001 --over positions");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("more than the 1.0 MiB that --memory allows"), std::string::npos)
       << r.output;
+  // Too little for any BFS: the need over classes and over positions.
+  r = run_cubenum("twisty bfs " + file + " --memory 0.0001");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("over classes of its 48 symmetries"), std::string::npos) << r.output;
   r = run_cubenum("twisty solve " + file + " --moves U,F,R --scramble \"D\"");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("leaves the positions the chosen moves can reach"), std::string::npos);

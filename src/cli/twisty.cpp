@@ -137,10 +137,10 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   if (e.over_classes) {
     const tw::ClassSearch& c = *e.over_classes;
     fmt::print(ctx.out,
-               "BFS over classes: C = {} in {} classes, the rest raw: {} indices, {} at 2 bits "
+               "BFS over classes: C = {} in {} classes, the rest raw: {} indices, {} at {} bits "
                "each, C table {}\n",
-               c.split.text, c.c_classes, c.indices, bytes_text(double(c.indices) / 4),
-               bytes_text(double(c.table_bytes)));
+               c.split.text, c.c_classes, c.indices, bytes_text(double(c.indices * c.bits) / 8),
+               c.bits, bytes_text(double(c.table_bytes)));
   }
   if (args.up_to_rotation)
     fmt::print(ctx.out, "{}\n",

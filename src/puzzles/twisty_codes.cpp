@@ -247,16 +247,18 @@ void TwistySpace::read_member(const Arrangement& a, Position& p) const {
   if (p.kind.size() != blank_.kind.size()) p = blank_;
   for (std::size_t o = 0; o < orbits_.size(); ++o) {
     const Orbit& orbit = orbits_[o];
+    const std::uint8_t* perm = a.perm[orbit.set].data();
+    const std::uint8_t* ori = a.ori[orbit.set].data();
     for (std::size_t i = 0; i < orbit.size(); ++i) {
       const std::uint8_t slot = orbit.slots[i];
-      const auto kind = static_cast<std::uint8_t>(
-          std::lower_bound(orbit.piece.begin(), orbit.piece.end(), a.perm[orbit.set][slot]) -
-          orbit.piece.begin());
+      const std::uint8_t kind = orbit.kind_of_label[perm[slot]];
       p.kind[base_[o] + i] = kind;
-      const unsigned twist =
-          (a.ori[orbit.set][slot] + orbit.orientations - orbit.offset) % orbit.orientations;
-      p.digit[base_[o] + i] =
-          static_cast<std::uint8_t>(orbit.free_digit(i, kind, twist / orbit.step));
+      // ori and offset are below orientations: no division.
+      unsigned twist = ori[slot] + orbit.orientations - orbit.offset;
+      if (twist >= orbit.orientations) twist -= orbit.orientations;
+      if (orbit.step != 1) twist /= orbit.step;
+      p.digit[base_[o] + i] = static_cast<std::uint8_t>(
+          orbit.potential == 1 ? twist : orbit.free_digit(i, kind, twist));
     }
   }
 }

@@ -296,6 +296,7 @@ BfsResult run_bfs(const BfsRequest& request,
     plan->c_classes = classes.c_classes();
     plan->indices = classes.size();
     plan->table_bytes = classes.table_bytes();
+    plan->bits = group->inverse() ? 3 : 2;
     if (const CheckpointReader* saved = checkpoints.reader(); saved && cluster.process() == 0)
       fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", request.checkpoints.resume,
                  saved->state().value("levels", CheckpointJson::array()).size());

@@ -128,6 +128,9 @@ void TwistySpace::find_orbits(const Definition& def) {
       std::sort(o.piece.begin(), o.piece.end());
       o.piece.erase(std::unique(o.piece.begin(), o.piece.end()), o.piece.end());
       o.count.assign(o.piece.size(), 0);
+      o.kind_of_label.assign(256, 0);
+      for (std::size_t k = 0; k < o.piece.size(); ++k)
+        o.kind_of_label[o.piece[k]] = static_cast<std::uint8_t>(k);
       for (std::uint8_t p : pieces) {
         const auto k = static_cast<std::uint8_t>(
             std::lower_bound(o.piece.begin(), o.piece.end(), p) - o.piece.begin());

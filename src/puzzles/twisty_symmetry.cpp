@@ -401,9 +401,12 @@ void SymmetryGroup::conjugate(std::size_t k, const Arrangement& x, Arrangement& 
     for (unsigned i = 0; i < sets_[set].slots; ++i) {
       const unsigned home = home_[set][x.perm[set][i]];
       out.perm[target][to[i]] = label_[target][to[home]];
-      const unsigned twist = s.reverses ? n - x.ori[set][i] : x.ori[set][i];
-      out.ori[target][to[i]] =
-          static_cast<std::uint8_t>((offset[i] + n - offset[home] + twist) % n);
+      // Below 3n: two subtractions instead of a division.
+      unsigned twist =
+          offset[i] + n - offset[home] + (s.reverses ? n - x.ori[set][i] : x.ori[set][i]);
+      if (twist >= n) twist -= n;
+      if (twist >= n) twist -= n;
+      out.ori[target][to[i]] = static_cast<std::uint8_t>(twist);
     }
   }
 }

@@ -39,10 +39,11 @@ namespace cubenum::twisty {
 // The slots of one set that the moves bring to one another.
 struct Orbit {
   unsigned set = 0;
-  std::vector<std::uint8_t> slots;  // the set's slots in the orbit, increasing
-  std::vector<std::uint8_t> kind;   // solved: the kind of piece at each position
-  std::vector<std::uint8_t> count;  // pieces of each kind
-  std::vector<std::uint8_t> piece;  // the definition's piece number of each kind
+  std::vector<std::uint8_t> slots;          // the set's slots in the orbit, increasing
+  std::vector<std::uint8_t> kind;           // solved: the kind of piece at each position
+  std::vector<std::uint8_t> count;          // pieces of each kind
+  std::vector<std::uint8_t> piece;          // the definition's piece number of each kind
+  std::vector<std::uint8_t> kind_of_label;  // [piece number]: its kind (those of the orbit)
   // Twists: a slot's twist is offset + step * digit. A digit may be tied to
   // the position: with a potential phi mod `potential`, every move twists a
   // piece by phi(to) - phi(from) mod `potential` (turnfour's tiles turn a
