@@ -22,6 +22,7 @@
 #include "cubenum/core/cube_symmetry.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/polycube_job.hpp"
+#include "room_puzzle.hpp"
 #include "run_cubenum.hpp"
 
 namespace {
@@ -516,6 +517,49 @@ TEST(Disassembly, FamousBurrsAtTheirPublishedLevels) {
     ASSERT_EQ(p.solutions->levels.size(), 1u) << name;
     EXPECT_EQ(p.solutions->levels.begin()->first, level) << name;
   }
+}
+
+// Three unit cubes in the 3x3x3 room of tests/room_puzzle.hpp, two of
+// them listed as one piece and the third apart: the count takes them as
+// three identical cubes, BurrTools tells the third apart (its count is
+// made again, and so is the disassembly, each class taken apart as the
+// member burrTxt keeps, whose pieces are then two congruent ones).
+// Raw, C(27, 3) = 2925 (every three cells of the room); up to the 4
+// rotations about the hole's axis, 741, and with its 4 reflections, 453
+// (by Burnside's lemma: a quarter turn fixes the 3 cells of the hole's
+// column and moves the rest in 4-cycles, so it fixes C(3, 3) = 1 set; a
+// half turn fixes those 3 and swaps the other 24 in 12 pairs, 1 + 3 x 12
+// = 37; a reflection through a middle plane or a diagonal fixes its 9
+// cells and swaps 9 pairs, C(9, 3) + 9 x 9 = 165: (2925 + 2 + 37) / 4 =
+// 741, (2925 + 2 + 37 + 4 x 165) / 8 = 453). burrTxt -d -q -o all
+// (b72a71d) on the file as tools/xmpuzzle-from-text writes it, with the
+// third cube a piece of its own: "1269 assemblies and 1269 solutions"; and
+// with the three cubes one piece of 3: "453 assemblies and 453
+// solutions", their levels below (classes by level, from its "level:"
+// lines).
+TEST(Disassembly, CongruentPiecesToldApartAsBurrToolsDoes) {
+  const std::string file = ::testing::TempDir() + "cubenum-room-apart.txt";
+  std::ofstream(file) << cubenum::testing::room_puzzle(
+      "room apart", 3, "piece C 2\ncube 0 0 0\npiece D\ncube 0 0 0\n");
+  const auto p = count_solutions(file, 2);
+  EXPECT_EQ(p.counts.raw, 2925u);
+  EXPECT_EQ(p.counts.rotations, 741u);
+  EXPECT_EQ(p.counts.symmetries, 453u);
+  ASSERT_TRUE(p.apart);
+  EXPECT_EQ(p.apart->symmetries, 1269u);
+  ASSERT_TRUE(p.solutions);
+  ASSERT_TRUE(p.solutions_apart);
+  EXPECT_EQ(p.solutions->raw, 2925u);
+  EXPECT_EQ(p.solutions->symmetries, 453u);
+  EXPECT_EQ(p.solutions_apart->symmetries, 1269u);
+  EXPECT_EQ(p.solutions_apart->undecided, 0u);
+  const std::map<std::string, std::uint64_t> levels = {
+      {"1", 1},       {"1.1.2", 9}, {"1.1.3", 9}, {"1.2.2", 45}, {"1.2.3", 54},
+      {"1.3.3", 45},  {"2.1.2", 1}, {"2.1.3", 9}, {"2.2.2", 28}, {"2.2.3", 107},
+      {"2.3.3", 108}, {"3.1.3", 1}, {"3.3.2", 9}, {"3.3.3", 27}};
+  const std::map<std::string, std::uint64_t> found(p.solutions->levels.begin(),
+                                                   p.solutions->levels.end());
+  EXPECT_EQ(found, levels);
 }
 
 TEST(Disassembly, LevelsSortByTheirNumbers) {

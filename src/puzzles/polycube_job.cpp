@@ -413,9 +413,10 @@ std::array<CubeSymmetry, kSymmetryCount> burrtools_transformations() {
 
 struct BurrToolsMember::Tables {
   std::array<CubeSymmetry, kSymmetryCount> numbering = burrtools_transformations();
-  // Each orientation of each piece of the cover: (piece, the least number
-  // that turns the piece's shape as the file gives it into it).
-  std::map<Shape, std::pair<int, int>> orientation;
+  // Each orientation of each piece of the cover, by (piece, shape): the
+  // least number that turns the piece's shape as the file gives it into it.
+  // (Where congruent pieces are told apart, pieces share shapes.)
+  std::map<std::pair<int, Shape>, int> orientation;
   std::vector<int> least, most;  // each cover piece's copies
   struct Symmetry {
     CubeSymmetry g;
@@ -444,15 +445,19 @@ BurrToolsMember::BurrToolsMember(const polycube::Problem& problem, const search:
     return least;
   };
   // Each piece of the problem (BurrTools' part) as the cover's piece it is
-  // one of (congruent pieces merged), and its symmetries (bits by number).
+  // (its own where congruent pieces are told apart) or is one of
+  // (congruent pieces merged), and its symmetries (bits by number).
   std::vector<int> cover_piece;
   std::vector<std::uint64_t> piece_symmetry;
   t.least.assign(source.size(), 0);
   t.most.assign(source.size(), 0);
   for (std::size_t p = 0; p < problem.pieces.size(); ++p) {
     const Shape c = canonical(shape(static_cast<int>(p)));
-    int k = 0;
-    while (k < static_cast<int>(source.size()) && canonical(shape(source[k])) != c) ++k;
+    int k = static_cast<int>(std::find(source.begin(), source.end(), p) - source.begin());
+    if (k == static_cast<int>(source.size())) {
+      k = 0;
+      while (k < static_cast<int>(source.size()) && canonical(shape(source[k])) != c) ++k;
+    }
     if (k == static_cast<int>(source.size()))
       throw std::logic_error("BurrToolsMember: a piece the cover does not have");
     cover_piece.push_back(k);
@@ -466,21 +471,35 @@ BurrToolsMember::BurrToolsMember(const polycube::Problem& problem, const search:
   }
   for (std::size_t k = 0; k < source.size(); ++k)
     for (int n = 0; n < kRotationCount; ++n)
-      t.orientation.emplace(turned(shape(source[k]), t.numbering[n]),
-                            std::pair{static_cast<int>(k), n});
+      t.orientation.emplace(
+          std::pair{static_cast<int>(k), turned(shape(source[k]), t.numbering[n])}, n);
   const CubeSymmetry mirror = t.numbering[kRotationCount];
   for (std::size_t k = 0; k < source.size(); ++k) {
     std::array<int, kSymmetryCount> numbers{};
     numbers.fill(-1);
     for (const CubeSymmetry& r : cube_rotations())
-      numbers[symmetry_index(r)] = t.orientation.at(turned(shape(source[k]), r)).second;
+      numbers[symmetry_index(r)] =
+          t.orientation.at({static_cast<int>(k), turned(shape(source[k]), r)});
     t.number.push_back(numbers);
+    // The partner, as the cover tells mirror images (voxel_cover_model.cpp):
+    // a piece that is its own mirror image itself, else the k-th piece of
+    // its mirror shape for the k-th of its own shape (pieces told apart).
+    const Shape image = turned(shape(source[k]), mirror);
+    std::vector<int> of_image;
+    int rank = 0;
+    for (std::size_t j = 0; j < source.size(); ++j) {
+      if (t.orientation.contains({static_cast<int>(j), image})) of_image.push_back(int(j));
+      if (j < k && canonical(shape(source[j])) == canonical(shape(source[k]))) ++rank;
+    }
+    const bool own = std::find(of_image.begin(), of_image.end(), int(k)) != of_image.end();
+    const int partner = own                                        ? static_cast<int>(k)
+                        : rank < static_cast<int>(of_image.size()) ? of_image[rank]
+                                                                   : -1;
+    t.partner.push_back(partner);
     // mirror(shape) = R_n(partner) up to translation: shape = mirror R_n (partner).
-    const auto image = t.orientation.find(turned(shape(source[k]), mirror));
-    t.partner.push_back(image == t.orientation.end() ? -1 : image->second.first);
-    t.from_partner.push_back(image == t.orientation.end()
-                                 ? CubeSymmetry()
-                                 : mirror.inverse() * t.numbering[image->second.second]);
+    t.from_partner.push_back(partner < 0 ? CubeSymmetry()
+                                         : mirror.inverse() *
+                                               t.numbering[t.orientation.at({partner, image})]);
   }
 
   // The result's self-symmetries: fixed voxels onto fixed ones, variable
@@ -568,10 +587,10 @@ search::CoverAssembly BurrToolsMember::operator()(const search::CoverAssembly& a
         q.low[a] = std::min(q.low[a], v[a]);
         q.high[a] = std::max(q.high[a], v[a]);
       }
-    const auto it = t.orientation.find(normal(p.voxels));
-    if (it == t.orientation.end() || it->second.first != p.piece)
+    const auto it = t.orientation.find({p.piece, normal(p.voxels)});
+    if (it == t.orientation.end())
       throw std::logic_error("BurrToolsMember: a placed piece that is no turn of its piece");
-    q.rotation = t.numbering[it->second.second];
+    q.rotation = t.numbering[it->second];
     placed.push_back(q);
   }
   // A placement as BurrTools compares them: orientation, then position
