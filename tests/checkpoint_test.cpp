@@ -13,7 +13,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "room_puzzle.hpp"
 #include "run_cubenum.hpp"
 #include "scratch_files.hpp"
 
@@ -353,6 +355,102 @@ TEST(Checkpoint, RowEngineSlicesAndKillsGiveTheUninterruptedTable) {
   run = run_cubenum(kTiles + " --moves A,B --resume " + ck);
   EXPECT_EQ(run.status, 2) << run.output;
   EXPECT_NE(run.output.find("of another run: space is"), std::string::npos) << run.output;
+}
+
+}  // namespace
+
+// ------------------------------------------ polycube count --disassemble
+
+namespace {
+
+// Each disassembly record in the checkpoint's parts: how many of
+// its classes are saved as decided.
+std::vector<std::uint64_t> classes_saved(const fs::path& ck) {
+  std::vector<std::uint64_t> saved;
+  for (const auto& part : fs::directory_iterator(ck)) {
+    const fs::path manifest = part.path() / "checkpoint.json";
+    if (!fs::exists(manifest)) continue;
+    std::ifstream in(manifest);
+    const Json json = Json::parse(in);
+    for (const Json& search : json["state"]["searches"])
+      if (search["search"].get<std::string>().ends_with(", disassembly"))
+        saved.push_back(search["finished"]);
+  }
+  return saved;
+}
+
+// The solutions, each class's disassembly saved as it is decided: a count
+// with --disassemble stopped by --time-limit in slices (on 1 thread and 2
+// by turns), each resumed from the checkpoint, takes up the classes not
+// yet decided and gives the uninterrupted run's counts, solutions and
+// levels. The puzzle: two unit cubes in the 5x5x5 room of
+// tests/room_puzzle.hpp, 1155 classes that all come apart. Raw, C(125, 2)
+// = 7750 pairs of cells; up to the 4 rotations about the hole's axis 1960,
+// and with the 4 reflections 1155 (Burnside's lemma: a quarter turn fixes
+// the C(5, 2) = 10 pairs of the hole's column, a half turn those and the
+// 60 pairs it swaps, a reflection C(25, 2) + 50 = 350 (the 25 cells of its
+// plane, the 50 pairs it swaps): (7750 + 10 + 10 + 70) / 4 = 1960,
+// (7840 + 4 x 350) / 8 = 1155). burrTxt -d -q -o all (b72a71d) on the file
+// as tools/xmpuzzle-from-text writes it: "1155 assemblies and 1155
+// solutions", classes by level (its "level:" lines) 1: 10 (both cubes
+// under the hole: they leave together), 1.2: 50, 1.3: 75, 2.2: 155, 2.3:
+// 400, 3.3: 465.
+TEST(Checkpoint, PolycubeDisassemblyInSlicesIsTheUninterruptedOne) {
+  const fs::path dir = scratch("polycube-disassembly");
+  const std::string file = (dir / "room.txt").string();
+  cubenum::testing::write(file,
+                          cubenum::testing::room_puzzle("room", 5, "piece C 2\ncube 0 0 0\n"));
+  const std::string count = "polycube count " + file + " --disassemble";
+  const auto whole_run = run_cubenum(count + " --json " + (dir / "whole.json").string());
+  ASSERT_EQ(whole_run.status, 0) << whole_run.output;
+  const auto result = [](const fs::path& json) {
+    Json r = result_of(json)["results"][0];
+    r.erase("count_seconds");
+    r["solutions"].erase("seconds");
+    return r;
+  };
+  const Json whole = result(dir / "whole.json");
+  EXPECT_EQ(whole["raw"], 7750);
+  EXPECT_EQ(whole["rotations"], 1960);
+  EXPECT_EQ(whole["symmetries"], 1155);
+  EXPECT_EQ(whole["solutions"]["raw"], 7750);
+  EXPECT_EQ(whole["solutions"]["symmetries"], 1155);
+  EXPECT_EQ(whole["solutions"]["undecided"], 0);
+  EXPECT_EQ(whole["solutions"]["levels"],
+            Json::parse(R"([{"level": "1", "count": 10}, {"level": "1.2", "count": 50},
+                            {"level": "1.3", "count": 75}, {"level": "2.2", "count": 155},
+                            {"level": "2.3", "count": 400}, {"level": "3.3", "count": 465}])"));
+
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  // The first slices count (a tenth of the whole run: the count's subtrees
+  // saved), the later ones list the classes again and take apart those not
+  // saved; each slice a fifth longer. (Saved every 0.01 s: the count's
+  // subtrees are many.)
+  double limit = whole_run.seconds / 10;
+  auto run = run_cubenum(count + " --checkpoint " + ck + " --checkpoint-every 0.01 --time-limit " +
+                         std::to_string(limit) + " --json " + out);
+  ASSERT_EQ(run.status, 4) << run.output;
+  int slices = 1;
+  bool part_decided = false;  // a slice stopped with some classes decided, not all
+  while (run.status == 4 && slices < 60) {
+    for (const std::uint64_t saved : classes_saved(ck))
+      part_decided = part_decided || (saved > 0 && saved < 1155);
+    limit *= 1.2;
+    const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
+    run =
+        run_cubenum(count + threads + " --resume " + ck + " --checkpoint-every 0.01 --time-limit " +
+                    std::to_string(limit) + " --json " + out);
+    ASSERT_TRUE(run.status == 0 || run.status == 4) << run.output;
+    ++slices;
+  }
+  ASSERT_EQ(run.status, 0) << run.output;
+  RecordProperty("slices", slices);
+  EXPECT_TRUE(part_decided) << "no slice stopped inside the disassembly";
+  EXPECT_EQ(result(out), whole);
+  std::ifstream in(out);
+  EXPECT_TRUE(Json::parse(in).value("resumed", false));
+  // The checkpoint holds every class decided: its --resume takes apart none.
+  EXPECT_EQ(classes_saved(ck), std::vector<std::uint64_t>{1155});
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 
 #include "cubenum/bfs/rank_exchange.hpp"
 #include "cubenum/core/cluster.hpp"
+#include "room_puzzle.hpp"
 #include "run_cubenum.hpp"
 #include "scratch_files.hpp"
 
@@ -648,6 +649,54 @@ TEST(DistributedCounts, PolycubeCountsAreTheOneProcessOnes) {
         run_mpi(processes, count + " --threads 1 --json " + (dir / "shared.json").string());
     ASSERT_EQ(shared.status, 0) << shared.output;
     EXPECT_EQ(fields(dir / "shared.json"), fields(dir / "alone.json")) << processes;
+  }
+}
+
+// polycube count --disassemble: every process lists the classes, and the
+// classes are dealt to the processes' threads one at a time (each taken
+// apart once, by one process), the tallies gathered: the same assemblies,
+// solutions and levels as one process, and BurrTools' count of solutions
+// (the congruent cubes listed apart told apart, a second disassembly of
+// its own classes) too. The puzzle: three unit cubes in the 3x3x3 room of
+// tests/room_puzzle.hpp, the third listed apart (tests/disassembly_test.cpp
+// has its counts from burrTxt and Burnside's lemma: 453 classes, 1269 as
+// BurrTools counts, every one a solution, at 14 levels).
+TEST(DistributedCounts, PolycubeDisassemblyIsTheOneProcessOne) {
+  const fs::path dir = cubenum::testing::scratch("distributed-disassembly");
+  const std::string file = (dir / "room.txt").string();
+  cubenum::testing::write(file, cubenum::testing::room_puzzle(
+                                    "room", 3, "piece C 2\ncube 0 0 0\npiece D\ncube 0 0 0\n"));
+  const std::string count = "polycube count " + file + " --disassemble";
+  const auto alone = run_cubenum(count + " --json " + (dir / "alone.json").string());
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  const auto result = [](const fs::path& json) {
+    Json r = result_of(json)["results"][0];
+    r.erase("count_seconds");
+    r["solutions"].erase("seconds");
+    return r;
+  };
+  const Json one = result(dir / "alone.json");
+  ASSERT_EQ(one["solutions"]["symmetries"], 453);
+  ASSERT_EQ(one["solutions"]["burrtools"], 1269);
+  // "...: 3 processes: classes decided by each 150, 148, 155": their sum.
+  const auto decided = [](const std::string& output, const std::string& what) {
+    const std::string said = what + ": ";
+    const auto at = output.find(said);
+    if (at == std::string::npos) return -1;
+    const auto by = output.find("decided by each ", at);
+    std::istringstream shares(output.substr(by + 16, output.find('\n', by) - by - 16));
+    int sum = 0;
+    for (std::string share; std::getline(shares, share, ',');) sum += std::stoi(share);
+    return sum;
+  };
+  for (const int processes : {2, 3}) {
+    const auto shared = run_mpi(
+        processes, count + " --threads 1 --verbose --json " + (dir / "shared.json").string());
+    ASSERT_EQ(shared.status, 0) << shared.output;
+    EXPECT_EQ(result(dir / "shared.json"), one) << processes;
+    EXPECT_EQ(decided(shared.output, "room, disassembly"), 453) << shared.output;
+    EXPECT_EQ(decided(shared.output, "room, disassembly, congruent pieces apart"), 1269)
+        << shared.output;
   }
 }
 

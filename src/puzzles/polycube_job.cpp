@@ -9,9 +9,12 @@
 #include <bit>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <set>
+#include <span>
 #include <stdexcept>
 
+#include "cubenum/core/byte_io.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/cube_symmetry.hpp"
 #include "cubenum/core/error.hpp"
@@ -21,6 +24,8 @@
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/search/count_checkpoint.hpp"
+#include "cubenum/search/subtree_count.hpp"
+#include "cubenum/search/tally_codec.hpp"
 
 namespace cubenum::puzzles {
 namespace {
@@ -29,13 +34,21 @@ using polycube::Voxel;
 using Problems = std::vector<std::pair<int, polycube::Problem>>;
 
 // What a count's checkpoint must match: each problem's pieces, counts and
-// target (hashed: a file whose comments changed still fits), and the search.
+// target (hashed: a file whose comments changed still fits), the weights
+// and groups of the pieces that have any (they decide which classes come
+// apart: a checkpoint of --disassemble holds those decided), and the search.
 CheckpointJson count_identity(const Problems& problems) {
   CheckpointJson list = CheckpointJson::array();
   for (const auto& [number, p] : problems) {
     std::string text;
     for (const auto& piece : p.pieces) {
       text += fmt::format("{} {}-{}:", piece.name, piece.min_count, piece.max_count);
+      if (piece.weight != 1 || !piece.groups.empty()) {
+        text += fmt::format("weight {} groups", piece.weight);
+        for (const auto& [group, copies] : piece.groups)
+          text += fmt::format(" {}x{}", group, copies);
+        text += ':';
+      }
       for (const Voxel& v : piece.cubes) text += fmt::format("{},{},{};", v[0], v[1], v[2]);
     }
     for (const auto* voxels : {&p.fixed, &p.variable}) {
@@ -145,49 +158,154 @@ search::DisassemblyOptions disassembly_options(const DisassemblyStop& limits, Pr
   return options;
 }
 
-// The solutions among every class of `cover`'s assemblies (`classes` of
+// What the disassemblies of some classes found (a subtree count's tally,
+// search/subtree_count.hpp: the classes are its subtrees, dealt to every
+// thread and process, and a checkpoint records the ones decided): the
+// solutions among them, raw and up to rotation and symmetry, by level; the
+// classes decided; the positions reached (also by disassemblies a limit
+// stopped).
+struct DisassemblyTally {
+  std::uint64_t raw = 0, rotations = 0, symmetries = 0, decided = 0, states = 0;
+  std::map<std::string, std::uint64_t, LevelOrder> levels;
+
+  DisassemblyTally& operator+=(const DisassemblyTally& o) {
+    raw += o.raw, rotations += o.rotations, symmetries += o.symmetries;
+    decided += o.decided, states += o.states;
+    for (const auto& [level, classes] : o.levels) levels[level] += classes;
+    return *this;
+  }
+
+  // For checkpoints and between processes: the format's name, the five
+  // numbers, then the levels (each its text and its classes).
+  static constexpr std::uint32_t kFormat = search::tally_format("PDTY");
+  std::vector<std::byte> encode() const {
+    ByteWriter w;
+    search::put_tally_format(w, kFormat);
+    for (const std::uint64_t v : {raw, rotations, symmetries, decided, states}) w.put(v);
+    w.put(std::uint64_t{levels.size()});
+    for (const auto& [level, classes] : levels) {
+      w.bytes(std::as_bytes(std::span(level.data(), level.size())));
+      w.put(classes);
+    }
+    return std::move(w.out);
+  }
+  static DisassemblyTally decode(std::span<const std::byte> bytes, const std::string& source) {
+    const char* what = "a polycube disassembly tally";
+    ByteReader r(bytes, source, what);
+    search::get_tally_format(r, {kFormat}, source, what);
+    DisassemblyTally t;
+    for (std::uint64_t* v : {&t.raw, &t.rotations, &t.symmetries, &t.decided, &t.states})
+      *v = r.get<std::uint64_t>();
+    const std::uint64_t n = r.length(8 + 1 + 8);  // (a level: its length, a digit, its classes)
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::span<const std::byte> text = r.bytes();
+      std::string level(reinterpret_cast<const char*>(text.data()), text.size());
+      // Numbers joined by dots, as BurrTools writes a level.
+      bool valid = !level.empty() && level.front() != '.' && level.back() != '.' &&
+                   level.find("..") == std::string::npos && level.size() <= 4096;
+      for (const char c : level) valid = valid && ((c >= '0' && c <= '9') || c == '.');
+      if (!valid)
+        throw InputError(source, 0, fmt::format("{} holds a level that is none (corrupt)", what));
+      t.levels[std::move(level)] += r.get<std::uint64_t>();
+    }
+    if (!r.done()) throw InputError(source, 0, fmt::format("{} runs on (corrupt)", what));
+    return t;
+  }
+};
+
+// The solutions among every class of `cover`'s assemblies (`count` of
 // them, as counted): of each class the member burrTxt takes apart (a class
 // comes apart as a whole: the moves are the same up to the symmetry; the
-// member decides the level where separations tie), the classes dealt to
-// every thread. A class whose disassembly a limit stopped, or did not let
-// begin, is undecided: neither a solution nor counted as none.
+// member decides the level where separations tie). Every process lists the
+// classes (the same list, in the same order), and the classes are dealt to
+// every thread of every process, one at a time, as a count's subtrees are;
+// the tallies are summed. With a checkpoint, the classes decided are saved
+// under `name` (and a resumed run takes up the others), and a stop by
+// --time-limit or a signal saves and ends the run (RunStopped). Otherwise
+// a class whose disassembly a limit stopped, or did not let begin, is
+// undecided: neither a solution nor counted as none.
 PolycubeDisassembly disassemble_classes(const polycube::Problem& problem,
                                         const search::VoxelCover& cover, std::uint64_t count,
                                         const std::string& source, const std::string& what,
-                                        const DisassemblyStop& limits) {
+                                        const DisassemblyStop& limits,
+                                        search::CountCheckpoint& checkpoint,
+                                        const std::string& name) {
   const search::DisassemblyRules rules = disassembly_rules(problem, cover);
   const BurrToolsMember member(problem, cover);
   Stopwatch clock;
+  Cluster& cluster = this_cluster();
   const std::vector<search::CoverClass> classes =
       cover.classes(std::numeric_limits<std::size_t>::max(), limits.stop);
   for (const search::CoverClass& c : classes) check_pieces(c.assembly, source, problem.name);
-  std::vector<search::DisassemblyResult> results(classes.size());
-  Progress done(what, classes.size(), "assemblies");
-  std::atomic<std::size_t> finished{0};
-  std::atomic<std::uint64_t> reached{0};
-  const search::DisassemblyOptions options = disassembly_options(limits, done, reached);
-  parallel_for_chunks(classes.size(), 1, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      if (limits.stop && limits.stop())
-        results[i].complete = false;  // not begun
-      else
-        results[i] = disassemble_assembly(member(classes[i].assembly), rules, options);
-      done.set_done(finished.fetch_add(1, std::memory_order_relaxed) + 1);
-    }
-  });
   PolycubeDisassembly d;
-  d.undecided = count > classes.size() ? count - classes.size() : 0;  // not listed
-  for (std::size_t i = 0; i < classes.size(); ++i) {
-    const search::DisassemblyResult& r = results[i];
-    d.states += r.states;
-    if (!r.complete) ++d.undecided;
-    if (!r.comes_apart) continue;
-    d.raw += classes[i].raw;
-    d.rotations += classes[i].rotations;
-    ++d.symmetries;
-    ++d.levels[r.level];
+  // A listing a stop cut short (in any process: each may have lost other
+  // classes) is not dealt out: every class is then undecided.
+  if (!any(cluster, classes.size() < count)) {
+    Progress done(what, classes.size(), "assemblies");
+    std::atomic<std::uint64_t> reached{0};
+    const search::DisassemblyOptions options = disassembly_options(limits, done, reached);
+    std::vector<std::uint32_t> indices(classes.size());
+    std::iota(indices.begin(), indices.end(), 0U);
+    search::SubtreeCount<DisassemblyTally> deal;
+    deal.progress = [&done](const search::SplitProgress& p) {
+      done.set_total(p.total);
+      done.set_done(p.done);
+      done.set_done_before(p.before);
+    };
+    deal.cluster = &cluster;
+    deal.checkpoint = checkpoint.ledger();
+    deal.checkpoint_name = name;
+    // Each process's tally to every process; with --verbose, the classes
+    // each decided.
+    deal.sum_across = [&what](Cluster& processes, const DisassemblyTally& mine) {
+      const std::vector<std::byte> bytes = mine.encode();
+      DisassemblyTally sum;
+      std::string shares;
+      for (const std::string& part : gather_texts(
+               processes, std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()))) {
+        const DisassemblyTally t = DisassemblyTally::decode(
+            std::as_bytes(std::span(part.data(), part.size())), "another process");
+        shares += fmt::format("{}{}", shares.empty() ? "" : ", ", t.decided);
+        sum += t;
+      }
+      progress::note("{}: {} processes: classes decided by each {}", what, processes.processes(),
+                     shares);
+      return sum;
+    };
+    const auto take_apart = [&](const std::uint32_t& i, DisassemblyTally& tally) {
+      if (limits.stop && limits.stop()) return false;  // not begun
+      const search::CoverClass& c = classes[i];
+      const search::DisassemblyResult r = disassemble_assembly(member(c.assembly), rules, options);
+      tally.states += r.states;
+      if (!r.complete) return false;
+      ++tally.decided;
+      if (r.comes_apart) {
+        tally.raw += c.raw;
+        tally.rotations += c.rotations;
+        ++tally.symmetries;
+        ++tally.levels[r.level];
+      }
+      return true;
+    };
+    const DisassemblyTally total = search::count_subtrees<DisassemblyTally, std::uint32_t>(
+                                       std::span<const std::uint32_t>(indices), take_apart, deal)
+                                       .tally;
+    d.raw = total.raw;
+    d.rotations = total.rotations;
+    d.symmetries = total.symmetries;
+    d.levels = total.levels;
+    d.states = total.states;
+    d.undecided = count - std::min(count, total.decided);
+  } else {
+    d.undecided = count;
   }
-  if (d.undecided > 0) limits.tell(d.stopped_by, d.memory_held, d.memory_limit);
+  if (d.undecided > 0) {
+    limits.tell(d.stopped_by, d.memory_held, d.memory_limit);
+    // Stopped by --time-limit or a signal with a checkpoint: saved, to go
+    // on (the memory guard's undecided classes are reported; a --resume
+    // tries them again).
+    if (checkpoint.saving() && d.stopped_by != "--memory") checkpoint.stopped();
+  }
   d.seconds = clock.seconds();
   return d;
 }
@@ -222,13 +340,15 @@ PolycubeProblemCount count_problem(const PolycubeCountRequest& r, int number,
   if (r.disassemble && p.counts.complete) {
     const DisassemblyStop limits = disassembly_stop(checkpoint.stop(), r.memory_gib);
     p.solutions = disassemble_classes(problem, cover, p.counts.symmetries, shown_file(r),
-                                      "polycube count: " + problem.name + ", disassembly", limits);
+                                      "polycube count: " + problem.name + ", disassembly", limits,
+                                      checkpoint, name + ", disassembly");
     if (!p.merged)
       p.solutions_apart = p.solutions;
     else if (r.burrtools && p.apart && p.apart->complete)
       p.solutions_apart = disassemble_classes(
           problem, search::VoxelCover(problem, r.file, true), p.apart->symmetries, shown_file(r),
-          "polycube count: " + problem.name + ", disassembly, congruent pieces apart", limits);
+          "polycube count: " + problem.name + ", disassembly, congruent pieces apart", limits,
+          checkpoint, name + ", disassembly, congruent pieces apart");
   }
   return p;
 }
