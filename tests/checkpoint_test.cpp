@@ -13,6 +13,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "room_puzzle.hpp"
@@ -383,23 +384,24 @@ std::vector<std::uint64_t> classes_saved(const fs::path& ck) {
 // with --disassemble stopped by --time-limit in slices (on 1 thread and 2
 // by turns), each resumed from the checkpoint, takes up the classes not
 // yet decided and gives the uninterrupted run's counts, solutions and
-// levels. The puzzle: two unit cubes in the 5x5x5 room of
-// tests/room_puzzle.hpp, 1155 classes that all come apart. Raw, C(125, 2)
-// = 7750 pairs of cells; up to the 4 rotations about the hole's axis 1960,
-// and with the 4 reflections 1155 (Burnside's lemma: a quarter turn fixes
-// the C(5, 2) = 10 pairs of the hole's column, a half turn those and the
-// 60 pairs it swaps, a reflection C(25, 2) + 50 = 350 (the 25 cells of its
-// plane, the 50 pairs it swaps): (7750 + 10 + 10 + 70) / 4 = 1960,
-// (7840 + 4 x 350) / 8 = 1155). burrTxt -d -q -o all (b72a71d) on the file
-// as tools/xmpuzzle-from-text writes it: "1155 assemblies and 1155
-// solutions", classes by level (its "level:" lines) 1: 10 (both cubes
-// under the hole: they leave together), 1.2: 50, 1.3: 75, 2.2: 155, 2.3:
-// 400, 3.3: 465.
+// levels. The puzzle: four unit cubes in the 3x3x3 room of
+// tests/room_puzzle.hpp, 2451 classes that all come apart, whose
+// disassembly takes most of the run. Raw, C(27, 4) = 17550 sets of four
+// cells; up to the 4 rotations about the hole's axis 4416, and with the 4
+// reflections 2451 (Burnside's lemma: a quarter turn fixes the 6 sets that
+// are one of its 4-cycles (it fixes only the hole's column of 3 cells); a
+// half turn fixes 102, two of its 12 swapped pairs, C(12, 2) = 66, or a
+// pair and two of the column's cells, 12 x 3 = 36; a reflection fixes 486
+// (9 cells on its plane and 9 pairs: C(9, 4) + 9 x C(9, 2) + C(9, 2) =
+// 126 + 324 + 36): (17550 + 6 + 6 + 102) / 4 = 4416, (17664 + 4 x 486) / 8
+// = 2451). burrTxt -d -q -o all (b72a71d) on the file as
+// tools/xmpuzzle-from-text writes it: "2451 assemblies and 2451
+// solutions", and the classes by level below (its "level:" lines).
 TEST(Checkpoint, PolycubeDisassemblyInSlicesIsTheUninterruptedOne) {
   const fs::path dir = scratch("polycube-disassembly");
   const std::string file = (dir / "room.txt").string();
   cubenum::testing::write(file,
-                          cubenum::testing::room_puzzle("room", 5, "piece C 2\ncube 0 0 0\n"));
+                          cubenum::testing::room_puzzle("room", 3, "piece C 4\ncube 0 0 0\n"));
   const std::string count = "polycube count " + file + " --disassemble";
   const auto whole_run = run_cubenum(count + " --json " + (dir / "whole.json").string());
   ASSERT_EQ(whole_run.status, 0) << whole_run.output;
@@ -410,22 +412,29 @@ TEST(Checkpoint, PolycubeDisassemblyInSlicesIsTheUninterruptedOne) {
     return r;
   };
   const Json whole = result(dir / "whole.json");
-  EXPECT_EQ(whole["raw"], 7750);
-  EXPECT_EQ(whole["rotations"], 1960);
-  EXPECT_EQ(whole["symmetries"], 1155);
-  EXPECT_EQ(whole["solutions"]["raw"], 7750);
-  EXPECT_EQ(whole["solutions"]["symmetries"], 1155);
+  EXPECT_EQ(whole["raw"], 17550);
+  EXPECT_EQ(whole["rotations"], 4416);
+  EXPECT_EQ(whole["symmetries"], 2451);
+  EXPECT_EQ(whole["solutions"]["raw"], 17550);
+  EXPECT_EQ(whole["solutions"]["symmetries"], 2451);
   EXPECT_EQ(whole["solutions"]["undecided"], 0);
-  EXPECT_EQ(whole["solutions"]["levels"],
-            Json::parse(R"([{"level": "1", "count": 10}, {"level": "1.2", "count": 50},
-                            {"level": "1.3", "count": 75}, {"level": "2.2", "count": 155},
-                            {"level": "2.3", "count": 400}, {"level": "3.3", "count": 465}])"));
+  Json levels = Json::array();
+  for (const auto& [level, classes] : std::vector<std::pair<std::string, int>>{
+           {"1.1.1.2", 3},   {"1.1.1.3", 3},  {"1.1.2.2", 45}, {"1.1.2.3", 54},  {"1.1.3.3", 45},
+           {"1.2.1.2", 3},   {"1.2.1.3", 27}, {"1.2.2.2", 84}, {"1.2.2.3", 321}, {"1.2.3.3", 324},
+           {"1.3.1.3", 3},   {"1.3.3.2", 27}, {"1.3.3.3", 81}, {"2.1.1.3", 3},   {"2.1.2.3", 20},
+           {"2.1.3.3", 3},   {"2.2.1.2", 7},  {"2.2.1.3", 57}, {"2.2.2.2", 29},  {"2.2.2.3", 394},
+           {"2.2.3.3", 501}, {"2.3.1.3", 3},  {"2.3.2.3", 45}, {"2.3.3.2", 69},  {"2.3.3.3", 216},
+           {"3.3.1.2", 2},   {"3.3.1.3", 6},  {"3.3.2.2", 24}, {"3.3.2.3", 3},   {"3.3.3.2", 28},
+           {"3.3.3.3", 21}})
+    levels.push_back({{"level", level}, {"count", classes}});
+  EXPECT_EQ(whole["solutions"]["levels"], levels);
 
   const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
-  // The first slices count (a tenth of the whole run: the count's subtrees
-  // saved), the later ones list the classes again and take apart those not
-  // saved; each slice a fifth longer. (Saved every 0.01 s: the count's
-  // subtrees are many.)
+  // From a tenth of the whole run, each slice a fifth longer: the first
+  // ones count (the count's subtrees saved), the later ones list the
+  // classes again and take apart those not saved. (Saved every 0.01 s: the
+  // count's subtrees are many.)
   double limit = whole_run.seconds / 10;
   auto run = run_cubenum(count + " --checkpoint " + ck + " --checkpoint-every 0.01 --time-limit " +
                          std::to_string(limit) + " --json " + out);
@@ -434,7 +443,7 @@ TEST(Checkpoint, PolycubeDisassemblyInSlicesIsTheUninterruptedOne) {
   bool part_decided = false;  // a slice stopped with some classes decided, not all
   while (run.status == 4 && slices < 60) {
     for (const std::uint64_t saved : classes_saved(ck))
-      part_decided = part_decided || (saved > 0 && saved < 1155);
+      part_decided = part_decided || (saved > 0 && saved < 2451);
     limit *= 1.2;
     const std::string threads = slices % 2 == 0 ? " --threads 2" : " --threads 1";
     run =
@@ -450,7 +459,7 @@ TEST(Checkpoint, PolycubeDisassemblyInSlicesIsTheUninterruptedOne) {
   std::ifstream in(out);
   EXPECT_TRUE(Json::parse(in).value("resumed", false));
   // The checkpoint holds every class decided: its --resume takes apart none.
-  EXPECT_EQ(classes_saved(ck), std::vector<std::uint64_t>{1155});
+  EXPECT_EQ(classes_saved(ck), std::vector<std::uint64_t>{2451});
 }
 
 }  // namespace

@@ -700,6 +700,68 @@ TEST(DistributedCounts, PolycubeDisassemblyIsTheOneProcessOne) {
   }
 }
 
+// polycube count --disassemble in time-limited slices on 2 processes, 3
+// and 1 by turns: each process saves the classes it decided in its own
+// part, and a resumed run, at any process count, takes apart the others:
+// the one-process result. The puzzle: four unit cubes in the 3x3x3 room
+// of tests/room_puzzle.hpp, whose disassembly takes most of the run
+// (tests/checkpoint_test.cpp has its counts from Burnside's lemma and
+// burrTxt: 2451 classes at 31 levels).
+TEST(DistributedCheckpoint, PolycubeDisassemblySlicesGoOnAtAnyProcessCount) {
+  const fs::path dir = cubenum::testing::scratch("distributed-disassembly-slices");
+  const std::string file = (dir / "room.txt").string();
+  cubenum::testing::write(file,
+                          cubenum::testing::room_puzzle("room", 3, "piece C 4\ncube 0 0 0\n"));
+  const std::string count = "polycube count " + file + " --disassemble";
+  const auto alone = run_cubenum(count + " --threads 1 --json " + (dir / "alone.json").string());
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  const auto result = [](const fs::path& json) {
+    Json r = result_of(json)["results"][0];
+    r.erase("count_seconds");
+    r["solutions"].erase("seconds");
+    return r;
+  };
+  ASSERT_EQ(result(dir / "alone.json")["solutions"]["symmetries"], 2451);
+  // The classes saved as decided, over every part.
+  const auto decided = [](const fs::path& ck) {
+    std::uint64_t saved = 0;
+    for (const auto& part : fs::directory_iterator(ck)) {
+      const fs::path manifest = part.path() / "checkpoint.json";
+      if (!fs::exists(manifest)) continue;
+      std::ifstream in(manifest);
+      const Json json = Json::parse(in);
+      for (const Json& search : json["state"]["searches"])
+        if (search["search"] == "problem 1, disassembly") saved += search["finished"].get<int>();
+    }
+    return saved;
+  };
+  const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+  // From a tenth of the one-thread run, a fifth longer each slice.
+  double limit = alone.seconds / 10;
+  const auto slice = [&] {
+    limit *= 1.2;
+    return " --threads 1 --checkpoint-every 0.01 --time-limit " + std::to_string(limit) +
+           " --json " + out;
+  };
+  auto run = run_mpi(2, count + " --checkpoint " + ck + slice());
+  ASSERT_EQ(run.status, 4) << run.output;
+  int slices = 1;
+  bool part_decided = false;  // a slice stopped with some classes decided, not all
+  while (run.status == 4 && slices < 30) {
+    const std::uint64_t saved = decided(ck);
+    part_decided = part_decided || (saved > 0 && saved < 2451);
+    const int processes = 1 + slices % 3;  // 2, 3, 1, 2, ...
+    run = processes == 1 ? run_cubenum(count + " --resume " + ck + slice())
+                         : run_mpi(processes, count + " --resume " + ck + slice());
+    ASSERT_TRUE(run.status == 0 || run.status == 4) << run.output;
+    ++slices;
+  }
+  ASSERT_EQ(run.status, 0) << run.output;
+  RecordProperty("slices", slices);
+  EXPECT_TRUE(part_decided) << "no slice stopped inside the disassembly";
+  EXPECT_EQ(result(out), result(dir / "alone.json"));
+}
+
 // Ctrl-C under mpirun: the terminal sends SIGINT to every process of the
 // run (and mpirun may pass it on again: a second signal within a second is
 // the same request); each stops promptly and saves its part (the count,
