@@ -301,15 +301,22 @@ void check_classes_in_slices(const std::string& classes, const std::string& name
   EXPECT_EQ(raw.status, 2) << raw.output;
 }
 
-// Over classes (the frontier engine's two-bit checkpoints with the
-// positions and classes of the levels done) and over positions (the row
-// engine's, with the classes of the levels done).
+// Over classes (the frontier engine's checkpoints, bitmaps or two-bit,
+// with the positions and classes of the levels done) and over positions
+// (the row engine's, with the classes of the levels done).
 TEST(Checkpoint, ClassesCountedInSlicesAreTheUninterruptedOnes) {
   const std::string pocket =
       std::string("twisty bfs ") + CUBENUM_DATA_DIR + "/twisty/pocket-cube.tws --moves U,F,R";
   {
     SCOPED_TRACE("over classes");
     check_classes_in_slices(pocket + " --symmetry all --over classes", "twisty-classes", 0.02);
+  }
+  {
+    // Too little memory for three bitmaps (233 KiB and the C table's 31):
+    // two bits an index.
+    SCOPED_TRACE("over classes, two bits");
+    check_classes_in_slices(pocket + " --symmetry all --over classes --memory 0.0002",
+                            "twisty-classes-two-bits", 0.02);
   }
   {
     SCOPED_TRACE("over classes, inverse");

@@ -394,10 +394,13 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
         with_inverse.push_back(c.with_inverse);
     }
     for (int threads : {1, 2})
-      for (bool inverse : {false, true}) {
-        SCOPED_TRACE(::testing::Message() << threads << " threads, inverse " << inverse);
+      for (int mode = 0; mode < 3; ++mode) {
+        const bool two_bit = mode == 1, inverse = mode == 2;
+        SCOPED_TRACE(::testing::Message()
+                     << threads << " threads, two bits " << two_bit << ", inverse " << inverse);
         ThreadLimit limit(threads);
         ClassBfsOptions options;
+        options.two_bit = two_bit;
         options.inverse = inverse;
         const ClassEnumeration e = enumerate_classes(classes, options, this_cluster());
         ASSERT_EQ(e.positions.size(), levels.size());

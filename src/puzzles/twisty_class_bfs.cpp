@@ -113,16 +113,17 @@ ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOption
   bfs::BfsOptions bfs_options;
   bfs_options.policy = options.policy;
   bfs_options.cluster = &cluster;
-  bfs_options.two_bit = !options.inverse;
-  bfs_options.depth_table = !options.inverse;
+  const bool two_bit = options.two_bit && !options.inverse;
+  bfs_options.two_bit = two_bit;
+  bfs_options.depth_table = two_bit;
   bfs_options.on_progress = options.on_progress;
   bfs_options.should_stop = options.should_stop;
   bfs_options.on_level = [&](const bfs::LevelStats& level, const bfs::LevelStates& states) {
     std::uint64_t positions = 0, with_inverse = 0;
-    if (options.inverse) {
-      const BitmapTally mine = tally_level(space, *states.level, part.first, true);
+    if (!two_bit) {
+      const BitmapTally mine = tally_level(space, *states.level, part.first, options.inverse);
       positions = total(cluster, mine.positions);
-      with_inverse = (level.states + total(cluster, mine.self_inverse)) / 2;
+      if (options.inverse) with_inverse = (level.states + total(cluster, mine.self_inverse)) / 2;
     } else {
       const auto [found, special_positions] = special.count(*states.depths, level.depth);
       positions =
@@ -136,7 +137,7 @@ ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOption
       bfs_options, options.checkpoint, options.checkpoint_every, options.resume,
       [&] { return saved_counts(e); },
       [&](const CheckpointJson& saved) { restore_counts(saved, e); });
-  if (bfs_options.restore && !options.inverse)
+  if (bfs_options.restore && two_bit)
     bfs_options.restore = [&, restore = std::move(bfs_options.restore)](bfs::BfsBoundary& b) {
       restore(b);
       special.mark_reached(*b.depths);
@@ -147,13 +148,13 @@ ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOption
 }
 
 std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, int processes,
-                              bool inverse) {
+                              unsigned bits) {
   const long double classes = static_cast<long double>(split.values) >= 64.0L * order
                                   ? static_cast<long double>(split.values) / order
                                   : static_cast<long double>(split.values);
   const auto indices = static_cast<std::uint64_t>(classes * static_cast<long double>(split.rest));
   const RankPart part = part_of(indices, 0, processes);
-  return part.count * (inverse ? 3 : 2) / 8 + split.values * 5;
+  return part.count * bits / 8 + split.values * 5;
 }
 
 }  // namespace cubenum::twisty

@@ -91,6 +91,7 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
     return best;
   }
   const long double order = static_cast<long double>(group.order());
+  std::vector<SymCoordinate> splits;
   for (std::uint32_t mask = 1; mask < (1U << blocks.size()); ++mask) {
     SymCoordinate split;
     long double values = 1;
@@ -108,8 +109,17 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
     const long double classes = values >= 64 * order ? values / order : values;
     split.estimated_bytes = static_cast<std::uint64_t>(
         classes * static_cast<long double>(split.rest) / 4 + 5 * values + 4 * classes);
-    if (best.parts.empty() || split.estimated_bytes < best.estimated_bytes) best = split;
+    splits.push_back(std::move(split));
   }
+  // The most values of C within half as much again as the least memory:
+  // a C with few values has many fixed by some symmetry, and their
+  // classes cost a canonical R at every visit.
+  std::uint64_t least = std::numeric_limits<std::uint64_t>::max();
+  for (const SymCoordinate& split : splits) least = std::min(least, split.estimated_bytes);
+  for (SymCoordinate& split : splits)
+    if (split.estimated_bytes <= least + least / 2 &&
+        (best.parts.empty() || split.values > best.values))
+      best = std::move(split);
   if (best.parts.empty()) {
     best.text = "every choice of pieces has more than 2^32 arrangements";
     return best;

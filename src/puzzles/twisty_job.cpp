@@ -122,13 +122,14 @@ BfsResult bfs_shared(const TwistySpace& space, const BfsRequest& args, const Cla
 
 // Over classes: the frontier engine on the class space, on every thread and
 // every process.
-BfsResult bfs_over_classes(const TwistySpace& space, const ClassSpace& classes, bool inverse,
-                           const BfsRequest& args, CheckpointSession& checkpoints, Cluster& cluster,
-                           bool& stopped) {
+BfsResult bfs_over_classes(const TwistySpace& space, const ClassSpace& classes,
+                           const ClassSearch& plan, bool inverse, const BfsRequest& args,
+                           CheckpointSession& checkpoints, Cluster& cluster, bool& stopped) {
   LevelProgress progress(space, classes.size(), "scanned");
   ClassBfsOptions options;
   options.policy = args.direction;
   options.inverse = inverse;
+  options.two_bit = plan.bits == 2;
   options.checkpoint = checkpoints.writer();
   options.checkpoint_every = checkpoints.every();
   options.resume = checkpoints.reader();
@@ -258,14 +259,22 @@ BfsResult run_bfs(const BfsRequest& request,
       group = find_group(laid, request.symmetry.value_or(SymmetryRequest{}));
       SymCoordinate split = choose_sym_coordinate(laid, *group);
       if (!split.parts.empty()) {
+        // Three bitmaps where they fit (up to inversion: always), else
+        // two bits an index.
+        const double allowed = memory_allowed(request.memory_gib);
+        unsigned bits = 3;
+        if (!group->inverse() && allowed > 0 &&
+            double(class_bfs_bytes(split, group->order(), processes, 3)) > allowed)
+          bits = 2;
         check_fits(
-            double(class_bfs_bytes(split, group->order(), processes, group->inverse())),
+            double(class_bfs_bytes(split, group->order(), processes, bits)),
             fmt::format("{} ranked states", laid.size()),
-            fmt::format("over classes of its {} symmetries: 2 bits a class and tables; "
+            fmt::format("over classes of its {} symmetries: {} bits a class and tables; "
                         "over positions {}",
-                        group->order(), bytes_text(double(bfs_need(laid, processes, false)))),
+                        group->order(), bits, bytes_text(double(bfs_need(laid, processes, false)))),
             request.memory_gib);
         plan = ClassSearch{std::move(split)};
+        plan->bits = bits;
         return;
       }
       if (request.over == BfsOver::Classes) throw InputError("--over", 0, "classes: " + split.text);
@@ -296,13 +305,12 @@ BfsResult run_bfs(const BfsRequest& request,
     plan->c_classes = classes.c_classes();
     plan->indices = classes.size();
     plan->table_bytes = classes.table_bytes();
-    plan->bits = group->inverse() ? 3 : 2;
     if (const CheckpointReader* saved = checkpoints.reader(); saved && cluster.process() == 0)
       fmt::print(stderr, "cubenum: resuming from {}: {} levels done\n", request.checkpoints.resume,
                  saved->state().value("levels", CheckpointJson::array()).size());
     bool stopped = false;
-    BfsResult result =
-        bfs_over_classes(*space, classes, group->inverse(), request, checkpoints, cluster, stopped);
+    BfsResult result = bfs_over_classes(*space, classes, *plan, group->inverse(), request,
+                                        checkpoints, cluster, stopped);
     if (stopped) checkpoints.stopped();
     result.space = std::move(space);
     result.resumed = checkpoints.reader() != nullptr;

@@ -158,11 +158,15 @@ bool ClassSpace::for_each_neighbour(std::uint64_t index, Visit&& visit) const {
   return c.for_each_neighbour(index, visit);
 }
 
-// A BFS over the classes from solved, on every thread and every process
-// (the frontier engine, two bits an index; with `inverse`, a level's bitmap
-// too, three bits an index, to count its classes up to inversion).
+// A BFS over the classes from solved, on every thread and every process:
+// the frontier engine with three bitmaps (three bits an index), or in
+// two-bit mode (depth mod 3 alone, whose levels expand again the indices
+// of their code three levels older in the chunks they touch: less memory,
+// more work). `inverse` counts classes up to inversion too, and needs the
+// bitmaps.
 struct ClassBfsOptions {
   bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
+  bool two_bit = false;
   bool inverse = false;
   CheckpointWriter* checkpoint = nullptr;
   double checkpoint_every = 60;
@@ -186,6 +190,6 @@ ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOption
 // space's two (or three) bits and the C table (no move tables: moves are
 // applied to positions).
 std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, int processes,
-                              bool inverse);
+                              unsigned bits);
 
 }  // namespace cubenum::twisty

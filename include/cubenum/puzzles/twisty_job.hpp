@@ -74,7 +74,7 @@ struct BfsRequest {
 struct ClassSearch {
   SymCoordinate split;
   std::uint64_t c_classes = 0, indices = 0, table_bytes = 0;
-  unsigned bits = 2;  // an index's (3 up to inversion: a level's bitmap too)
+  unsigned bits = 3;  // an index's: three bitmaps, or two-bit mode where those do not fit
 };
 
 struct BfsResult {
