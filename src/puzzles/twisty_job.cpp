@@ -359,7 +359,8 @@ Json bfs_json(const BfsResult& result) {
                             {"c_values", c.split.values},
                             {"c_classes", c.c_classes},
                             {"indices", c.indices},
-                            {"table_bytes", c.table_bytes}};
+                            {"table_bytes", c.table_bytes},
+                            {"bits", c.bits}};
   }
   if (result.group) {
     json["symmetry"] = group_json(*result.group);
