@@ -11,6 +11,7 @@
 #include <array>
 #include <atomic>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -301,6 +302,33 @@ TEST(Disassembly, PelikanBurrCountedWithBurrTxtsLevel) {
   EXPECT_EQ(p.solutions->raw, 24u);  // its 24 rotations (the mirror image is no assembly)
   ASSERT_EQ(p.solutions->levels.size(), 1u);
   EXPECT_EQ(p.solutions->levels.begin()->first, "98.2.4.2");
+}
+
+// A checkpoint of count --disassemble holds the classes decided, which the
+// pieces' weights and groups decide too: the same file resumes (to the
+// same solutions and level), the file with the cage's weight changed is
+// another run, refused.
+TEST(Disassembly, CheckpointIsRefusedForOtherWeights) {
+  const std::string file = pelikan_burr_file();
+  const std::string ck = ::testing::TempDir() + "cubenum-pelikan-ck";
+  std::filesystem::remove_all(ck);
+  const std::string count = "polycube count " + file + " --disassemble --json -";
+  auto run = cubenum::testing::run_cubenum(count + " --checkpoint " + ck);
+  ASSERT_EQ(run.status, 0) << run.output;
+  run = cubenum::testing::run_cubenum(count + " --resume " + ck);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("\"level\": \"98.2.4.2\""), std::string::npos) << run.output;
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string heavy = " weight=\"2\"";
+  ASSERT_NE(text.find(heavy), std::string::npos);
+  text.replace(text.find(heavy), heavy.size(), " weight=\"3\"");
+  const std::string heavier = ::testing::TempDir() + "cubenum-pelikan-burr-heavier.xmpuzzle";
+  std::ofstream(heavier) << text;
+  run =
+      cubenum::testing::run_cubenum("polycube count " + heavier + " --disassemble --resume " + ck);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("of another run"), std::string::npos) << run.output;
 }
 
 // BurrTools' rotation table of the cube grid (src/lib/tabs_0/rotmatrix.inc
