@@ -151,12 +151,13 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
   }
   build_table(on_progress);
   find_stabilisers();
+  build_c_moves();
 }
 
 ClassSpace::~ClassSpace() = default;
 
 std::uint64_t ClassSpace::table_bytes() const {
-  return class_of_.size() * 5 + reps_.size() * 5 + stabilisers_.size() * 32;
+  return class_of_.size() * 5 + reps_.size() * 5 + stabilisers_.size() * 32 + c_moves_.size() * 4;
 }
 
 std::uint64_t ClassSpace::compose(std::uint64_t c, std::uint64_t r) const {
@@ -351,6 +352,34 @@ std::uint64_t ClassSpace::index_of_moved(Scratch& s) const {
     space_.read_position(s.image, s.coded);
   }
   return std::uint64_t{cls} * split_.rest + least_rest(cls, value(s.coded, r_weight_), s);
+}
+
+std::uint64_t ClassSpace::index_of_moved(Scratch& s, std::uint64_t c) const {
+  const std::uint32_t cls = class_of_[c];
+  const std::uint8_t k = to_least_[c];
+  if (k != 0) group_.conjugate(k, s.moved, s.image);
+  space_.read_position(k != 0 ? s.image : s.moved, s.coded);
+  return std::uint64_t{cls} * split_.rest + least_rest(cls, value(s.coded, r_weight_), s);
+}
+
+// Kept where it takes at most an eighth of the index space's two bits, or
+// 16 MiB.
+void ClassSpace::build_c_moves() {
+  const std::size_t moves = space_.move_list().size();
+  const std::uint64_t bytes = reps_.size() * moves * 4;
+  if (bytes > std::max<std::uint64_t>(16 << 20, size() / 32)) return;
+  c_moves_.resize(reps_.size() * moves);
+  parallel_for_chunks(reps_.size(), 256, [&](std::size_t begin, std::size_t end) {
+    Scratch s(space_.definition().solved);
+    for (std::size_t cls = begin; cls != end; ++cls) {
+      space_.unrank(compose(reps_[cls], 0), s.position, s.coded);
+      for (std::size_t m = 0; m < moves; ++m) {
+        apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
+        space_.read_position(s.moved, s.coded);
+        c_moves_[cls * moves + m] = static_cast<std::uint32_t>(value(s.coded, c_weight_));
+      }
+    }
+  });
 }
 
 std::uint64_t ClassSpace::index_of(std::uint64_t rank) const {

@@ -104,6 +104,14 @@ class ClassSpace {
   std::uint64_t index_of(std::uint64_t rank, Scratch& s) const;
   // The class of the position s.moved.
   std::uint64_t index_of_moved(Scratch& s) const;
+  // The same where the position's C is known (from c_moves_).
+  std::uint64_t index_of_moved(Scratch& s, std::uint64_t c) const;
+  // C after each move from the class of `index`'s least C, where kept.
+  const std::uint32_t* c_moved(std::uint64_t index) const {
+    return c_moves_.empty() ? nullptr
+                            : c_moves_.data() + index / split_.rest * space_.move_list().size();
+  }
+  void build_c_moves();
   std::uint64_t value(const Position& p, const std::vector<std::uint64_t>& weights) const;
   std::uint64_t least_rest(std::uint32_t cls, std::uint64_t r, Scratch& s) const;
   const std::vector<std::uint8_t>* stabiliser(std::uint32_t cls) const;
@@ -111,12 +119,15 @@ class ClassSpace {
   const TwistySpace& space_;
   const SymmetryGroup& group_;
   SymCoordinate split_;
-  std::vector<std::uint64_t> weight_;     // each part's weight in the rank
-  std::vector<std::uint64_t> c_weight_;   // [part]: its weight in C, 0 if in R
-  std::vector<std::uint64_t> r_weight_;   // [part]: its weight in R, 0 if in C
-  std::vector<std::uint32_t> class_of_;   // [c]
-  std::vector<std::uint8_t> to_least_;    // [c]: a symmetry taking c to its class's least
-  std::vector<std::uint32_t> reps_;       // [class]: its least c
+  std::vector<std::uint64_t> weight_;    // each part's weight in the rank
+  std::vector<std::uint64_t> c_weight_;  // [part]: its weight in C, 0 if in R
+  std::vector<std::uint64_t> r_weight_;  // [part]: its weight in R, 0 if in C
+  std::vector<std::uint32_t> class_of_;  // [c]
+  std::vector<std::uint8_t> to_least_;   // [c]: a symmetry taking c to its class's least
+  std::vector<std::uint32_t> reps_;      // [class]: its least c
+  // [class * moves + m]: C after move m from the class's least c (a move
+  // takes C's pieces among themselves), where it takes little memory.
+  std::vector<std::uint32_t> c_moves_;
   std::vector<std::uint8_t> is_special_;  // [class]
   // The stabilisers of the special classes' least c (identity excluded),
   // sorted by class.
@@ -138,9 +149,12 @@ class ClassSpace::Cursor {
     if (!space_.canonical(index)) return false;
     const TwistySpace& raw = space_.space_;
     raw.unrank(space_.rank_of(index), base_, scratch_.coded);
-    for (const Move& m : raw.move_list()) {
-      apply(raw.definition().sets, base_, m.effect, scratch_.moved);
-      if (visit(space_.index_of_moved(scratch_))) return true;
+    const std::uint32_t* c_moved = space_.c_moved(index);
+    for (std::size_t m = 0; m < raw.move_list().size(); ++m) {
+      apply(raw.definition().sets, base_, raw.move_list()[m].effect, scratch_.moved);
+      const std::uint64_t n = c_moved != nullptr ? space_.index_of_moved(scratch_, c_moved[m])
+                                                 : space_.index_of_moved(scratch_);
+      if (visit(n)) return true;
     }
     return false;
   }
