@@ -234,6 +234,37 @@ TEST(Distributed, DefinitionFileTablesAndAntipodesAreTheOneProcessOnes) {
 }
 
 // A definition's BFS across processes in time-limited slices: the one-process result.
+// The BFS over classes across processes in time-limited slices (three
+// bitmaps; two bits an index where --memory leaves no room for three in
+// a process): the one-process counts.
+TEST(DistributedCheckpoint, ClassSlicesGiveTheOneProcessResult) {
+  for (const std::string memory : {"", " --memory 0.00012"}) {
+    SCOPED_TRACE(memory);
+    const fs::path dir = cubenum::testing::scratch("distributed-class-slices");
+    const std::string whole = "twisty bfs " + std::string(CUBENUM_DATA_DIR) +
+                              "/twisty/pocket-cube.tws --moves U,F,R --symmetry all --threads 1";
+    const std::string command = whole + memory;  // each process holds half the indices
+    const auto alone = run_cubenum(whole + " --json " + (dir / "alone.json").string());
+    ASSERT_EQ(alone.status, 0) << alone.output;
+    const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
+    double limit = 0.02;
+    auto run = run_mpi(2, command + " --checkpoint " + ck + " --checkpoint-every 0 --time-limit " +
+                              std::to_string(limit) + " --json " + out);
+    int slices = 1;
+    while (run.status == 4 && ++slices < 30) {
+      limit *= 1.6;
+      run = run_mpi(2, command + " --resume " + ck + " --checkpoint-every 0 --time-limit " +
+                           std::to_string(limit) + " --json " + out);
+    }
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_GT(slices, 1);
+    Json sliced = result_of(out), one = result_of(dir / "alone.json");
+    EXPECT_EQ(sliced["resumed"], true);
+    for (const char* field : {"distribution", "classes", "states", "total_classes"})
+      EXPECT_EQ(sliced[field], one[field]) << field;
+  }
+}
+
 TEST(DistributedCheckpoint, DefinitionFileSlicesGiveTheOneProcessResult) {
   const fs::path dir = cubenum::testing::scratch("distributed-twisty-slices");
   const std::string command =
