@@ -233,7 +233,24 @@ TEST(Distributed, DefinitionFileTablesAndAntipodesAreTheOneProcessOnes) {
       << table.output;
 }
 
-// A definition's BFS across processes in time-limited slices: the one-process result.
+// Runs `command` on 2 processes in time-limited slices (longer each slice:
+// a stop drops the level in progress) until it ends: the last run and the
+// number of slices.
+std::pair<cubenum::testing::ProgramRun, int> run_mpi_in_slices(const std::string& command,
+                                                               const std::string& ck,
+                                                               const std::string& out) {
+  double limit = 0.02;
+  auto run = run_mpi(2, command + " --checkpoint " + ck + " --checkpoint-every 0 --time-limit " +
+                            std::to_string(limit) + " --json " + out);
+  int slices = 1;
+  while (run.status == 4 && ++slices < 30) {
+    limit *= 1.6;
+    run = run_mpi(2, command + " --resume " + ck + " --checkpoint-every 0 --time-limit " +
+                         std::to_string(limit) + " --json " + out);
+  }
+  return {run, slices};
+}
+
 // The BFS over classes across processes in time-limited slices (three
 // bitmaps; two bits an index where --memory leaves no room for three in
 // a process): the one-process counts.
@@ -247,15 +264,7 @@ TEST(DistributedCheckpoint, ClassSlicesGiveTheOneProcessResult) {
     const auto alone = run_cubenum(whole + " --json " + (dir / "alone.json").string());
     ASSERT_EQ(alone.status, 0) << alone.output;
     const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
-    double limit = 0.02;
-    auto run = run_mpi(2, command + " --checkpoint " + ck + " --checkpoint-every 0 --time-limit " +
-                              std::to_string(limit) + " --json " + out);
-    int slices = 1;
-    while (run.status == 4 && ++slices < 30) {
-      limit *= 1.6;
-      run = run_mpi(2, command + " --resume " + ck + " --checkpoint-every 0 --time-limit " +
-                           std::to_string(limit) + " --json " + out);
-    }
+    const auto [run, slices] = run_mpi_in_slices(command, ck, out);
     ASSERT_EQ(run.status, 0) << run.output;
     EXPECT_GT(slices, 1);
     Json sliced = result_of(out), one = result_of(dir / "alone.json");
@@ -265,6 +274,7 @@ TEST(DistributedCheckpoint, ClassSlicesGiveTheOneProcessResult) {
   }
 }
 
+// A definition's BFS across processes in time-limited slices: the one-process result.
 TEST(DistributedCheckpoint, DefinitionFileSlicesGiveTheOneProcessResult) {
   const fs::path dir = cubenum::testing::scratch("distributed-twisty-slices");
   const std::string command =
@@ -272,15 +282,7 @@ TEST(DistributedCheckpoint, DefinitionFileSlicesGiveTheOneProcessResult) {
   const auto alone = run_cubenum(command + " --json " + (dir / "alone.json").string());
   ASSERT_EQ(alone.status, 0) << alone.output;
   const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
-  double limit = 0.02;  // longer each slice: a stop drops the level in progress
-  auto run = run_mpi(2, command + " --checkpoint " + ck + " --checkpoint-every 0 --time-limit " +
-                            std::to_string(limit) + " --json " + out);
-  int slices = 1;
-  while (run.status == 4 && ++slices < 30) {
-    limit *= 1.6;
-    run = run_mpi(2, command + " --resume " + ck + " --checkpoint-every 0 --time-limit " +
-                         std::to_string(limit) + " --json " + out);
-  }
+  const auto [run, slices] = run_mpi_in_slices(command, ck, out);
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_GT(slices, 2);
   Json sliced = result_of(out);
