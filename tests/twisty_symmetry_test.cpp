@@ -417,6 +417,32 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
   }
 }
 
+// More moves than the frontier engine takes a state (17 three-cycles of 6
+// slots and their inverses: 34): no BFS over classes, with the reason.
+TEST(TwistyClassBfs, MoreMovesThanAStateMayHaveAreRefused) {
+  std::string text = "Name Cycles\nSet T 6 1\nSolved\nT\n1 2 3 4 5 6\nEnd\n";
+  int made = 0;
+  for (int a = 1; a <= 6; ++a)
+    for (int b = a + 1; b <= 6; ++b)
+      for (int c = b + 1; c <= 6 && made < 17; ++c, ++made) {
+        int perm[6] = {1, 2, 3, 4, 5, 6};
+        perm[a - 1] = b, perm[b - 1] = c, perm[c - 1] = a;
+        text += "Move M" + std::to_string(made) + "\nT\n";
+        for (int slot : perm) text += std::to_string(slot) + " ";
+        text += "\nEnd\n";
+      }
+  std::istringstream in(text);
+  const Definition def = parse_definition(in, "cycles.tws");
+  const auto moves = expand_moves(def, {});
+  ASSERT_EQ(moves.size(), 34u);
+  const SymmetryGroup group(def, moves, {});
+  const TwistySpace space(def, moves);
+  const SymCoordinate split = choose_sym_coordinate(space, group);
+  EXPECT_TRUE(split.parts.empty());
+  EXPECT_NE(split.text.find("34 moves: a BFS over classes takes at most 32"), std::string::npos)
+      << split.text;
+}
+
 // A position and all its images have one index; an index's position is
 // its class's; the positions of a class are |G| / its stabiliser.
 TEST(TwistyClassBfs, EveryImageHasTheIndexOfItsClass) {

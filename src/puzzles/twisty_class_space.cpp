@@ -72,6 +72,13 @@ std::string set_names(const TwistySpace& space, const std::vector<std::size_t>& 
 
 SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group) {
   SymCoordinate best;
+  if (space.moves() > static_cast<int>(bfs::kMaxNeighbours)) {
+    best.text = fmt::format(
+        "{} moves: a BFS over classes takes at most {} (choose fewer with "
+        "--moves)",
+        space.moves(), bfs::kMaxNeighbours);
+    return best;
+  }
   if (group.order() > 255) {
     best.text = fmt::format("a group of order {}: a BFS over classes takes at most 255 symmetries",
                             group.order());
@@ -131,7 +138,8 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
 ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
                        const std::function<void(std::uint64_t)>& on_progress)
     : space_(space), group_(group), split_(std::move(split)) {
-  if (split_.parts.empty()) throw std::invalid_argument("twisty: no sym-coordinate");
+  if (split_.parts.empty() || space.moves() > static_cast<int>(bfs::kMaxNeighbours))
+    throw std::invalid_argument("twisty: no sym-coordinate, or too many moves");
   const auto& parts = space.parts();
   weight_.assign(parts.size(), 0);
   c_weight_.assign(parts.size(), 0);
@@ -219,9 +227,10 @@ struct GroupTable {
 
 // Every value c of C with r = 0 is conjugated by every symmetry, once per
 // orbit: the first thread to meet an orbit writes, for each member, the
-// orbit's least value and a symmetry taking it there (any thread that
-// meets the orbit too writes the same). Then the least values are
-// numbered in order.
+// orbit's least value and a symmetry taking it there (a thread that meets
+// the orbit too writes the same least value; where a symmetry fixes it,
+// maybe another symmetry to it, which least_rest makes alike). Then the
+// least values are numbered in order.
 void ClassSpace::build_table(const std::function<void(std::uint64_t)>& on_progress) {
   const GroupTable table(group_);
   const std::size_t order = group_.order();

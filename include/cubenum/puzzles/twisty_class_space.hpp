@@ -42,10 +42,12 @@ struct SymCoordinate {
   std::string text;  // "CORNER pieces (40320 values)"
 };
 
-// The best split of the space for the group (least estimated memory), or
-// why there is none (`parts` empty, `text` the reason): C must be the
+// The split of the space for the group with the most values of C among
+// those within half as much again as the least estimated memory, or why
+// there is none (`parts` empty, `text` the reason): C must be the
 // pieces of orbits that every symmetry maps among themselves, whose parity
-// and coupled pieces lie within them, with at most 2^32 values.
+// and coupled pieces lie within them, with at most 2^32 values; the group
+// at most 255 symmetries, the moves at most bfs::kMaxNeighbours.
 SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group);
 
 class ClassSpace {
