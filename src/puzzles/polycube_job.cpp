@@ -491,22 +491,11 @@ namespace {
 
 using Shape = std::vector<Voxel>;
 
-// The voxels moved to the least corner at the origin, sorted.
-Shape normal(Shape s) {
-  Voxel low = s.front();
-  for (const Voxel& v : s)
-    for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]);
-  for (Voxel& v : s)
-    for (int a = 0; a < 3; ++a) v[a] -= low[a];
-  std::sort(s.begin(), s.end());
-  return s;
-}
-
 Shape turned(const Shape& s, const CubeSymmetry& g) {
   Shape out;
   out.reserve(s.size());
   for (const Voxel& v : s) out.push_back(g.apply(v));
-  return normal(std::move(out));
+  return search::normalized(std::move(out));
 }
 
 }  // namespace
@@ -584,7 +573,7 @@ BurrToolsMember::BurrToolsMember(const polycube::Problem& problem, const search:
     t.least[k] += problem.pieces[p].min_count;
     t.most[k] += problem.pieces[p].max_count;
     std::uint64_t bits = 0;
-    const Shape s = normal(shape(static_cast<int>(p)));
+    const Shape s = search::normalized(shape(static_cast<int>(p)));
     for (int n = 0; n < kSymmetryCount; ++n)
       if (turned(s, t.numbering[n]) == s) bits |= std::uint64_t(1) << n;
     piece_symmetry.push_back(bits);
@@ -707,7 +696,7 @@ search::CoverAssembly BurrToolsMember::operator()(const search::CoverAssembly& a
         q.low[a] = std::min(q.low[a], v[a]);
         q.high[a] = std::max(q.high[a], v[a]);
       }
-    const auto it = t.orientation.find({p.piece, normal(p.voxels)});
+    const auto it = t.orientation.find({p.piece, search::normalized(p.voxels)});
     if (it == t.orientation.end())
       throw std::logic_error("BurrToolsMember: a placed piece that is no turn of its piece");
     q.rotation = t.numbering[it->second];

@@ -20,11 +20,7 @@
 
 namespace cubenum::search {
 
-namespace {
-
-using Shape = std::vector<Voxel>;
-
-Shape normalized(Shape s) {
+std::vector<Voxel> normalized(std::vector<Voxel> s) {
   Voxel low = s.front();
   for (const Voxel& v : s)
     for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]);
@@ -33,6 +29,10 @@ Shape normalized(Shape s) {
   std::sort(s.begin(), s.end());
   return s;
 }
+
+namespace {
+
+using Shape = std::vector<Voxel>;
 
 Shape transformed(const Shape& s, const CubeSymmetry& g) {
   Shape r;

@@ -24,6 +24,10 @@ struct VoxelPiece {
   std::vector<std::pair<int, int>> groups{};
 };
 
+// A shape's voxels moved so that their least corner is at the origin, and
+// sorted: the same list wherever the shape stands.
+std::vector<Voxel> normalized(std::vector<Voxel> voxels);
+
 struct VoxelProblem {
   std::string name;
   std::vector<VoxelPiece> pieces;
