@@ -28,11 +28,12 @@ BitmapTally tally_level(const ClassSpace& space, const AtomicBitmap& level, std:
   const std::uint64_t order = space.group_order();
   return parallel_sum<BitmapTally>(level.words(), 64, [&](std::size_t begin, std::size_t end) {
     BitmapTally sum;
+    ClassSpace::Cursor cursor = space.cursor(first + begin * 64);
     for (std::size_t w = begin; w != end; ++w)
       for (std::uint64_t bits = level.load_word(w); bits != 0; bits &= bits - 1) {
         const std::uint64_t index = first + w * 64 + static_cast<unsigned>(std::countr_zero(bits));
         sum.positions += space.special(index) ? space.positions(index) : order;
-        if (inverse) sum.self_inverse += space.inverse_of(index) == index;
+        if (inverse) sum.self_inverse += cursor.inverse_of(index) == index;
       }
     return sum;
   });

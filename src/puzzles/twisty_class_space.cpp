@@ -431,9 +431,13 @@ std::uint64_t ClassSpace::positions(std::uint64_t index) const {
 
 std::uint64_t ClassSpace::inverse_of(std::uint64_t index) const {
   Scratch s(space_.definition().solved);
+  return inverse_of(index, s);
+}
+
+std::uint64_t ClassSpace::inverse_of(std::uint64_t index, Scratch& s) const {
   space_.unrank(rank_of(index), s.position, s.coded);
-  group_.invert(s.position, s.image);
-  return index_of(space_.rank(s.image, s.coded), s);
+  group_.invert(s.position, s.moved);
+  return index_of_moved(s);
 }
 
 ClassSpace::Cursor::Cursor(const ClassSpace& space)

@@ -106,6 +106,7 @@ class ClassSpace {
   std::uint64_t index_of(std::uint64_t rank, Scratch& s) const;
   // The class of the position s.moved.
   std::uint64_t index_of_moved(Scratch& s) const;
+  std::uint64_t inverse_of(std::uint64_t index, Scratch& s) const;
   // The same where the position's C is known (from c_moves_).
   std::uint64_t index_of_moved(Scratch& s, std::uint64_t c) const;
   // C after each move from the class of `index`'s least C, where kept.
@@ -161,6 +162,7 @@ class ClassSpace::Cursor {
     return false;
   }
   std::uint64_t index_of(std::uint64_t rank) { return space_.index_of(rank, scratch_); }
+  std::uint64_t inverse_of(std::uint64_t index) { return space_.inverse_of(index, scratch_); }
 
  private:
   const ClassSpace& space_;
