@@ -412,12 +412,7 @@ TEST(Checkpoint, PolycubeDisassemblyInSlicesIsTheUninterruptedOne) {
   const std::string count = "polycube count " + file + " --disassemble";
   const auto whole_run = run_cubenum(count + " --json " + (dir / "whole.json").string());
   ASSERT_EQ(whole_run.status, 0) << whole_run.output;
-  const auto result = [](const fs::path& json) {
-    Json r = result_of(json)["results"][0];
-    r.erase("count_seconds");
-    r["solutions"].erase("seconds");
-    return r;
-  };
+  const auto result = cubenum::testing::room_result<Json>;
   const Json whole = result(dir / "whole.json");
   EXPECT_EQ(whole["raw"], 17550);
   EXPECT_EQ(whole["rotations"], 4416);
@@ -440,7 +435,7 @@ TEST(Checkpoint, PolycubeDisassemblyInSlicesIsTheUninterruptedOne) {
   const std::string ck = (dir / "ck").string(), out = (dir / "sliced.json").string();
   // From a tenth of the whole run, each slice a fifth longer: the first
   // ones count (the count's subtrees saved), the later ones list the
-  // classes again and take apart those not saved. (Saved every 0.01 s: the
+  // classes again and take apart those not saved. (Saved as often as asked: the
   // count's subtrees are many.)
   double limit = whole_run.seconds / 10;
   auto run = run_cubenum(count + " --checkpoint " + ck + " --checkpoint-every 0.01 --time-limit " +

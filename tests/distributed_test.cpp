@@ -531,10 +531,10 @@ TEST(DistributedCheckpoint, OneProcessKilledAtAnyMomentResumesToTheSameResult) {
 namespace {
 
 const std::string kData = CUBENUM_DATA_DIR;
-// About 0.1 s on one thread (325 piece choices).
+// A short count (325 piece choices).
 const std::string kShapeCount = "foam count --shape cuboid:2x1x1 --colours blue,green,red " +
                                 kData + "/foam/happy-cube-original.txt";
-// About 3 s on one thread (11,155 piece choices): long enough for kills
+// A longer count (11,155 piece choices): long enough for kills
 // to land inside the search.
 const std::string kLongerShapeCount =
     "foam count --shape cuboid:2x1x1 --colours blue,green,red,yellow " + kData +
@@ -702,12 +702,7 @@ TEST(DistributedCounts, PolycubeDisassemblyIsTheOneProcessOne) {
   const std::string count = "polycube count " + file + " --disassemble";
   const auto alone = run_cubenum(count + " --json " + (dir / "alone.json").string());
   ASSERT_EQ(alone.status, 0) << alone.output;
-  const auto result = [](const fs::path& json) {
-    Json r = result_of(json)["results"][0];
-    r.erase("count_seconds");
-    r["solutions"].erase("seconds");
-    return r;
-  };
+  const auto result = cubenum::testing::room_result<Json>;
   const Json one = result(dir / "alone.json");
   ASSERT_EQ(one["solutions"]["symmetries"], 453);
   ASSERT_EQ(one["solutions"]["burrtools"], 1269);
@@ -748,12 +743,7 @@ TEST(DistributedCheckpoint, PolycubeDisassemblySlicesGoOnAtAnyProcessCount) {
   const std::string count = "polycube count " + file + " --disassemble";
   const auto alone = run_cubenum(count + " --threads 1 --json " + (dir / "alone.json").string());
   ASSERT_EQ(alone.status, 0) << alone.output;
-  const auto result = [](const fs::path& json) {
-    Json r = result_of(json)["results"][0];
-    r.erase("count_seconds");
-    r["solutions"].erase("seconds");
-    return r;
-  };
+  const auto result = cubenum::testing::room_result<Json>;
   ASSERT_EQ(result(dir / "alone.json")["solutions"]["symmetries"], 2451);
   // The classes saved as decided, over every part.
   const auto decided = [](const fs::path& ck) {

@@ -695,7 +695,7 @@ TEST(FoamShapeFirst, FindsEverySolutionWhenAskedForMore) {
   }
 }
 
-// A search that would otherwise run on gives up after 10 s (a failure
+// A search that would otherwise run on gives up at a time limit (a failure
 // there, never a hang).
 search::FirstOptions within_ten_seconds() {
   search::FirstOptions options;
@@ -732,7 +732,7 @@ std::pair<int, int> corner_and_edge_cells(std::uint32_t grid) {
 // these shapes no choice of one piece a face from the five series' 180
 // can do both (the fewest or the most corners or edge cells the pieces can
 // sum to miss the surface's), and the first-solution search says at once
-// that its search is complete and found nothing (it ran 5 s before).
+// that its search is complete and found nothing (it used to search on).
 TEST(FoamShapeFirst, ShapesThePiecesCannotCoverAreAnsweredAtOnce) {
   const FoamProblem pool = five_series_pool();
   std::vector<int> corners, edge_cells;

@@ -7,9 +7,22 @@
 // empty: every way to place the cubes in the room is an assembly. The
 // box's symmetries that keep the hole where it is are the target's: the 4
 // rotations about the hole's axis and 4 reflections (n odd).
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace cubenum::testing {
+
+// A room count's first result read from its JSON file, without its times,
+// as the test's JSON type (ordered or not).
+template <class J>
+J room_result(const std::filesystem::path& json) {
+  std::ifstream in(json);
+  J r = J::parse(in)["results"][0];
+  r.erase("count_seconds");
+  r["solutions"].erase("seconds");
+  return r;
+}
 
 inline std::string room_puzzle(const std::string& name, int n, const std::string& pieces) {
   const int s = n + 2;

@@ -32,7 +32,7 @@ BitmapTally tally_level(const ClassSpace& space, const AtomicBitmap& level, std:
     for (std::size_t w = begin; w != end; ++w)
       for (std::uint64_t bits = level.load_word(w); bits != 0; bits &= bits - 1) {
         const std::uint64_t index = first + w * 64 + static_cast<unsigned>(std::countr_zero(bits));
-        sum.positions += space.special(index) ? space.positions(index) : order;
+        sum.positions += space.special(index) ? cursor.positions(index) : order;
         if (inverse) sum.self_inverse += cursor.inverse_of(index) == index;
       }
     return sum;
@@ -45,7 +45,10 @@ BitmapTally tally_level(const ClassSpace& space, const AtomicBitmap& level, std:
 class SpecialTally {
  public:
   SpecialTally(const ClassSpace& space, const RankPart& part)
-      : space_(space), part_(part), seen_(space.special_classes() * space.split().rest) {}
+      : space_(space),
+        part_(part),
+        seen_(space.special_classes() * space.split().rest),
+        cursor_(space.cursor(part.first)) {}
 
   // The level's special indices (code depth % 3, not yet counted): how many
   // and their positions.
@@ -56,7 +59,7 @@ class SpecialTally {
         return;
       seen_.try_set(bit);
       ++found;
-      positions += space_.positions(index);
+      positions += cursor_.positions(index);
     });
     return {found, positions};
   }
@@ -83,6 +86,7 @@ class SpecialTally {
   const ClassSpace& space_;
   RankPart part_;
   AtomicBitmap seen_;
+  ClassSpace::Cursor cursor_;  // storage for positions()
 };
 
 CheckpointJson saved_counts(const ClassEnumeration& e) {

@@ -405,18 +405,26 @@ bool ClassSpace::special(std::uint64_t index) const {
 }
 
 bool ClassSpace::canonical(std::uint64_t index) const {
+  Scratch s(space_.definition().solved);
+  return canonical(index, s);
+}
+
+bool ClassSpace::canonical(std::uint64_t index, Scratch& s) const {
   const auto cls = static_cast<std::uint32_t>(index / split_.rest);
   if (is_special_[cls] == 0) return true;
-  Scratch s(space_.definition().solved);
   const std::uint64_t r = index % split_.rest;
   return least_rest(cls, r, s) == r;
 }
 
 std::uint64_t ClassSpace::positions(std::uint64_t index) const {
+  Scratch s(space_.definition().solved);
+  return positions(index, s);
+}
+
+std::uint64_t ClassSpace::positions(std::uint64_t index, Scratch& s) const {
   const auto cls = static_cast<std::uint32_t>(index / split_.rest);
   const std::vector<std::uint8_t>* fixing = stabiliser(cls);
   if (fixing == nullptr) return group_.order();
-  Scratch s(space_.definition().solved);
   const std::uint64_t r = index % split_.rest;
   space_.unrank(compose(reps_[cls], r), s.position, s.coded);
   std::uint64_t stabiliser = 1;

@@ -355,12 +355,9 @@ Json bfs_json(const BfsResult& result) {
   if (result.turns > 1) json["whole_puzzle_turns"] = result.turns;
   if (result.over_classes) {
     const ClassSearch& c = *result.over_classes;
-    json["over_classes"] = {{"sym_coordinate", c.split.text},
-                            {"c_values", c.split.values},
-                            {"c_classes", c.c_classes},
-                            {"indices", c.indices},
-                            {"table_bytes", c.table_bytes},
-                            {"bits", c.bits}};
+    json["over_classes"] = {{"sym_coordinate", c.split.text}, {"c_values", c.split.values},
+                            {"c_classes", c.c_classes},       {"indices", c.indices},
+                            {"table_bytes", c.table_bytes},   {"bits", c.bits}};
   }
   if (result.group) {
     json["symmetry"] = group_json(*result.group);

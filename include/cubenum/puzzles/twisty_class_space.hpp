@@ -17,8 +17,6 @@
 // come out exactly.
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -107,6 +105,8 @@ class ClassSpace {
   // The class of the position s.moved.
   std::uint64_t index_of_moved(Scratch& s) const;
   std::uint64_t inverse_of(std::uint64_t index, Scratch& s) const;
+  bool canonical(std::uint64_t index, Scratch& s) const;
+  std::uint64_t positions(std::uint64_t index, Scratch& s) const;
   // The same where the position's C is known (from c_moves_).
   std::uint64_t index_of_moved(Scratch& s, std::uint64_t c) const;
   // C after each move from the class of `index`'s least C, where kept.
@@ -149,7 +149,7 @@ class ClassSpace::Cursor {
   explicit Cursor(const ClassSpace& space);
   template <class Visit>
   bool for_each_neighbour(std::uint64_t index, Visit&& visit) {
-    if (!space_.canonical(index)) return false;
+    if (!space_.canonical(index, scratch_)) return false;
     const TwistySpace& raw = space_.space_;
     raw.unrank(space_.rank_of(index), base_, scratch_.coded);
     const std::uint32_t* c_moved = space_.c_moved(index);
@@ -163,6 +163,7 @@ class ClassSpace::Cursor {
   }
   std::uint64_t index_of(std::uint64_t rank) { return space_.index_of(rank, scratch_); }
   std::uint64_t inverse_of(std::uint64_t index) { return space_.inverse_of(index, scratch_); }
+  std::uint64_t positions(std::uint64_t index) { return space_.positions(index, scratch_); }
 
  private:
   const ClassSpace& space_;
