@@ -155,15 +155,20 @@ struct Puzzle {
   std::string name;
   Definition def;
   std::vector<Move> moves;
+  // R's twists parts that a class's C shifts under conjugation (the tiles'
+  // twists tied to their cells; the pocket cube's corner twists, whose
+  // offsets differ from corner to corner under the mirrors).
+  std::size_t twist_shifts = 0;
 };
 
 std::vector<Puzzle> small_puzzles() {
   std::vector<Puzzle> puzzles;
   const Definition tiles = load_definition(data_file("tiles-2x3.tws"));
-  puzzles.push_back({"tiles-2x3", tiles, expand_moves(tiles, {})});
+  puzzles.push_back({"tiles-2x3", tiles, expand_moves(tiles, {}), 1});
   const Definition pocket = load_definition(data_file("pocket-cube.tws"));
-  puzzles.push_back({"pocket-cube U,R", pocket, expand_moves(pocket, {{"U", "R"}, false})});
-  puzzles.push_back({"pocket-cube U,R quarter", pocket, expand_moves(pocket, {{"U", "R"}, true})});
+  puzzles.push_back({"pocket-cube U,R", pocket, expand_moves(pocket, {{"U", "R"}, false}), 1});
+  puzzles.push_back(
+      {"pocket-cube U,R quarter", pocket, expand_moves(pocket, {{"U", "R"}, true}), 1});
   return puzzles;
 }
 
@@ -378,6 +383,10 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
     const SymCoordinate split = choose_sym_coordinate(space, group);
     ASSERT_FALSE(split.parts.empty()) << split.text;
     const ClassSpace classes(space, group, split);
+    const ClassSpace through_positions(space, group, split, {}, NeighbourMethod::ThroughPositions);
+    EXPECT_TRUE(classes.table_driven());
+    EXPECT_FALSE(through_positions.table_driven());
+    EXPECT_EQ(classes.twist_shifts(), p.twist_shifts);
     EXPECT_LT(classes.size(), space.size());
     const std::vector<Positions> levels = levels_of(p.def, p.moves);
     const auto expected = naive_classes(p.def, group, levels, false);
@@ -393,16 +402,18 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
       for (const LevelClasses& c : enumerate(space, raw).classes)
         with_inverse.push_back(c.with_inverse);
     }
-    for (int threads : {1, 2})
-      for (int mode = 0; mode < 3; ++mode) {
+    for (const ClassSpace* space_of_classes : {&classes, &through_positions})
+      for (int threads : {1, 2})
+        for (int mode = 0; mode < 3; ++mode) {
         const bool two_bit = mode == 1, inverse = mode == 2;
         SCOPED_TRACE(::testing::Message()
-                     << threads << " threads, two bits " << two_bit << ", inverse " << inverse);
+                     << threads << " threads, two bits " << two_bit << ", inverse " << inverse
+                     << ", by table " << space_of_classes->table_driven());
         ThreadLimit limit(threads);
         ClassBfsOptions options;
         options.two_bit = two_bit;
         options.inverse = inverse;
-        const ClassEnumeration e = enumerate_classes(classes, options, this_cluster());
+        const ClassEnumeration e = enumerate_classes(*space_of_classes, options, this_cluster());
         ASSERT_EQ(e.positions.size(), levels.size());
         for (std::size_t d = 0; d < levels.size(); ++d) {
           SCOPED_TRACE(d);

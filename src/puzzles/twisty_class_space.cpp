@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -136,7 +138,8 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
 }
 
 ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
-                       const std::function<void(std::uint64_t)>& on_progress)
+                       const std::function<void(std::uint64_t)>& on_progress,
+                       NeighbourMethod method)
     : space_(space), group_(group), split_(std::move(split)) {
   if (split_.parts.empty() || space.moves() > static_cast<int>(bfs::kMaxNeighbours))
     throw std::invalid_argument("twisty: no sym-coordinate, or too many moves");
@@ -160,12 +163,40 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
   build_table(on_progress);
   find_stabilisers();
   build_c_moves();
+  if (method == NeighbourMethod::ByTable) build_rest_tables();
+  if (table_driven() && !rest_tables_agree()) {
+    move_r_.clear();
+    conj_r_.clear();
+    shifts_.clear();
+    stabiliser_shifts_.clear();
+  }
+  if (table_driven()) keep_steps();
+}
+
+// Kept by the same rule as c_moves_.
+void ClassSpace::keep_steps() {
+  const std::size_t moves = space_.move_list().size(), stride = shift_stride();
+  const std::uint64_t bytes = reps_.size() * moves * (sizeof(Step) + 4 * stride);
+  if (bytes > std::max<std::uint64_t>(16 << 20, size() / 32)) return;
+  steps_.resize(reps_.size() * moves);
+  step_shifts_.resize(steps_.size() * stride);
+  parallel_for_chunks(reps_.size(), 64, [&](std::size_t begin, std::size_t end) {
+    Scratch s(space_.definition().solved);
+    for (std::size_t cls = begin; cls != end; ++cls)
+      class_steps(static_cast<std::uint32_t>(cls), s, steps_.data() + cls * moves,
+                  step_shifts_.data() + cls * moves * stride);
+  });
+  c_moves_ = {};
 }
 
 ClassSpace::~ClassSpace() = default;
 
 std::uint64_t ClassSpace::table_bytes() const {
-  return class_of_.size() * 5 + reps_.size() * 5 + stabilisers_.size() * 32 + c_moves_.size() * 4;
+  std::uint64_t bytes = class_of_.size() * 5 + reps_.size() * 9 + stabilisers_.size() * 32 +
+                        c_moves_.size() * 4 + (move_r_.size() + conj_r_.size()) * 4 +
+                        steps_.size() * sizeof(Step) + step_shifts_.size() * 4;
+  for (const TwistShift& t : shifts_) bytes += (t.low_table.size() + t.high_table.size()) * 4;
+  return bytes;
 }
 
 std::uint64_t ClassSpace::compose(std::uint64_t c, std::uint64_t r) const {
@@ -290,6 +321,7 @@ void ClassSpace::build_table(const std::function<void(std::uint64_t)>& on_progre
 // least value.
 void ClassSpace::find_stabilisers() {
   Scratch s(space_.definition().solved);
+  special_entry_.assign(reps_.size(), kNone);
   for (std::uint32_t cls = 0; cls < reps_.size(); ++cls) {
     if (is_special_[cls] == 0) continue;
     std::vector<std::uint8_t> fixing;
@@ -301,10 +333,12 @@ void ClassSpace::find_stabilisers() {
       split_rank(space_.rank(s.image, s.coded), c, r, s);
       if (c == reps_[cls]) fixing.push_back(static_cast<std::uint8_t>(k));
     }
-    if (fixing.empty())
+    if (fixing.empty()) {
       is_special_[cls] = 0;
-    else
+    } else {
+      special_entry_[cls] = static_cast<std::uint32_t>(stabilisers_.size());
       stabilisers_.emplace_back(cls, std::move(fixing));
+    }
   }
 }
 
@@ -451,7 +485,255 @@ std::uint64_t ClassSpace::inverse_of(std::uint64_t index, Scratch& s) const {
 ClassSpace::Cursor::Cursor(const ClassSpace& space)
     : space_(space),
       base_(space.space_.definition().solved),
-      scratch_(space.space_.definition().solved) {}
+      scratch_(space.space_.definition().solved),
+      moves_(space.space_.move_list().size()),
+      row_class_(kNone),
+      own_steps_(space.steps_.empty() ? moves_ : 0),
+      own_ids_(own_steps_.size() * space.shift_stride()) {}
+
+void ClassSpace::Cursor::load_steps(std::uint32_t cls) {
+  row_class_ = cls;
+  if (!space_.steps_.empty()) {
+    steps_ = space_.steps_.data() + std::size_t{cls} * moves_;
+    ids_ = space_.step_shifts_.data() + std::size_t{cls} * moves_ * space_.shift_stride();
+    return;
+  }
+  space_.class_steps(cls, scratch_, own_steps_.data(), own_ids_.data());
+  steps_ = own_steps_.data();
+  ids_ = own_ids_.data();
+}
+
+std::uint64_t ClassSpace::Cursor::positions(std::uint64_t index) {
+  if (!space_.table_driven()) return space_.positions(index, scratch_);
+  const auto cls = static_cast<std::uint32_t>(index / space_.split_.rest);
+  if (space_.is_special_[cls] == 0) return space_.group_.order();
+  return space_.positions_by_table(cls, index % space_.split_.rest);
+}
+
+// R moved by tables, where they take at most 256 MiB and every twists
+// part that conjugation shifts has tables of at most 2^16 shifts a half.
+void ClassSpace::build_rest_tables() {
+  const auto& parts = space_.parts();
+  const auto& orbits = space_.orbits();
+  const std::size_t moves = space_.move_list().size(), order = group_.order();
+  const std::uint64_t rest = split_.rest;
+  if (rest >= kNone || rest * (moves + order) * 4 > (256ULL << 20)) return;
+  // Pieces in C: those of its parts, and those that follow them.
+  std::vector<bool> in_c(orbits.size(), false);
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    if (c_weight_[i] != 0) in_c[parts[i].orbit] = true;
+  for (std::size_t o = 0; o < orbits.size(); ++o)
+    if (orbits[o].coupled_to >= 0 && in_c[static_cast<std::size_t>(orbits[o].coupled_to)])
+      in_c[o] = true;
+  // Conjugation shifts the twists of C's pieces where a symmetry's offsets
+  // differ over their orbit or a twist's digit depends on its piece.
+  bool shifted = false;
+  for (std::size_t o = 0; o < orbits.size(); ++o) {
+    if (!in_c[o]) continue;
+    shifted |= orbits[o].potential != 1;
+    for (const Symmetry& e : group_.elements())
+      for (std::uint8_t slot : orbits[o].slots)
+        shifted |= e.offset[orbits[o].set][slot] != e.offset[orbits[o].set][orbits[o].slots[0]];
+  }
+  std::vector<std::size_t> first(orbits.size(), 0);
+  for (std::size_t o = 1; o < orbits.size(); ++o) first[o] = first[o - 1] + orbits[o - 1].size();
+  for (std::size_t i = 0; shifted && i < parts.size(); ++i) {
+    const Orbit& o = orbits[parts[i].orbit];
+    if (parts[i].kind != Part::Kind::Twists || !in_c[parts[i].orbit]) continue;
+    // A last digit of several values beside the sum: not a plain shift.
+    if (o.sum_modulus > 1 && o.radix != o.sum_modulus) return;
+    TwistShift t;
+    t.part = i;
+    t.first = first[parts[i].orbit];
+    t.radix = o.radix;
+    t.digits = o.sum_modulus > 1 ? o.size() - 1 : o.size();
+    t.weight = r_weight_[i];
+    t.size = parts[i].size;
+    // One table where it takes at most 2^22 entries, else two halves.
+    const double shifts = std::pow(double(t.radix), double(t.digits));
+    t.low = shifts * double(t.size) <= double(1 << 22) ? t.digits : t.digits / 2;
+    if (std::pow(double(t.radix), double(t.digits - t.low)) > double(1 << 16)) return;
+    t.weight_divisor = FastDivisor(t.weight);
+    t.size_divisor = FastDivisor(t.size);
+    build_shift_tables(t);
+    shifts_.push_back(std::move(t));
+  }
+  Scratch s(space_.definition().solved);
+  space_.read_position(space_.definition().solved, s.coded);
+  c_solved_ = value(s.coded, c_weight_);
+  move_r_.resize(moves * rest);
+  conj_r_.resize(order * rest);
+  parallel_for_chunks(rest, 256, [&](std::size_t begin, std::size_t end) {
+    Scratch t(space_.definition().solved);
+    for (std::size_t r = begin; r != end; ++r) {
+      space_.unrank(compose(c_solved_, r), t.position, t.coded);
+      for (std::size_t m = 0; m < moves; ++m) {
+        apply(space_.definition().sets, t.position, space_.move_list()[m].effect, t.moved);
+        space_.read_position(t.moved, t.coded);
+        move_r_[m * rest + r] = static_cast<std::uint32_t>(value(t.coded, r_weight_));
+      }
+      for (std::size_t k = 0; k < order; ++k) {
+        group_.conjugate(k, t.position, t.image);
+        space_.read_position(t.image, t.coded);
+        conj_r_[k * rest + r] = static_cast<std::uint32_t>(value(t.coded, r_weight_));
+      }
+    }
+  });
+  stabiliser_shifts_.resize(stabilisers_.size());
+  for (std::size_t e = 0; e < stabilisers_.size(); ++e) {
+    const auto& [cls, fixing] = stabilisers_[e];
+    stabiliser_shifts_[e].resize(fixing.size() * shift_stride());
+    space_.unrank(compose(reps_[cls], 0), s.position, s.coded);
+    for (std::size_t j = 0; j < fixing.size(); ++j)
+      shift_ids(fixing[j], s.position, s, stabiliser_shifts_[e].data() + j * shift_stride());
+  }
+}
+
+namespace {
+
+// A shift's table number from its digits [first, last).
+std::uint32_t shift_number(const std::uint8_t* shift, std::size_t first, std::size_t last,
+                           unsigned radix) {
+  std::uint32_t number = 0;
+  for (std::size_t j = last; j-- > first;) number = number * radix + shift[j];
+  return number;
+}
+
+}  // namespace
+
+// Each table: a part's value with a shift of its digits added, the low
+// table's shifts over the first `low` digits, the high table's over the
+// others.
+void ClassSpace::build_shift_tables(TwistShift& t) const {
+  const auto count = [&](std::size_t digits) {
+    return static_cast<std::uint32_t>(std::pow(double(t.radix), double(digits)));
+  };
+  const std::uint32_t lows = count(t.low), highs = t.low == t.digits ? 0 : count(t.digits - t.low);
+  t.low_table.resize(std::uint64_t{lows} * t.size);
+  t.high_table.resize(std::uint64_t{highs} * t.size);
+  parallel_for_chunks(lows + highs, 1, [&](std::size_t begin, std::size_t end) {
+    Scratch s(space_.definition().solved);
+    for (std::size_t n = begin; n != end; ++n) {
+      const bool low = n < lows;
+      std::uint32_t number = static_cast<std::uint32_t>(low ? n : n - lows);
+      std::uint32_t* out =
+          low ? t.low_table.data() + n * t.size : t.high_table.data() + (n - lows) * t.size;
+      for (std::uint64_t v = 0; v < t.size; ++v) {
+        space_.unrank(compose(0, v * t.weight), s.position, s.coded);
+        std::uint32_t rest = number;
+        for (std::size_t j = low ? 0 : t.low; j < (low ? t.low : t.digits); ++j) {
+          std::uint8_t& digit = s.coded.digit[t.first + j];
+          digit = static_cast<std::uint8_t>((digit + rest % t.radix) % t.radix);
+          rest /= t.radix;
+        }
+        out[v] = static_cast<std::uint32_t>(space_.part_value(t.part, s.coded));
+      }
+    }
+  });
+}
+
+// The shift is the digits of S_k x less those of conj_r_'s image of x's R.
+void ClassSpace::shift_ids(std::uint8_t k, const Arrangement& x, Scratch& s,
+                           std::uint32_t* ids) const {
+  space_.read_position(x, s.coded);
+  const std::uint64_t r = value(s.coded, r_weight_);
+  group_.conjugate(k, x, s.image);
+  space_.read_position(s.image, s.coded);
+  space_.unrank(compose(c_solved_, conj_r_[k * split_.rest + r]), s.image, s.base);
+  std::array<std::uint8_t, 256> shift;
+  for (const TwistShift& t : shifts_) {
+    for (std::size_t j = 0; j < t.digits; ++j)
+      shift[j] = static_cast<std::uint8_t>(
+          (s.coded.digit[t.first + j] + t.radix - s.base.digit[t.first + j]) % t.radix);
+    *ids++ = shift_number(shift.data(), 0, t.low, t.radix);
+    *ids++ = shift_number(shift.data(), t.low, t.digits, t.radix);
+  }
+}
+
+std::uint64_t ClassSpace::rest_image(std::uint8_t k, const std::uint32_t* ids,
+                                     std::uint64_t r) const {
+  std::uint64_t image = conj_r_[k * split_.rest + r];
+  for (const TwistShift& t : shifts_) {
+    const std::uint64_t v = t.size_divisor.remainder(t.weight_divisor.quotient(image));
+    std::uint64_t w = t.low_table[ids[0] * t.size + v];
+    if (!t.high_table.empty()) w = t.high_table[ids[1] * t.size + w];
+    image += (w - v) * t.weight;
+    ids += 2;
+  }
+  return image;
+}
+
+void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps,
+                             std::uint32_t* ids) const {
+  const std::size_t moves = space_.move_list().size();
+  const bool arrange = c_moves_.empty() || !shifts_.empty();
+  if (arrange) space_.unrank(compose(reps_[cls], 0), s.position, s.coded);
+  for (std::size_t m = 0; m < moves; ++m) {
+    std::uint64_t c = 0;
+    if (arrange) apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
+    if (!c_moves_.empty()) {
+      c = c_moves_[cls * moves + m];
+    } else {
+      space_.read_position(s.moved, s.coded);
+      c = value(s.coded, c_weight_);
+    }
+    const std::uint32_t next = class_of_[c];
+    steps[m] = {next, to_least_[c], is_special_[next] != 0};
+    if (!shifts_.empty()) shift_ids(to_least_[c], s.moved, s, ids + m * shift_stride());
+  }
+}
+
+std::uint64_t ClassSpace::least_rest_by_table(std::uint32_t cls, std::uint64_t r) const {
+  const std::uint32_t entry = special_entry_[cls];
+  const std::vector<std::uint8_t>& fixing = stabilisers_[entry].second;
+  const std::uint32_t* ids = stabiliser_shifts_[entry].data();
+  std::uint64_t least = r;
+  for (std::size_t j = 0; j < fixing.size(); ++j)
+    least = std::min(least, rest_image(fixing[j], ids + j * shift_stride(), r));
+  return least;
+}
+
+std::uint64_t ClassSpace::positions_by_table(std::uint32_t cls, std::uint64_t r) const {
+  const std::uint32_t entry = special_entry_[cls];
+  const std::vector<std::uint8_t>& fixing = stabilisers_[entry].second;
+  const std::uint32_t* ids = stabiliser_shifts_[entry].data();
+  std::uint64_t stabiliser = 1;
+  for (std::size_t j = 0; j < fixing.size(); ++j)
+    stabiliser += rest_image(fixing[j], ids + j * shift_stride(), r) == r;
+  return group_.order() / stabiliser;
+}
+
+// The tables against positions on a sample of classes, every move: a
+// definition whose twists do not shift as build_rest_tables assumes keeps
+// neighbours through positions.
+bool ClassSpace::rest_tables_agree() {
+  Scratch s(space_.definition().solved);
+  const std::size_t moves = space_.move_list().size();
+  std::vector<Step> steps(moves);
+  std::vector<std::uint32_t> ids(moves * shift_stride());
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  const auto next = [&state](std::uint64_t bound) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state % bound;
+  };
+  for (int sample = 0; sample < 256; ++sample) {
+    const auto cls = static_cast<std::uint32_t>(next(reps_.size()));
+    const std::uint64_t r = next(split_.rest);
+    class_steps(cls, s, steps.data(), ids.data());
+    space_.unrank(compose(reps_[cls], r), s.position, s.coded);
+    const Arrangement base = s.position;
+    for (std::size_t m = 0; m < moves; ++m) {
+      std::uint64_t image =
+          rest_image(steps[m].symmetry, ids.data() + m * shift_stride(), move_r_[m * split_.rest + r]);
+      if (steps[m].special) image = least_rest_by_table(steps[m].cls, image);
+      apply(space_.definition().sets, base, space_.move_list()[m].effect, s.moved);
+      if (std::uint64_t{steps[m].cls} * split_.rest + image != index_of_moved(s)) return false;
+    }
+  }
+  return true;
+}
 
 ClassSpace::Cursor ClassSpace::cursor(std::uint64_t) const {
   return Cursor(*this);

@@ -24,6 +24,7 @@
 #include "cubenum/bfs/frontier_interface.hpp"
 #include "cubenum/core/checkpoint.hpp"
 #include "cubenum/core/cluster.hpp"
+#include "cubenum/core/fast_divisor.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
 
 namespace cubenum::twisty {
@@ -48,12 +49,18 @@ struct SymCoordinate {
 // at most 255 symmetries, the moves at most bfs::kMaxNeighbours.
 SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group);
 
+// How a class's neighbours are found: by table where the definition allows
+// (table_driven() says), or always through positions (for tests: the two
+// must agree).
+enum class NeighbourMethod { ByTable, ThroughPositions };
+
 class ClassSpace {
  public:
   // Builds the C table on every thread, telling `on_progress` the values of
   // C done now and then. The group's order is at most 255.
   ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
-             const std::function<void(std::uint64_t values)>& on_progress = {});
+             const std::function<void(std::uint64_t values)>& on_progress = {},
+             NeighbourMethod method = NeighbourMethod::ByTable);
   ~ClassSpace();
   ClassSpace(const ClassSpace&) = delete;
   ClassSpace& operator=(const ClassSpace&) = delete;
@@ -69,6 +76,11 @@ class ClassSpace {
   }
   std::size_t group_order() const { return group_.order(); }
   std::uint64_t table_bytes() const;
+  // Whether neighbours are found by table (R moved by look-ups, the C of
+  // each class's neighbours found once per class) or through positions.
+  bool table_driven() const { return !move_r_.empty(); }
+  // R's twists parts that conjugation shifts by C's arrangement.
+  std::size_t twist_shifts() const { return shifts_.size(); }
 
   // The index space (bfs::RankedSpace).
   std::uint64_t size() const { return reps_.size() * split_.rest; }
@@ -119,6 +131,42 @@ class ClassSpace {
   std::uint64_t least_rest(std::uint32_t cls, std::uint64_t r, Scratch& s) const;
   const std::vector<std::uint8_t>* stabiliser(std::uint32_t cls) const;
 
+  // Neighbours by table. R after a move does not depend on C; R after
+  // conjugation by S does only through the twists that S gives C's pieces
+  // (the offset of a slot less that of the piece's home), added to R's
+  // parts that twist C's pieces: a "shift" of twists over each such orbit.
+  struct TwistShift {
+    std::size_t part = 0;   // a twists part of R
+    std::size_t first = 0;  // its orbit's first digit in a Position
+    unsigned radix = 1;     // of a digit
+    // Digits numbered in a shift's table numbers (all, or all but the last
+    // where the part's twists keep a sum: the last is then not coded), and
+    // those in the low table's.
+    std::size_t digits = 0, low = 0;
+    std::uint64_t weight = 1, size = 1;  // the part's in R
+    FastDivisor weight_divisor, size_divisor;
+    // [number * size + value]; no high table where the low takes every digit.
+    std::vector<std::uint32_t> low_table, high_table;
+  };
+  struct Step {
+    std::uint32_t cls = 0;     // the neighbour's class of C
+    std::uint8_t symmetry = 0;  // taking its C to the class's least
+    bool special = false;
+  };
+  void build_rest_tables();
+  void build_shift_tables(TwistShift& t) const;
+  bool rest_tables_agree();
+  // The shifts' table numbers (two a shift) of conjugation by symmetry k
+  // at `x`'s C.
+  void shift_ids(std::uint8_t k, const Arrangement& x, Scratch& s, std::uint32_t* ids) const;
+  // R of S_k (C, r) where `ids` are the shifts of S_k at C.
+  std::uint64_t rest_image(std::uint8_t k, const std::uint32_t* ids, std::uint64_t r) const;
+  // The steps of class `cls` by each move, and their shifts.
+  void class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::uint32_t* ids) const;
+  std::uint64_t least_rest_by_table(std::uint32_t cls, std::uint64_t r) const;
+  std::uint64_t positions_by_table(std::uint32_t cls, std::uint64_t r) const;
+  std::size_t shift_stride() const { return 2 * shifts_.size(); }
+
   const TwistySpace& space_;
   const SymmetryGroup& group_;
   SymCoordinate split_;
@@ -135,12 +183,26 @@ class ClassSpace {
   // The stabilisers of the special classes' least c (identity excluded),
   // sorted by class.
   std::vector<std::pair<std::uint32_t, std::vector<std::uint8_t>>> stabilisers_;
+  std::vector<std::uint32_t> special_entry_;  // [class]: its stabilisers_ entry, or none
+  // By table, where it applies: [m * rest + r], [k * rest + r] (C's
+  // pieces at home), the shifts, and each stabilisers_ entry's shift ids
+  // ([j * shift_stride() + t] for its j-th symmetry).
+  std::vector<std::uint32_t> move_r_, conj_r_;
+  std::vector<TwistShift> shifts_;
+  std::vector<std::vector<std::uint32_t>> stabiliser_shifts_;
+  // [class * moves + m] and [(class * moves + m) * shift_stride() + t]:
+  // each class's steps, where they take little memory (they replace
+  // c_moves_).
+  std::vector<Step> steps_;
+  std::vector<std::uint32_t> step_shifts_;
+  void keep_steps();
+  std::uint64_t c_solved_ = 0;  // C of the solved position
 };
 
 struct ClassSpace::Scratch {
   explicit Scratch(const Arrangement& solved) : position(solved), image(solved), moved(solved) {}
   Arrangement position, image, moved;
-  Position coded;
+  Position coded, base;
   std::vector<std::uint64_t> coordinates;
 };
 
@@ -149,6 +211,7 @@ class ClassSpace::Cursor {
   explicit Cursor(const ClassSpace& space);
   template <class Visit>
   bool for_each_neighbour(std::uint64_t index, Visit&& visit) {
+    if (space_.table_driven()) return neighbours_by_table(index, visit);
     if (!space_.canonical(index, scratch_)) return false;
     const TwistySpace& raw = space_.space_;
     raw.unrank(space_.rank_of(index), base_, scratch_.coded);
@@ -163,12 +226,39 @@ class ClassSpace::Cursor {
   }
   std::uint64_t index_of(std::uint64_t rank) { return space_.index_of(rank, scratch_); }
   std::uint64_t inverse_of(std::uint64_t index) { return space_.inverse_of(index, scratch_); }
-  std::uint64_t positions(std::uint64_t index) { return space_.positions(index, scratch_); }
+  std::uint64_t positions(std::uint64_t index);
 
  private:
+  // The steps of each class are found once for its run of indices.
+  template <class Visit>
+  bool neighbours_by_table(std::uint64_t index, Visit&& visit) {
+    const std::uint64_t rest = space_.split_.rest;
+    const auto cls = static_cast<std::uint32_t>(index / rest);
+    const std::uint64_t r = index - std::uint64_t{cls} * rest;
+    if (cls != row_class_) load_steps(cls);
+    if (space_.is_special_[cls] != 0 && space_.least_rest_by_table(cls, r) != r) return false;
+    const std::size_t stride = space_.shift_stride();
+    const std::uint32_t* move_r = space_.move_r_.data() + r;
+    for (std::size_t m = 0; m < moves_; ++m) {
+      const Step& step = steps_[m];
+      std::uint64_t image = space_.rest_image(step.symmetry, ids_ + m * stride, move_r[m * rest]);
+      if (step.special) image = space_.least_rest_by_table(step.cls, image);
+      if (visit(std::uint64_t{step.cls} * rest + image)) return true;
+    }
+    return false;
+  }
+
   const ClassSpace& space_;
   Arrangement base_;  // the position whose neighbours are visited
   Scratch scratch_;
+  void load_steps(std::uint32_t cls);
+  std::size_t moves_;
+  std::uint32_t row_class_;  // the class whose steps are in steps_ and ids_
+  const Step* steps_ = nullptr;
+  const std::uint32_t* ids_ = nullptr;
+  // The steps where the space keeps none.
+  std::vector<Step> own_steps_;
+  std::vector<std::uint32_t> own_ids_;
 };
 
 template <class Visit>
