@@ -685,9 +685,10 @@ TEST(DistributedCounts, PolycubeCountsAreTheOneProcessOnes) {
   }
 }
 
-// polycube count --disassemble: every process lists the classes, and the
-// classes are dealt to the processes' threads one at a time (each taken
-// apart once, by one process), the tallies gathered: the same assemblies,
+// polycube count --disassemble: the count's subtrees are dealt to the
+// processes' threads one at a time, each counted and the classes met in it
+// taken apart there (each class once, by one process), the tallies
+// gathered: the same assemblies,
 // solutions and levels as one process, and BurrTools' count of solutions
 // (the congruent cubes listed apart told apart, a second disassembly of
 // its own classes) too. The puzzle: three unit cubes in the 3x3x3 room of
@@ -729,8 +730,9 @@ TEST(DistributedCounts, PolycubeDisassemblyIsTheOneProcessOne) {
 }
 
 // polycube count --disassemble in time-limited slices on 2 processes, 3
-// and 1 by turns: each process saves the classes it decided in its own
-// part, and a resumed run, at any process count, takes apart the others:
+// and 1 by turns: each process saves the subtrees it finished (counted,
+// their classes taken apart) in its own part, and a resumed run, at any
+// process count, takes up the others:
 // the one-process result. The puzzle: four unit cubes in the 3x3x3 room
 // of tests/room_puzzle.hpp, whose disassembly takes most of the run
 // (tests/checkpoint_test.cpp has its counts from Burnside's lemma and
@@ -745,16 +747,19 @@ TEST(DistributedCheckpoint, PolycubeDisassemblySlicesGoOnAtAnyProcessCount) {
   ASSERT_EQ(alone.status, 0) << alone.output;
   const auto result = cubenum::testing::room_result<Json>;
   ASSERT_EQ(result(dir / "alone.json")["solutions"]["symmetries"], 2451);
-  // The classes saved as decided, over every part.
+  // The subtrees saved as finished, over every part, and of how many.
   const auto decided = [](const fs::path& ck) {
-    std::uint64_t saved = 0;
+    std::pair<std::uint64_t, std::uint64_t> saved{0, 0};
     for (const auto& part : fs::directory_iterator(ck)) {
       const fs::path manifest = part.path() / "checkpoint.json";
       if (!fs::exists(manifest)) continue;
       std::ifstream in(manifest);
       const Json json = Json::parse(in);
       for (const Json& search : json["state"]["searches"])
-        if (search["search"] == "problem 1, disassembly") saved += search["finished"].get<int>();
+        if (search["search"] == "problem 1, disassembly") {
+          saved.first += search["finished"].get<int>();
+          saved.second = search["subtrees"].get<int>();
+        }
     }
     return saved;
   };
@@ -769,10 +774,10 @@ TEST(DistributedCheckpoint, PolycubeDisassemblySlicesGoOnAtAnyProcessCount) {
   auto run = run_mpi(2, count + " --checkpoint " + ck + slice());
   ASSERT_EQ(run.status, 4) << run.output;
   int slices = 1;
-  bool part_decided = false;  // a slice stopped with some classes decided, not all
+  bool part_decided = false;  // a slice stopped with some subtrees saved, not all
   while (run.status == 4 && slices < 30) {
-    const std::uint64_t saved = decided(ck);
-    part_decided = part_decided || (saved > 0 && saved < 2451);
+    const auto [saved, subtrees] = decided(ck);
+    part_decided = part_decided || (saved > 0 && saved < subtrees);
     const int processes = 1 + slices % 3;  // 2, 3, 1, 2, ...
     run = processes == 1 ? run_cubenum(count + " --resume " + ck + slice())
                          : run_mpi(processes, count + " --resume " + ck + slice());
@@ -781,7 +786,7 @@ TEST(DistributedCheckpoint, PolycubeDisassemblySlicesGoOnAtAnyProcessCount) {
   }
   ASSERT_EQ(run.status, 0) << run.output;
   RecordProperty("slices", slices);
-  EXPECT_TRUE(part_decided) << "no slice stopped inside the disassembly";
+  EXPECT_TRUE(part_decided) << "no slice stopped with some subtrees saved, not all";
   EXPECT_EQ(result(out), result(dir / "alone.json"));
 }
 

@@ -13,6 +13,7 @@
 #include <set>
 #include <span>
 #include <stdexcept>
+#include <tuple>
 
 #include "cubenum/core/byte_io.hpp"
 #include "cubenum/core/cluster.hpp"
@@ -213,106 +214,167 @@ struct DisassemblyTally {
   }
 };
 
-// The solutions among every class of `cover`'s assemblies (`count` of
-// them, as counted): of each class the member burrTxt takes apart (a class
-// comes apart as a whole: the moves are the same up to the symmetry; the
-// member decides the level where separations tie). Every process lists the
-// classes (the same list, in the same order), and the classes are dealt to
-// every thread of every process, one at a time, as a count's subtrees are;
-// the tallies are summed. With a checkpoint, the classes decided are saved
-// under `name` (and a resumed run takes up the others), and a stop by
-// --time-limit or a signal saves and ends the run (RunStopped). Otherwise
-// a class whose disassembly a limit stopped, or did not let begin, is
-// undecided: neither a solution nor counted as none.
-PolycubeDisassembly disassemble_classes(const polycube::Problem& problem,
-                                        const search::VoxelCover& cover, std::uint64_t count,
-                                        const std::string& source, const std::string& what,
-                                        const DisassemblyStop& limits,
-                                        search::CountCheckpoint& checkpoint,
-                                        const std::string& name) {
+// One subtree's share of a count with its disassemblies (a subtree
+// count's tally): the cover's counts; the classes met (each class is met
+// in one subtree, where its listed member lies) and what their
+// disassemblies found; and, not saved (a ledger knows its finished
+// subtrees), the subtrees whose count this run finished or stopped.
+struct CountAndDisassemblyTally {
+  search::CoverTally counts;
+  std::uint64_t met = 0;
+  DisassemblyTally d;
+  std::uint64_t counted = 0, count_stopped = 0;
+
+  CountAndDisassemblyTally& operator+=(const CountAndDisassemblyTally& o) {
+    counts += o.counts;
+    met += o.met;
+    d += o.d;
+    counted += o.counted, count_stopped += o.count_stopped;
+    return *this;
+  }
+
+  // For checkpoints and between processes: the format's name, the
+  // counts, the classes met, then the disassemblies' tally.
+  static constexpr std::uint32_t kFormat = search::tally_format("PCDT");
+  std::vector<std::byte> encode() const {
+    ByteWriter w;
+    search::put_tally_format(w, kFormat);
+    for (const std::uint64_t v :
+         {counts.raw, counts.rotations, counts.symmetries, counts.nodes, met})
+      w.put(v);
+    const std::vector<std::byte> bytes = d.encode();
+    w.bytes(std::span<const std::byte>(bytes));
+    return std::move(w.out);
+  }
+  static CountAndDisassemblyTally decode(std::span<const std::byte> bytes,
+                                         const std::string& source) {
+    const char* what = "a polycube count and disassembly tally";
+    ByteReader r(bytes, source, what);
+    search::get_tally_format(r, {kFormat}, source, what);
+    CountAndDisassemblyTally t;
+    for (std::uint64_t* v :
+         {&t.counts.raw, &t.counts.rotations, &t.counts.symmetries, &t.counts.nodes, &t.met})
+      *v = r.get<std::uint64_t>();
+    t.d = DisassemblyTally::decode(r.bytes(), source);
+    if (!r.done()) throw InputError(source, 0, fmt::format("{} runs on (corrupt)", what));
+    return t;
+  }
+};
+
+// count --disassemble: the counts of `cover`'s assemblies and the
+// solutions among them, in one search: each subtree of the count (dealt
+// to every thread of every process, as a count's are) is counted, and each
+// class met in it is taken apart there (the member burrTxt takes apart: a
+// class comes apart as a whole, the moves being the same up to the
+// symmetry; the member decides the level where separations tie). A
+// subtree is finished once its count and every disassembly in it are;
+// with a checkpoint, those finished are saved under `name` (a resumed run
+// takes up the others), and a stop by --time-limit or a signal saves and
+// ends the run (RunStopped). Otherwise a class whose disassembly a limit
+// stopped, or did not let begin, is undecided: neither a solution nor
+// counted as none; where the limit stopped counts too, they are lower
+// bounds, and so are the solutions.
+std::pair<search::CoverCounts, PolycubeDisassembly> count_and_disassemble(
+    const polycube::Problem& problem, const search::VoxelCover& cover, const std::string& source,
+    const std::string& what, const std::function<bool()>& count_stop, const DisassemblyStop& limits,
+    search::CountCheckpoint& checkpoint, const std::string& name) {
   const search::DisassemblyRules rules = disassembly_rules(problem, cover);
   const BurrToolsMember member(problem, cover);
   Stopwatch clock;
-  Cluster& cluster = this_cluster();
-  const std::vector<search::CoverClass> classes =
-      cover.classes(std::numeric_limits<std::size_t>::max(), limits.stop);
-  for (const search::CoverClass& c : classes) check_pieces(c.assembly, source, problem.name);
-  PolycubeDisassembly d;
-  // A listing a stop cut short (in any process: each may have lost other
-  // classes) is not dealt out: every class is then undecided.
-  if (!any(cluster, classes.size() < count)) {
-    Progress done(what, classes.size(), "assemblies");
-    std::atomic<std::uint64_t> reached{0};
-    const search::DisassemblyOptions options = disassembly_options(limits, done, reached);
-    std::vector<std::uint32_t> indices(classes.size());
-    std::iota(indices.begin(), indices.end(), 0U);
-    search::SubtreeCount<DisassemblyTally> deal;
-    deal.progress = [&done](const search::SplitProgress& p) {
-      done.set_total(p.total);
-      done.set_done(p.done);
-      done.set_done_before(p.before);
-    };
-    deal.cluster = &cluster;
-    deal.checkpoint = checkpoint.ledger();
-    deal.checkpoint_name = name;
-    // Each process's tally to every process; with --verbose, the classes
-    // each decided.
-    deal.sum_across = [&what](Cluster& processes, const DisassemblyTally& mine) {
-      const std::vector<std::byte> bytes = mine.encode();
-      DisassemblyTally sum;
-      std::string shares;
-      for (const std::string& part : gather_texts(
-               processes, std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()))) {
-        const DisassemblyTally t = DisassemblyTally::decode(
-            std::as_bytes(std::span(part.data(), part.size())), "another process");
-        shares += fmt::format("{}{}", shares.empty() ? "" : ", ", t.decided);
-        sum += t;
+  const search::CoverSubtrees subtrees = cover.subtrees();
+  Progress done(what, subtrees.size(), "subtrees");
+  std::atomic<std::uint64_t> reached{0};
+  const search::DisassemblyOptions options = disassembly_options(limits, done, reached);
+  std::vector<std::uint32_t> indices(subtrees.size());
+  std::iota(indices.begin(), indices.end(), 0U);
+  search::SubtreeCount<CountAndDisassemblyTally> deal;
+  deal.progress = [&done](const search::SplitProgress& p) {
+    done.set_total(p.total);
+    done.set_done(p.done);
+    done.set_done_before(p.before);
+  };
+  deal.cluster = &this_cluster();
+  deal.checkpoint = checkpoint.ledger();
+  deal.checkpoint_name = name;
+  // Each process's tally to every process; with --verbose, the classes
+  // each decided.
+  deal.sum_across = [&what](Cluster& processes, const CountAndDisassemblyTally& mine) {
+    const std::vector<std::byte> bytes = mine.encode();
+    CountAndDisassemblyTally sum;
+    std::string shares;
+    for (const std::string& part : gather_texts(
+             processes, std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()))) {
+      const CountAndDisassemblyTally t = CountAndDisassemblyTally::decode(
+          std::as_bytes(std::span(part.data(), part.size())), "another process");
+      shares += fmt::format("{}{}", shares.empty() ? "" : ", ", t.d.decided);
+      sum += t;
+    }
+    // (Not saved, so not in the encoding: each process's own.)
+    std::array<std::uint64_t, 2> subtree_counts = {mine.counted, mine.count_stopped};
+    processes.sum(subtree_counts);
+    sum.counted = subtree_counts[0];
+    sum.count_stopped = subtree_counts[1];
+    progress::note("{}: {} processes: classes decided by each {}", what, processes.processes(),
+                   shares);
+    return sum;
+  };
+  const auto search_one = [&](const std::uint32_t& i, CountAndDisassemblyTally& tally) {
+    std::vector<search::CoverClass> met;
+    const bool counted = subtrees.search(
+        i, tally.counts, [&met](search::CoverClass&& c) { met.push_back(std::move(c)); },
+        count_stop);
+    ++(counted ? tally.counted : tally.count_stopped);
+    tally.met += met.size();
+    bool whole = counted;
+    for (const search::CoverClass& c : met) {
+      check_pieces(c.assembly, source, problem.name);
+      if (limits.stop && limits.stop()) {  // not begun
+        whole = false;
+        continue;
       }
-      progress::note("{}: {} processes: classes decided by each {}", what, processes.processes(),
-                     shares);
-      return sum;
-    };
-    const auto take_apart = [&](const std::uint32_t& i, DisassemblyTally& tally) {
-      if (limits.stop && limits.stop()) return false;  // not begun
-      const search::CoverClass& c = classes[i];
       const search::DisassemblyResult r = disassemble_assembly(member(c.assembly), rules, options);
-      tally.states += r.states;
-      if (!r.complete) return false;
-      ++tally.decided;
-      if (r.comes_apart) {
-        tally.raw += c.raw;
-        tally.rotations += c.rotations;
-        ++tally.symmetries;
-        ++tally.levels[r.level];
+      tally.d.states += r.states;
+      if (!r.complete) {
+        whole = false;
+        continue;
       }
-      return true;
-    };
-    const DisassemblyTally total = search::count_subtrees<DisassemblyTally, std::uint32_t>(
-                                       std::span<const std::uint32_t>(indices), take_apart, deal)
-                                       .tally;
-    d.raw = total.raw;
-    d.rotations = total.rotations;
-    d.symmetries = total.symmetries;
-    d.levels = total.levels;
-    d.states = total.states;
-    d.undecided = count - std::min(count, total.decided);
-  } else {
-    d.undecided = count;
-  }
-  if (d.undecided > 0) {
-    limits.tell(d.stopped_by, d.memory_held, d.memory_limit);
-    // Stopped by --time-limit or a signal with a checkpoint: saved, to go
-    // on (the memory guard's undecided classes are reported; a --resume
-    // tries them again).
-    if (checkpoint.saving() && d.stopped_by != "--memory") checkpoint.stopped();
-  }
+      ++tally.d.decided;
+      if (r.comes_apart) {
+        tally.d.raw += c.raw;
+        tally.d.rotations += c.rotations;
+        ++tally.d.symmetries;
+        ++tally.d.levels[r.level];
+      }
+    }
+    return whole;
+  };
+  const search::SubtreeTotal<CountAndDisassemblyTally> total =
+      search::count_subtrees<CountAndDisassemblyTally, std::uint32_t>(
+          std::span<const std::uint32_t>(indices), search_one, deal);
+  search::CoverCounts counts = subtrees.counts(total.tally.counts);
+  counts.complete = total.tally.count_stopped == 0;
+  counts.subtrees_done = total.earlier_finished + total.tally.counted;
+  PolycubeDisassembly d;
+  d.raw = total.tally.d.raw;
+  d.rotations = total.tally.d.rotations;
+  d.symmetries = total.tally.d.symmetries;
+  d.levels = total.tally.d.levels;
+  d.states = total.tally.d.states;
+  d.undecided = total.tally.met - std::min(total.tally.met, total.tally.d.decided);
+  if (d.undecided > 0) limits.tell(d.stopped_by, d.memory_held, d.memory_limit);
+  // Stopped by --time-limit or a signal with a checkpoint: saved, to go on
+  // (the memory guard's undecided classes are reported; their subtrees are
+  // not saved as finished: a --resume tries them again).
+  if (checkpoint.saving() && (!counts.complete || (d.undecided > 0 && d.stopped_by != "--memory")))
+    checkpoint.stopped();
   d.seconds = clock.seconds();
-  return d;
+  return {counts, d};
 }
 
-// One problem's counts, and BurrTools' beside them: BurrTools tells apart
-// congruent pieces listed as two, so its count is then that of another
-// puzzle, counted again where asked for and the first count is complete.
+// One problem's counts, and BurrTools' beside them (with --disassemble,
+// the solutions too): BurrTools tells apart congruent pieces listed as
+// two, so its count is then that of another puzzle, counted again where
+// asked for and the first count is complete.
 PolycubeProblemCount count_problem(const PolycubeCountRequest& r, int number,
                                    const polycube::Problem& problem,
                                    const search::VoxelCover& cover,
@@ -322,14 +384,35 @@ PolycubeProblemCount count_problem(const PolycubeCountRequest& r, int number,
   p.name = problem.name;
   Stopwatch clock;
   const std::string name = fmt::format("problem {}", number);
-  p.counts = count_cover(cover, "polycube count: " + problem.name, r.time_limit, checkpoint, name);
   p.merged = cover.piece_names().size() < problem.pieces.size();
-  if (!p.merged)
-    p.apart = p.counts;
-  else if (r.burrtools && p.counts.complete)
-    p.apart = count_cover(search::VoxelCover(problem, r.file, true),
-                          "polycube count: " + problem.name + ", congruent pieces apart",
-                          r.time_limit, checkpoint, name + ", congruent pieces apart");
+  if (r.disassemble) {
+    // The count and the disassemblies in one search (BurrTools' count, a
+    // second one, where congruent pieces listed apart are merged).
+    const DisassemblyStop limits = disassembly_stop(checkpoint.stop(), r.memory_gib);
+    const std::string what = "polycube count: " + problem.name + ", disassembly";
+    std::tie(p.counts, p.solutions) =
+        count_and_disassemble(problem, cover, shown_file(r), what, checkpoint.stop(), limits,
+                              checkpoint, name + ", disassembly");
+    if (!p.merged) {
+      p.apart = p.counts;
+      p.solutions_apart = p.solutions;
+    } else if (r.burrtools && p.counts.complete) {
+      std::tie(p.apart, p.solutions_apart) =
+          count_and_disassemble(problem, search::VoxelCover(problem, r.file, true), shown_file(r),
+                                what + ", congruent pieces apart", checkpoint.stop(), limits,
+                                checkpoint, name + ", disassembly, congruent pieces apart");
+      if (!p.apart->complete) p.solutions_apart.reset();
+    }
+  } else {
+    p.counts =
+        count_cover(cover, "polycube count: " + problem.name, r.time_limit, checkpoint, name);
+    if (!p.merged)
+      p.apart = p.counts;
+    else if (r.burrtools && p.counts.complete)
+      p.apart = count_cover(search::VoxelCover(problem, r.file, true),
+                            "polycube count: " + problem.name + ", congruent pieces apart",
+                            r.time_limit, checkpoint, name + ", congruent pieces apart");
+  }
   p.complete = p.counts.complete && (!p.apart || p.apart->complete);
   p.seconds = clock.seconds();
   p.mirror_pieces = cover.mirror_pieces();
@@ -337,19 +420,6 @@ PolycubeProblemCount count_problem(const PolycubeCountRequest& r, int number,
   p.symmetry_order = cover.symmetry_order();
   p.placements = cover.placements();
   p.piece_names = cover.piece_names();
-  if (r.disassemble && p.counts.complete) {
-    const DisassemblyStop limits = disassembly_stop(checkpoint.stop(), r.memory_gib);
-    p.solutions = disassemble_classes(problem, cover, p.counts.symmetries, shown_file(r),
-                                      "polycube count: " + problem.name + ", disassembly", limits,
-                                      checkpoint, name + ", disassembly");
-    if (!p.merged)
-      p.solutions_apart = p.solutions;
-    else if (r.burrtools && p.apart && p.apart->complete)
-      p.solutions_apart = disassemble_classes(
-          problem, search::VoxelCover(problem, r.file, true), p.apart->symmetries, shown_file(r),
-          "polycube count: " + problem.name + ", disassembly, congruent pieces apart", limits,
-          checkpoint, name + ", disassembly, congruent pieces apart");
-  }
   return p;
 }
 

@@ -110,42 +110,60 @@ struct Found {
   std::uint64_t raw = 0, rotations = 0;
 };
 
+std::vector<int> image(const VoxelCover::Model& m, const std::vector<int>& a, int k) {
+  std::vector<int> b;
+  for (const int p : a) b.push_back(m.perm[k][p]);
+  std::sort(b.begin(), b.end());
+  return b;
+}
+
+// One per class: the least (as a sorted list of placements) of the class's
+// members that the search meets (Model::searched).
+bool least_of_class(const VoxelCover::Model& m, const std::vector<int>& a, bool mirrored) {
+  for (int k = 1; k < (mirrored ? m.group_order() : m.rotation_order); ++k) {
+    const std::vector<int> b = image(m, a, k);
+    if (m.searched(b) && b < a) return false;
+  }
+  return true;
+}
+
+// The class of an assembly found, with its sizes: its members are its
+// images under the rotations, and the reflections where the mirror image
+// is an assembly.
+Found class_of(const VoxelCover::Model& m, const std::vector<int>& a, bool mirrored) {
+  Found f{a, 0, 0};
+  std::vector<std::vector<int>> rotated, all;
+  for (int k = 0; k < (mirrored ? m.group_order() : m.rotation_order); ++k)
+    (k < m.rotation_order ? rotated : all).push_back(image(m, a, k));
+  for (auto* v : {&rotated, &all}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  all.insert(all.end(), rotated.begin(), rotated.end());
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  f.raw = all.size();
+  f.rotations = all.size() / rotated.size();
+  return f;
+}
+
+// The class's assembly as pieces and voxels.
+CoverClass cover_class(const VoxelCover::Model& m, const Found& f) {
+  CoverClass c{{}, f.raw, f.rotations};
+  for (const int p : f.placements) {
+    PlacedPiece placed{m.piece[p], {}};
+    for (int cell = 0; cell < m.cells; ++cell)
+      if (m.covers(p, cell)) placed.voxels.push_back(m.voxel_of[cell]);
+    c.assembly.push_back(std::move(placed));
+  }
+  return c;
+}
+
 template <int W>
 std::vector<Found> first_with(const VoxelCover::Model& m, std::size_t n,
                               const std::function<bool()>& stop) {
   const Tables<W> t(m, resolved_choice(m));
   std::vector<Found> found;
-  const auto image = [&](const std::vector<int>& a, int k) {
-    std::vector<int> b;
-    for (const int p : a) b.push_back(m.perm[k][p]);
-    std::sort(b.begin(), b.end());
-    return b;
-  };
-  // One per class: the least (as a sorted list of placements) of the class's
-  // members that the search meets (Model::searched).
-  const auto least_of_class = [&](const std::vector<int>& a, bool mirrored) {
-    for (int k = 1; k < (mirrored ? m.group_order() : m.rotation_order); ++k) {
-      const std::vector<int> b = image(a, k);
-      if (m.searched(b) && b < a) return false;
-    }
-    return true;
-  };
-  // The class's members: its images under the rotations, and the
-  // reflections where the mirror image is an assembly.
-  const auto sizes = [&](Found& f, bool mirrored) {
-    std::vector<std::vector<int>> rotated, all;
-    for (int k = 0; k < (mirrored ? m.group_order() : m.rotation_order); ++k)
-      (k < m.rotation_order ? rotated : all).push_back(image(f.placements, k));
-    for (auto* v : {&rotated, &all}) {
-      std::sort(v->begin(), v->end());
-      v->erase(std::unique(v->begin(), v->end()), v->end());
-    }
-    all.insert(all.end(), rotated.begin(), rotated.end());
-    std::sort(all.begin(), all.end());
-    all.erase(std::unique(all.begin(), all.end()), all.end());
-    f.raw = all.size();
-    f.rotations = all.size() / rotated.size();
-  };
   const std::vector<Prefix> prefixes = split<W>(m, t);
   const auto search = [&](const Prefix& prefix, std::vector<Found>& into,
                           const std::function<bool()>& enough) {
@@ -153,9 +171,8 @@ std::vector<Found> first_with(const VoxelCover::Model& m, std::size_t n,
     s.apply(prefix);
     Tally ignored;
     s.search(ignored, [&](const std::vector<int>& a, bool mirrored) {
-      if (into.size() >= n || !least_of_class(a, mirrored)) return;
-      into.push_back({a, 0, 0});
-      sizes(into.back(), mirrored);
+      if (into.size() >= n || !least_of_class(m, a, mirrored)) return;
+      into.push_back(class_of(m, a, mirrored));
     });
   };
   if (n == std::numeric_limits<std::size_t>::max()) {
@@ -185,6 +202,77 @@ auto by_words(int words, Fn&& fn) {
 
 }  // namespace
 
+struct CoverSubtrees::Impl {
+  virtual ~Impl() = default;
+  virtual std::size_t size() const = 0;
+  virtual bool search(std::size_t i, CoverTally& tally,
+                      const std::function<void(CoverClass&&)>& each,
+                      const std::function<bool()>& stop) const = 0;
+  virtual CoverCounts counts(const CoverTally& tally) const = 0;
+};
+
+namespace {
+
+template <int W>
+struct SubtreesOf final : CoverSubtrees::Impl {
+  const VoxelCover::Model& m;
+  const Tables<W> t;
+  const std::vector<Prefix> prefixes;
+
+  explicit SubtreesOf(const VoxelCover::Model& model)
+      : m(model), t(model, resolved_choice(model)), prefixes(split<W>(model, t)) {}
+
+  std::size_t size() const override { return prefixes.size(); }
+
+  bool search(std::size_t i, CoverTally& tally, const std::function<void(CoverClass&&)>& each,
+              const std::function<bool()>& stop) const override {
+    Searcher<W> s(m, t, stop);
+    s.apply(prefixes.at(i));
+    Tally counted;
+    const bool whole = s.search(
+        counted,
+        [&](const std::vector<int>& a, bool mirrored) {
+          if (least_of_class(m, a, mirrored)) each(cover_class(m, class_of(m, a, mirrored)));
+        },
+        true);
+    tally += {counted.raw, counted.rotations, counted.symmetries, counted.nodes};
+    return whole;
+  }
+
+  CoverCounts counts(const CoverTally& tally) const override {
+    CoverCounts c;
+    c.raw = tally.raw;
+    c.rotations = tally.rotations / m.rotation_order;
+    c.symmetries = tally.symmetries / m.group_order();
+    c.nodes = tally.nodes;
+    c.subtrees_total = prefixes.size();
+    return c;
+  }
+};
+
+}  // namespace
+
+CoverSubtrees::CoverSubtrees(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CoverSubtrees::~CoverSubtrees() = default;
+CoverSubtrees::CoverSubtrees(CoverSubtrees&&) noexcept = default;
+std::size_t CoverSubtrees::size() const {
+  return impl_->size();
+}
+bool CoverSubtrees::search(std::size_t i, CoverTally& tally,
+                           const std::function<void(CoverClass&&)>& each,
+                           const std::function<bool()>& stop) const {
+  return impl_->search(i, tally, each, stop);
+}
+CoverCounts CoverSubtrees::counts(const CoverTally& tally) const {
+  return impl_->counts(tally);
+}
+
+CoverSubtrees VoxelCover::subtrees() const {
+  return by_words(model_->words, [&](auto w) {
+    return CoverSubtrees(std::make_unique<SubtreesOf<decltype(w)::value>>(*model_));
+  });
+}
+
 VoxelCover::VoxelCover(const VoxelProblem& problem, const std::string& source, bool congruent_apart)
     : model_(std::make_unique<Model>()) {
   build_model(*model_, problem, source, congruent_apart);
@@ -204,16 +292,7 @@ std::vector<CoverClass> VoxelCover::classes(std::size_t n,
   const auto found =
       by_words(m.words, [&](auto w) { return first_with<decltype(w)::value>(m, n, stop); });
   std::vector<CoverClass> classes;
-  for (const Found& f : found) {
-    CoverClass c{{}, f.raw, f.rotations};
-    for (const int p : f.placements) {
-      PlacedPiece placed{m.piece[p], {}};
-      for (int cell = 0; cell < m.cells; ++cell)
-        if (m.covers(p, cell)) placed.voxels.push_back(m.voxel_of[cell]);
-      c.assembly.push_back(std::move(placed));
-    }
-    classes.push_back(std::move(c));
-  }
+  for (const Found& f : found) classes.push_back(cover_class(m, f));
   return classes;
 }
 

@@ -231,12 +231,15 @@ class Searcher {
   }
 
   // Searches below the current state into `tally`; false if stopped.
-  // `on_assembly`, if given, gets each assembly instead of the tally, with
-  // whether its mirror image is an assembly too.
+  // `on_assembly`, if given, gets each assembly (with whether its mirror
+  // image is an assembly too) instead of the tally, or beside it where
+  // `count_too`.
   bool search(Tally& tally,
-              const std::function<void(const std::vector<int>&, bool)>& on_assembly = {}) {
+              const std::function<void(const std::vector<int>&, bool)>& on_assembly = {},
+              bool count_too = false) {
     tally_ = &tally;
     on_assembly_ = on_assembly;
+    count_too_ = count_too;
     stopped_ = stop_ && stop_();
     if (!stopped_) dfs();
     return !stopped_;
@@ -451,13 +454,16 @@ class Searcher {
       if (used_[p] < m_.min_count[p]) return;
     std::vector<int> a = stack_;
     std::sort(a.begin(), a.end());
-    if (on_assembly_) return on_assembly_(a, m_.reflections() && mirror_is_assembly());
+    const bool mirrored = m_.reflections() && mirror_is_assembly();
+    if (on_assembly_) {
+      on_assembly_(a, mirrored);
+      if (!count_too_) return;
+    }
     // Orbit counting: this assembly stands for `orbit` raw ones; each
     // class is counted by |stabiliser| / |group| per raw assembly. The
     // group has the reflections only where the mirror image is an
     // assembly too: the rest count twice their rotations' stabiliser (of
     // half the order).
-    const bool mirrored = m_.reflections() && mirror_is_assembly();
     int rotations = 0, all = 0;
     for (int k = 0; k < (mirrored ? m_.group_order() : m_.rotation_order); ++k) {
       bool keeps = true;
@@ -578,6 +584,7 @@ class Searcher {
   std::vector<const std::uint64_t*> gone_;  // (narrow_fits' sets that leave)
   Tally* tally_ = nullptr;
   std::function<void(const std::vector<int>&, bool)> on_assembly_;
+  bool count_too_ = false;
   bool stopped_ = false;
   std::uint64_t orbit_ = 1;
 };

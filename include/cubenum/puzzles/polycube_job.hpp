@@ -40,9 +40,10 @@ struct LevelOrder {
 };
 
 // `count --disassemble`: the assemblies that come apart (solutions), one
-// disassembly per class up to symmetry, the classes dealt to every thread
-// of every process (mpirun) and, with a checkpoint, saved as they are
-// decided (a resumed count takes apart only the others).
+// disassembly per class up to symmetry, in the count's own search: each
+// subtree dealt to every thread of every process (mpirun) is counted and
+// the classes met in it taken apart, and, with a checkpoint, saved once
+// both are done (a resumed count takes up only the others).
 struct PolycubeDisassembly {
   std::uint64_t raw = 0, rotations = 0, symmetries = 0;  // solutions
   // Classes whose disassembly a limit stopped or did not let begin: neither

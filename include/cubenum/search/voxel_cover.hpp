@@ -64,6 +64,42 @@ struct CoverClass {
 
 class SubtreeCheckpoint;
 
+// What the search of some subtrees counted (CoverSubtrees): raw
+// assemblies, and the classes up to rotation and up to symmetry each times
+// its group's order (CoverSubtrees::counts divides), and the search nodes.
+struct CoverTally {
+  std::uint64_t raw = 0, rotations = 0, symmetries = 0, nodes = 0;
+  CoverTally& operator+=(const CoverTally& o) {
+    raw += o.raw, rotations += o.rotations, symmetries += o.symmetries, nodes += o.nodes;
+    return *this;
+  }
+};
+
+// A count's subtrees (the ones VoxelCover::count deals, in the same order
+// in every process), for a caller that deals them itself and does more
+// with each class than count it (count --disassemble takes each apart):
+// one search both counts and lists.
+class CoverSubtrees {
+ public:
+  struct Impl;
+  explicit CoverSubtrees(std::unique_ptr<Impl> impl);
+  ~CoverSubtrees();
+  CoverSubtrees(CoverSubtrees&&) noexcept;
+
+  std::size_t size() const;
+  // Searches subtree i: its assemblies counted into `tally`, and each class
+  // whose member VoxelCover::classes lists lies in it given to `each`, with
+  // the class's sizes (each class in exactly one subtree). False where
+  // `stop` ended it early.
+  bool search(std::size_t i, CoverTally& tally, const std::function<void(CoverClass&&)>& each,
+              const std::function<bool()>& stop) const;
+  // The counts of a tally of every subtree (nodes, raw, and the classes).
+  CoverCounts counts(const CoverTally& tally) const;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 // How the search picks the cell to fill next.
 enum class CellChoice {
   // fewest_fits for a solid target (a bounding box at least 2 cells deep
@@ -102,6 +138,8 @@ class VoxelCover {
   // The same, with each class's sizes (the sums over every class are
   // count()'s raw, rotations and symmetries).
   std::vector<CoverClass> classes(std::size_t n, const std::function<bool()>& stop = {}) const;
+  // The count's subtrees, to search one at a time (the cover must outlive them).
+  CoverSubtrees subtrees() const;
 
   // What the engine made of the problem.
   const std::vector<std::string>& piece_names() const;  // congruent pieces merged
