@@ -359,6 +359,20 @@ TEST(TwistySymmetry, WholePuzzleTurnsAreFoundAndCountedOnce) {
     total += levels[d].size() / 24;
   }
   EXPECT_EQ(total, 40320u / 24);
+  // Over classes of the transforms x -> S x S^-1 t (48 x 24), by table and
+  // through positions: positions up to turns and classes by depth.
+  const SymCoordinate split = choose_sym_coordinate(space, group, up_to.turns.size());
+  ASSERT_FALSE(split.parts.empty()) << split.text;
+  for (NeighbourMethod method : {NeighbourMethod::ByTable, NeighbourMethod::ThroughPositions}) {
+    const ClassSpace over(space, group, split, {up_to.turns, method, {}});
+    EXPECT_EQ(over.table_driven(), method == NeighbourMethod::ByTable);
+    const ClassEnumeration c = enumerate_classes(over, {}, this_cluster());
+    ASSERT_EQ(c.positions.size(), levels.size());
+    for (std::size_t d = 0; d < levels.size(); ++d) {
+      EXPECT_EQ(c.positions[d], levels[d].size() / 24);
+      EXPECT_EQ(c.classes[d].classes, classes[d]);
+    }
+  }
 }
 
 // The 2x2x2's corners without twists: 8! positions, every symmetry of the cube.
@@ -383,7 +397,8 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
     const SymCoordinate split = choose_sym_coordinate(space, group);
     ASSERT_FALSE(split.parts.empty()) << split.text;
     const ClassSpace classes(space, group, split);
-    const ClassSpace through_positions(space, group, split, {}, NeighbourMethod::ThroughPositions);
+    const ClassSpace through_positions(space, group, split,
+                                       {{}, NeighbourMethod::ThroughPositions, {}});
     EXPECT_TRUE(classes.table_driven());
     EXPECT_FALSE(through_positions.table_driven());
     EXPECT_EQ(classes.twist_shifts(), p.twist_shifts);
@@ -405,26 +420,26 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
     for (const ClassSpace* space_of_classes : {&classes, &through_positions})
       for (int threads : {1, 2})
         for (int mode = 0; mode < 3; ++mode) {
-        const bool two_bit = mode == 1, inverse = mode == 2;
-        SCOPED_TRACE(::testing::Message()
-                     << threads << " threads, two bits " << two_bit << ", inverse " << inverse
-                     << ", by table " << space_of_classes->table_driven());
-        ThreadLimit limit(threads);
-        ClassBfsOptions options;
-        options.two_bit = two_bit;
-        options.inverse = inverse;
-        const ClassEnumeration e = enumerate_classes(*space_of_classes, options, this_cluster());
-        ASSERT_EQ(e.positions.size(), levels.size());
-        for (std::size_t d = 0; d < levels.size(); ++d) {
-          SCOPED_TRACE(d);
-          EXPECT_EQ(e.positions[d], levels[d].size());
-          EXPECT_EQ(e.classes[d].classes, expected[d]);
-          EXPECT_EQ(e.bfs.levels[d].states, expected[d]);
-          if (inverse) {
-            EXPECT_EQ(e.classes[d].with_inverse, with_inverse[d]);
+          const bool two_bit = mode == 1, inverse = mode == 2;
+          SCOPED_TRACE(::testing::Message()
+                       << threads << " threads, two bits " << two_bit << ", inverse " << inverse
+                       << ", by table " << space_of_classes->table_driven());
+          ThreadLimit limit(threads);
+          ClassBfsOptions options;
+          options.two_bit = two_bit;
+          options.inverse = inverse;
+          const ClassEnumeration e = enumerate_classes(*space_of_classes, options, this_cluster());
+          ASSERT_EQ(e.positions.size(), levels.size());
+          for (std::size_t d = 0; d < levels.size(); ++d) {
+            SCOPED_TRACE(d);
+            EXPECT_EQ(e.positions[d], levels[d].size());
+            EXPECT_EQ(e.classes[d].classes, expected[d]);
+            EXPECT_EQ(e.bfs.levels[d].states, expected[d]);
+            if (inverse) {
+              EXPECT_EQ(e.classes[d].with_inverse, with_inverse[d]);
+            }
           }
         }
-      }
   }
 }
 

@@ -28,13 +28,8 @@ struct BfsArgs {
 
 Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   const pc::Metric metric = pc::parse_metric(args.metric);
-  std::optional<Progress> progress;
-  if (args.symmetry)
-    progress.emplace("pocket-cube bfs: symmetry classes", pc::kPositionCount, "positions");
   const pc::Enumeration e =
-      pc::enumerate_here(metric, args.symmetry, bfs::parse_direction_policy(args.direction),
-                         progress ? &*progress : nullptr);
-  progress.reset();
+      pc::enumerate_here(metric, args.symmetry, bfs::parse_direction_policy(args.direction));
   const std::uint64_t max_depth = e.distribution.size() - 1;
 
   fmt::print(ctx.out, "pocket cube, {} (positions up to whole-cube rotation)\n",

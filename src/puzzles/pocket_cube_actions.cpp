@@ -16,6 +16,9 @@
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/pocket_cube.hpp"
+#include "cubenum/puzzles/twisty_class_space.hpp"
+#include "cubenum/puzzles/twisty_search.hpp"
+#include "cubenum/puzzles/twisty_symmetry.hpp"
 #include "pocket_cube_geometry.hpp"
 
 namespace cubenum::pocket_cube {
@@ -23,29 +26,31 @@ namespace {
 
 constexpr std::uint64_t kSolved = 0;  // identity permutation, no twist
 
-// The positions of a level that are the least of their symmetry class. The
-// level's columns are twists by piece (PocketCubeShiftSpace).
-std::uint64_t count_canonical(const bfs::LevelRows& level, Progress* progress) {
-  constexpr std::uint32_t kWords = (kTwistCount + 63) / 64;
-  return parallel_sum<std::uint64_t>(
-      kPermutationCount, 16, [&](std::size_t begin, std::size_t end) {
-        std::uint64_t sum = 0, checked = 0;
-        std::array<bfs::Word, kWords> scratch{};
-        for (auto perm = static_cast<std::uint32_t>(begin); perm != end; ++perm) {
-          if (level.count(perm) == 0) continue;
-          const Corners row = unrank(std::uint64_t{perm} * kTwistCount);
-          const bfs::Word* words = level.row(perm, scratch.data());
-          for (std::uint32_t w = 0; w < kWords; ++w)
-            for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
-              const std::uint32_t twists =
-                  w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
-              sum += is_canonical(PocketCubeShiftSpace::rank_of(row, twists)) ? 1 : 0;
-              ++checked;
-            }
-        }
-        if (progress != nullptr) progress->add(checked);
-        return sum;
-      });
+// The classes up to the cube's 48 symmetries by depth, from the project's
+// one symmetry path: the 2x2x2 with all six faces up to its whole-cube turns
+// (data/twisty/pocket-cube.tws), over its classes (twisty_class_space.hpp).
+// Its positions by depth must be this cube's.
+std::vector<std::uint64_t> classes_by_depth(Metric metric,
+                                            const std::vector<std::uint64_t>& positions) {
+  namespace tw = twisty;
+  const tw::Definition def = tw::load_definition(CUBENUM_DATA_DIR "/twisty/pocket-cube.tws");
+  const std::vector<tw::Move> moves = tw::expand_moves(def, {{}, metric == Metric::Quarter});
+  tw::SpaceOptions layout;
+  layout.tables = false;
+  const tw::TwistySpace space(def, moves, layout);
+  const tw::SymmetryGroup group(def, moves, {});
+  tw::ClassSpaceOptions options;
+  options.turns = tw::whole_turns(space, group);
+  const tw::SymCoordinate split = tw::choose_sym_coordinate(space, group, options.turns.size());
+  if (group.order() != kSymmetryCount || split.parts.empty())
+    throw std::logic_error("pocket cube: the 2x2x2 file's symmetries are not the cube's 48");
+  const tw::ClassSpace classes(space, group, split, std::move(options));
+  const tw::ClassEnumeration e = tw::enumerate_classes(classes, {}, this_cluster());
+  if (e.positions != positions)
+    throw std::logic_error("pocket cube: the 2x2x2 file up to turns is not this cube");
+  std::vector<std::uint64_t> by_depth;
+  for (const tw::LevelClasses& level : e.classes) by_depth.push_back(level.classes);
+  return by_depth;
 }
 
 }  // namespace
@@ -59,8 +64,7 @@ std::uint64_t Enumeration::symmetry_classes() const {
                          std::uint64_t{0});
 }
 
-Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy,
-                      Progress* progress) {
+Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy) {
   // Twists by piece: a turn's permutation of the twists is a vector added
   // (ShiftRows), none for U, D and half turns; three bitplanes.
   const bfs::ShiftRows<PocketCubeShiftSpace::kRadix, PocketCubeShiftSpace::kDigits> space{
@@ -69,14 +73,6 @@ Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy,
   e.metric = metric;
   bfs::RowBfsOptions options;
   options.policy = policy;
-  if (symmetry)
-    options.on_level = [&](const bfs::RowLevel& found, const bfs::LevelRows& level) {
-      const Stopwatch clock;
-      if (progress != nullptr) progress->set_detail(fmt::format("level {}", found.depth));
-      e.symmetry_distribution.push_back(count_canonical(level, progress));
-      progress::note("level {}: {} positions, {} classes up to symmetry ({:.1f} ms)", found.depth,
-                     found.states, e.symmetry_distribution.back(), clock.seconds() * 1e3);
-    };
   const bfs::RowBfsResult result = bfs::row_bfs<bfs::PlaneRows>(space, {&kSolved, 1}, options);
   e.distribution = result.distribution();
   e.levels = result.levels;
@@ -84,6 +80,7 @@ Enumeration enumerate(Metric metric, bool symmetry, bfs::DirectionPolicy policy,
     e.methods.push_back(level.work.method());
     e.seconds.push_back(level.seconds);
   }
+  if (symmetry) e.symmetry_distribution = classes_by_depth(metric, e.distribution);
   return e;
 }
 
@@ -102,10 +99,9 @@ Enumeration enumerate_shared(Metric metric, bfs::DirectionPolicy policy, Cluster
   return e;
 }
 
-Enumeration enumerate_here(Metric metric, bool symmetry, bfs::DirectionPolicy policy,
-                           Progress* progress) {
+Enumeration enumerate_here(Metric metric, bool symmetry, bfs::DirectionPolicy policy) {
   Cluster& cluster = this_cluster();
-  if (cluster.processes() == 1) return enumerate(metric, symmetry, policy, progress);
+  if (cluster.processes() == 1) return enumerate(metric, symmetry, policy);
   if (symmetry) throw InputError("--symmetry", 0, "runs in one process (not under mpirun)");
   return enumerate_shared(metric, policy, cluster);
 }

@@ -260,24 +260,4 @@ Corners conjugate(const Corners& fixed, int symmetry) {
   return with_fixed_corner(symmetry_tables().conjugate[symmetry].apply(fixed));
 }
 
-std::uint64_t canonical_rank(std::uint64_t r) {
-  const Corners x = unrank(r);
-  std::uint64_t least = r;
-  for (int s = 1; s < kSymmetryCount; ++s) least = std::min(least, rank(conjugate(x, s)));
-  return least;
-}
-
-bool is_canonical(std::uint64_t r) {
-  const Corners x = unrank(r);
-  const auto perm = static_cast<std::uint32_t>(r / kTwistCount);
-  for (int s = 1; s < kSymmetryCount; ++s) {
-    const Corners image = conjugate(x, s);
-    // Most images differ in the permutation already: compare it first.
-    const std::uint32_t image_perm = permutation_coordinate(image);
-    if (image_perm < perm) return false;
-    if (image_perm == perm && rank(image) < r) return false;
-  }
-  return true;
-}
-
 }  // namespace cubenum::pocket_cube

@@ -72,7 +72,8 @@ std::string set_names(const TwistySpace& space, const std::vector<std::size_t>& 
 
 }  // namespace
 
-SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group) {
+SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
+                                    std::size_t turns) {
   SymCoordinate best;
   if (space.moves() > static_cast<int>(bfs::kMaxNeighbours)) {
     best.text = fmt::format(
@@ -81,9 +82,11 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
         space.moves(), bfs::kMaxNeighbours);
     return best;
   }
-  if (group.order() > 255) {
-    best.text = fmt::format("a group of order {}: a BFS over classes takes at most 255 symmetries",
-                            group.order());
+  if (group.order() > 255 || group.order() * turns > 65536) {
+    best.text = fmt::format(
+        "a group of order {}{}: a BFS over classes takes at most 255 symmetries, 2^16 with "
+        "turns",
+        group.order(), turns > 1 ? fmt::format(" with {} turns", turns) : "");
     return best;
   }
   const std::vector<std::size_t> block = orbit_blocks(space, group);
@@ -99,7 +102,7 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
                                : "too many independent orbits to choose from";
     return best;
   }
-  const long double order = static_cast<long double>(group.order());
+  const long double order = static_cast<long double>(group.order() * turns);
   std::vector<SymCoordinate> splits;
   for (std::uint32_t mask = 1; mask < (1U << blocks.size()); ++mask) {
     SymCoordinate split;
@@ -138,11 +141,14 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
 }
 
 ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
-                       const std::function<void(std::uint64_t)>& on_progress,
-                       NeighbourMethod method)
-    : space_(space), group_(group), split_(std::move(split)) {
+                       ClassSpaceOptions options)
+    : space_(space), group_(group), split_(std::move(split)), turns_(std::move(options.turns)) {
   if (split_.parts.empty() || space.moves() > static_cast<int>(bfs::kMaxNeighbours))
     throw std::invalid_argument("twisty: no sym-coordinate, or too many moves");
+  if (turns_.empty()) turns_.push_back(space.definition().identity());
+  transforms_ = group.order() * turns_.size();
+  if (group.order() > 255 || transforms_ > 65536)
+    throw std::invalid_argument("twisty: too many symmetries and turns for a BFS over classes");
   const auto& parts = space.parts();
   weight_.assign(parts.size(), 0);
   c_weight_.assign(parts.size(), 0);
@@ -160,10 +166,10 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
       r *= parts[i].size;
     }
   }
-  build_table(on_progress);
+  build_table(options.on_progress);
   find_stabilisers();
   build_c_moves();
-  if (method == NeighbourMethod::ByTable) build_rest_tables();
+  if (options.method == NeighbourMethod::ByTable) build_rest_tables();
   if (table_driven() && !rest_tables_agree()) {
     move_r_.clear();
     conj_r_.clear();
@@ -254,50 +260,134 @@ struct GroupTable {
   }
 };
 
+std::string key_of(const Arrangement& a) {
+  std::string key;
+  for (std::size_t set = 0; set < a.perm.size(); ++set) {
+    key.append(a.perm[set].begin(), a.perm[set].end());
+    key.append(a.ori[set].begin(), a.ori[set].end());
+  }
+  return key;
+}
+
 }  // namespace
 
-// Every value c of C with r = 0 is conjugated by every symmetry, once per
+// Transform k = (symmetry S, turn t), S = k / turns, t = k % turns, takes x
+// to S x S^-1 t. Its inverse is (S^-1, the turn u with (S^-1 t S) u = 1),
+// and (S2, t2) after (S1, t1) is (S2 S1, (S2 t1 S2^-1) t2).
+struct ClassSpace::TransformTable {
+  std::vector<std::uint16_t> inverse;
+  std::vector<std::uint8_t> sym_product;   // [a * order + b]
+  std::vector<std::uint8_t> turn_product;  // [t * turns + u]: t then u
+  std::vector<std::uint8_t> conjugated;    // [S * turns + t]: S t S^-1
+  std::size_t turns = 1, order = 1;
+
+  TransformTable(const SymmetryGroup& group, const Definition& def,
+                 const std::vector<Arrangement>& turn_list)
+      : turns(turn_list.size()), order(group.order()) {
+    const GroupTable symmetries(group);
+    sym_product.resize(order * order);
+    for (std::size_t a = 0; a < order; ++a)
+      for (std::size_t b = 0; b < order; ++b) sym_product[a * order + b] = symmetries.product[a][b];
+    std::map<std::string, std::uint8_t> by_position;
+    std::vector<Arrangement> positions;
+    for (std::size_t t = 0; t < turns; ++t) {
+      positions.push_back(apply(def.sets, def.solved, turn_list[t]));
+      by_position[key_of(positions.back())] = static_cast<std::uint8_t>(t);
+    }
+    const auto lookup = [&](const Arrangement& position) {
+      const auto it = by_position.find(key_of(position));
+      if (it == by_position.end()) throw std::logic_error("twisty: turns that are not a group");
+      return it->second;
+    };
+    turn_product.resize(turns * turns);
+    conjugated.resize(order * turns);
+    Arrangement image = def.solved;
+    for (std::size_t t = 0; t < turns; ++t) {
+      for (std::size_t u = 0; u < turns; ++u)
+        turn_product[t * turns + u] = lookup(apply(def.sets, positions[t], turn_list[u]));
+      for (std::size_t k = 0; k < order; ++k) {
+        group.conjugate(k, positions[t], image);
+        conjugated[k * turns + t] = lookup(image);
+      }
+    }
+    inverse.resize(order * turns);
+    for (std::size_t k = 0; k < order * turns; ++k) {
+      const std::size_t s = symmetries.inverse[k / turns];
+      const std::size_t t = conjugated[s * turns + k % turns];
+      std::size_t u = 0;
+      while (turn_product[t * turns + u] != 0) ++u;
+      inverse[k] = static_cast<std::uint16_t>(s * turns + u);
+    }
+  }
+  std::uint16_t product(std::size_t a, std::size_t b) const {
+    const std::size_t s2 = a / turns, t2 = a % turns, s1 = b / turns, t1 = b % turns;
+    const std::size_t t = turn_product[conjugated[s2 * turns + t1] * turns + t2];
+    return static_cast<std::uint16_t>(sym_product[s2 * order + s1] * turns + t);
+  }
+};
+
+void ClassSpace::transform(std::size_t k, const Arrangement& x, Arrangement& out,
+                           Arrangement& turned) const {
+  const std::size_t turn = k % turns_.size();
+  if (turn == 0) {
+    group_.conjugate(k / turns_.size(), x, out);
+    return;
+  }
+  group_.conjugate(k / turns_.size(), x, turned);
+  apply(space_.definition().sets, turned, turns_[turn], out);
+}
+
+void ClassSpace::set_to_least(std::uint64_t c, std::size_t k) {
+  if (to_least_wide_.empty())
+    std::atomic_ref(to_least_[c]).store(static_cast<std::uint8_t>(k), std::memory_order_relaxed);
+  else
+    std::atomic_ref(to_least_wide_[c])
+        .store(static_cast<std::uint16_t>(k), std::memory_order_relaxed);
+}
+
+// Every value c of C with r = 0 is transformed by every transform, once per
 // orbit: the first thread to meet an orbit writes, for each member, the
-// orbit's least value and a symmetry taking it there (a thread that meets
-// the orbit too writes the same least value; where a symmetry fixes it,
-// maybe another symmetry to it, which least_rest makes alike). Then the
+// orbit's least value and a transform taking it there (a thread that meets
+// the orbit too writes the same least value; where a transform fixes it,
+// maybe another transform to it, which least_rest makes alike). Then the
 // least values are numbered in order.
 void ClassSpace::build_table(const std::function<void(std::uint64_t)>& on_progress) {
-  const GroupTable table(group_);
-  const std::size_t order = group_.order();
+  const TransformTable table(group_, space_.definition(), turns_);
+  const std::size_t order = transforms_;
   class_of_.assign(split_.values, kNone);
-  to_least_.assign(split_.values, 0);
+  if (order <= 256)
+    to_least_.assign(split_.values, 0);
+  else
+    to_least_wide_.assign(split_.values, 0);
   std::mutex special_mutex;
   std::vector<std::uint32_t> special;  // least values with a nontrivial stabiliser
   std::atomic<std::uint64_t> done{0};
   parallel_for_chunks(split_.values, 1 << 12, [&](std::size_t begin, std::size_t end) {
     Scratch s(space_.definition().solved);
     Arrangement image = s.position;
-    std::vector<std::uint64_t> images(order);
+    std::vector<std::uint64_t> images(order), sorted;
     for (std::size_t c = begin; c != end; ++c) {
       if (std::atomic_ref(class_of_[c]).load(std::memory_order_relaxed) != kNone) continue;
       space_.unrank(compose(c, 0), s.position, s.coded);
       std::size_t least = 0;
       for (std::size_t k = 0; k < order; ++k) {
-        // Symmetries map orbits to orbits and kinds to kinds: the image's
-        // pieces are ranked whatever its twists.
-        group_.conjugate(k, s.position, image);
+        // Symmetries and turns map orbits to orbits and kinds to kinds: the
+        // image's pieces are ranked whatever its twists.
+        transform(k, s.position, image, s.turned);
         space_.read_position(image, s.coded);
         const std::uint64_t value = this->value(s.coded, c_weight_);
         images[k] = value;
         if (value < images[least]) least = k;
       }
-      std::size_t distinct = 0;
       for (std::size_t k = 0; k < order; ++k) {
-        // images[k] = S_k c, least = S_l c: S_l S_k^-1 takes images[k] there.
-        const auto to = table.product[least][table.inverse[k]];
-        std::atomic_ref(to_least_[images[k]]).store(to, std::memory_order_relaxed);
+        // images[k] = T_k c, least = T_l c: T_l T_k^-1 takes images[k] there.
+        set_to_least(images[k], table.product(least, table.inverse[k]));
         std::atomic_ref(class_of_[images[k]])
             .store(static_cast<std::uint32_t>(images[least]), std::memory_order_relaxed);
-        distinct += std::find(images.begin(), images.begin() + static_cast<std::ptrdiff_t>(k),
-                              images[k]) == images.begin() + static_cast<std::ptrdiff_t>(k);
       }
-      if (distinct < order) {
+      sorted = images;
+      std::sort(sorted.begin(), sorted.end());
+      if (std::unique(sorted.begin(), sorted.end()) != sorted.end()) {
         const std::lock_guard lock(special_mutex);
         special.push_back(static_cast<std::uint32_t>(images[least]));
       }
@@ -324,14 +414,14 @@ void ClassSpace::find_stabilisers() {
   special_entry_.assign(reps_.size(), kNone);
   for (std::uint32_t cls = 0; cls < reps_.size(); ++cls) {
     if (is_special_[cls] == 0) continue;
-    std::vector<std::uint8_t> fixing;
+    std::vector<std::uint16_t> fixing;
     space_.unrank(compose(reps_[cls], 0), s.position, s.coded);
-    for (std::size_t k = 1; k < group_.order(); ++k) {
-      group_.conjugate(k, s.position, s.image);
+    for (std::size_t k = 1; k < transforms_; ++k) {
+      transform(k, s.position, s.image, s.turned);
       std::uint64_t c = 0, r = 0;
       if (!space_.contains(s.image)) continue;
       split_rank(space_.rank(s.image, s.coded), c, r, s);
-      if (c == reps_[cls]) fixing.push_back(static_cast<std::uint8_t>(k));
+      if (c == reps_[cls]) fixing.push_back(static_cast<std::uint16_t>(k));
     }
     if (fixing.empty()) {
       is_special_[cls] = 0;
@@ -342,7 +432,7 @@ void ClassSpace::find_stabilisers() {
   }
 }
 
-const std::vector<std::uint8_t>* ClassSpace::stabiliser(std::uint32_t cls) const {
+const std::vector<std::uint16_t>* ClassSpace::stabiliser(std::uint32_t cls) const {
   if (is_special_[cls] == 0) return nullptr;
   const auto it = std::lower_bound(stabilisers_.begin(), stabilisers_.end(), cls,
                                    [](const auto& e, std::uint32_t c) { return e.first < c; });
@@ -351,12 +441,12 @@ const std::vector<std::uint8_t>* ClassSpace::stabiliser(std::uint32_t cls) const
 
 // The least R among the images of (least c, r) under the stabiliser.
 std::uint64_t ClassSpace::least_rest(std::uint32_t cls, std::uint64_t r, Scratch& s) const {
-  const std::vector<std::uint8_t>* fixing = stabiliser(cls);
+  const std::vector<std::uint16_t>* fixing = stabiliser(cls);
   if (fixing == nullptr) return r;
   space_.unrank(compose(reps_[cls], r), s.position, s.coded);
   std::uint64_t least = r;
-  for (std::uint8_t k : *fixing) {
-    group_.conjugate(k, s.position, s.image);
+  for (std::uint16_t k : *fixing) {
+    transform(k, s.position, s.image, s.turned);
     std::uint64_t c = 0, image = 0;
     split_rank(space_.rank(s.image, s.coded), c, image, s);
     least = std::min(least, image);
@@ -368,9 +458,9 @@ std::uint64_t ClassSpace::index_of(std::uint64_t rank, Scratch& s) const {
   std::uint64_t c = 0, r = 0;
   split_rank(rank, c, r, s);
   const std::uint32_t cls = class_of_[c];
-  if (const std::uint8_t k = to_least_[c]; k != 0) {
+  if (const std::uint16_t k = to_least(c); k != 0) {
     space_.unrank(rank, s.position, s.coded);
-    group_.conjugate(k, s.position, s.image);
+    transform(k, s.position, s.image, s.turned);
     split_rank(space_.rank(s.image, s.coded), c, r, s);
   }
   return std::uint64_t{cls} * split_.rest + least_rest(cls, r, s);
@@ -390,8 +480,8 @@ std::uint64_t ClassSpace::index_of_moved(Scratch& s) const {
   space_.read_position(s.moved, s.coded);
   const std::uint64_t c = value(s.coded, c_weight_);
   const std::uint32_t cls = class_of_[c];
-  if (const std::uint8_t k = to_least_[c]; k != 0) {
-    group_.conjugate(k, s.moved, s.image);
+  if (const std::uint16_t k = to_least(c); k != 0) {
+    transform(k, s.moved, s.image, s.turned);
     space_.read_position(s.image, s.coded);
   }
   return std::uint64_t{cls} * split_.rest + least_rest(cls, value(s.coded, r_weight_), s);
@@ -399,8 +489,8 @@ std::uint64_t ClassSpace::index_of_moved(Scratch& s) const {
 
 std::uint64_t ClassSpace::index_of_moved(Scratch& s, std::uint64_t c) const {
   const std::uint32_t cls = class_of_[c];
-  const std::uint8_t k = to_least_[c];
-  if (k != 0) group_.conjugate(k, s.moved, s.image);
+  const std::uint16_t k = to_least(c);
+  if (k != 0) transform(k, s.moved, s.image, s.turned);
   space_.read_position(k != 0 ? s.image : s.moved, s.coded);
   return std::uint64_t{cls} * split_.rest + least_rest(cls, value(s.coded, r_weight_), s);
 }
@@ -457,18 +547,18 @@ std::uint64_t ClassSpace::positions(std::uint64_t index) const {
 
 std::uint64_t ClassSpace::positions(std::uint64_t index, Scratch& s) const {
   const auto cls = static_cast<std::uint32_t>(index / split_.rest);
-  const std::vector<std::uint8_t>* fixing = stabiliser(cls);
+  const std::vector<std::uint16_t>* fixing = stabiliser(cls);
   if (fixing == nullptr) return group_.order();
   const std::uint64_t r = index % split_.rest;
   space_.unrank(compose(reps_[cls], r), s.position, s.coded);
   std::uint64_t stabiliser = 1;
-  for (std::uint8_t k : *fixing) {
-    group_.conjugate(k, s.position, s.image);
+  for (std::uint16_t k : *fixing) {
+    transform(k, s.position, s.image, s.turned);
     std::uint64_t c = 0, image = 0;
     split_rank(space_.rank(s.image, s.coded), c, image, s);
     stabiliser += image == r;
   }
-  return group_.order() / stabiliser;
+  return transforms_ / turns_.size() / stabiliser;
 }
 
 std::uint64_t ClassSpace::inverse_of(std::uint64_t index) const {
@@ -515,7 +605,7 @@ std::uint64_t ClassSpace::Cursor::positions(std::uint64_t index) {
 void ClassSpace::build_rest_tables() {
   const auto& parts = space_.parts();
   const auto& orbits = space_.orbits();
-  const std::size_t moves = space_.move_list().size(), order = group_.order();
+  const std::size_t moves = space_.move_list().size(), order = transforms_;
   const std::uint64_t rest = split_.rest;
   if (rest >= kNone || rest * (moves + order) * 4 > (256ULL << 20)) return;
   // Pieces in C: those of its parts, and those that follow them.
@@ -561,24 +651,35 @@ void ClassSpace::build_rest_tables() {
   Scratch s(space_.definition().solved);
   space_.read_position(space_.definition().solved, s.coded);
   c_solved_ = value(s.coded, c_weight_);
+  // R after a turn, as after a move, does not depend on C: a transform's
+  // table is its symmetry's, then its turn's.
+  const std::size_t turns = turns_.size();
+  std::vector<std::uint32_t> turn_r(turns * rest);
   move_r_.resize(moves * rest);
   conj_r_.resize(order * rest);
   parallel_for_chunks(rest, 256, [&](std::size_t begin, std::size_t end) {
     Scratch t(space_.definition().solved);
+    const auto moved_rest = [&](const Arrangement& effect) {
+      apply(space_.definition().sets, t.position, effect, t.moved);
+      space_.read_position(t.moved, t.coded);
+      return static_cast<std::uint32_t>(value(t.coded, r_weight_));
+    };
     for (std::size_t r = begin; r != end; ++r) {
       space_.unrank(compose(c_solved_, r), t.position, t.coded);
-      for (std::size_t m = 0; m < moves; ++m) {
-        apply(space_.definition().sets, t.position, space_.move_list()[m].effect, t.moved);
-        space_.read_position(t.moved, t.coded);
-        move_r_[m * rest + r] = static_cast<std::uint32_t>(value(t.coded, r_weight_));
-      }
-      for (std::size_t k = 0; k < order; ++k) {
+      for (std::size_t m = 0; m < moves; ++m)
+        move_r_[m * rest + r] = moved_rest(space_.move_list()[m].effect);
+      for (std::size_t u = 0; u < turns; ++u) turn_r[u * rest + r] = moved_rest(turns_[u]);
+      for (std::size_t k = 0; k < group_.order(); ++k) {
         group_.conjugate(k, t.position, t.image);
         space_.read_position(t.image, t.coded);
-        conj_r_[k * rest + r] = static_cast<std::uint32_t>(value(t.coded, r_weight_));
+        conj_r_[k * turns * rest + r] = static_cast<std::uint32_t>(value(t.coded, r_weight_));
       }
     }
   });
+  for (std::size_t k = 0; k < order; ++k)
+    if (const std::size_t u = k % turns; u != 0)
+      for (std::uint64_t r = 0; r < rest; ++r)
+        conj_r_[k * rest + r] = turn_r[u * rest + conj_r_[(k - u) * rest + r]];
   stabiliser_shifts_.resize(stabilisers_.size());
   for (std::size_t e = 0; e < stabilisers_.size(); ++e) {
     const auto& [cls, fixing] = stabilisers_[e];
@@ -633,11 +734,11 @@ void ClassSpace::build_shift_tables(TwistShift& t) const {
 }
 
 // The shift is the digits of S_k x less those of conj_r_'s image of x's R.
-void ClassSpace::shift_ids(std::uint8_t k, const Arrangement& x, Scratch& s,
+void ClassSpace::shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s,
                            std::uint32_t* ids) const {
   space_.read_position(x, s.coded);
   const std::uint64_t r = value(s.coded, r_weight_);
-  group_.conjugate(k, x, s.image);
+  transform(k, x, s.image, s.turned);
   space_.read_position(s.image, s.coded);
   space_.unrank(compose(c_solved_, conj_r_[k * split_.rest + r]), s.image, s.base);
   std::array<std::uint8_t, 256> shift;
@@ -650,7 +751,7 @@ void ClassSpace::shift_ids(std::uint8_t k, const Arrangement& x, Scratch& s,
   }
 }
 
-std::uint64_t ClassSpace::rest_image(std::uint8_t k, const std::uint32_t* ids,
+std::uint64_t ClassSpace::rest_image(std::uint16_t k, const std::uint32_t* ids,
                                      std::uint64_t r) const {
   std::uint64_t image = conj_r_[k * split_.rest + r];
   for (const TwistShift& t : shifts_) {
@@ -663,8 +764,7 @@ std::uint64_t ClassSpace::rest_image(std::uint8_t k, const std::uint32_t* ids,
   return image;
 }
 
-void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps,
-                             std::uint32_t* ids) const {
+void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::uint32_t* ids) const {
   const std::size_t moves = space_.move_list().size();
   const bool arrange = c_moves_.empty() || !shifts_.empty();
   if (arrange) space_.unrank(compose(reps_[cls], 0), s.position, s.coded);
@@ -678,14 +778,14 @@ void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps,
       c = value(s.coded, c_weight_);
     }
     const std::uint32_t next = class_of_[c];
-    steps[m] = {next, to_least_[c], is_special_[next] != 0};
-    if (!shifts_.empty()) shift_ids(to_least_[c], s.moved, s, ids + m * shift_stride());
+    steps[m] = {next, to_least(c), is_special_[next] != 0};
+    if (!shifts_.empty()) shift_ids(to_least(c), s.moved, s, ids + m * shift_stride());
   }
 }
 
 std::uint64_t ClassSpace::least_rest_by_table(std::uint32_t cls, std::uint64_t r) const {
   const std::uint32_t entry = special_entry_[cls];
-  const std::vector<std::uint8_t>& fixing = stabilisers_[entry].second;
+  const std::vector<std::uint16_t>& fixing = stabilisers_[entry].second;
   const std::uint32_t* ids = stabiliser_shifts_[entry].data();
   std::uint64_t least = r;
   for (std::size_t j = 0; j < fixing.size(); ++j)
@@ -695,12 +795,12 @@ std::uint64_t ClassSpace::least_rest_by_table(std::uint32_t cls, std::uint64_t r
 
 std::uint64_t ClassSpace::positions_by_table(std::uint32_t cls, std::uint64_t r) const {
   const std::uint32_t entry = special_entry_[cls];
-  const std::vector<std::uint8_t>& fixing = stabilisers_[entry].second;
+  const std::vector<std::uint16_t>& fixing = stabilisers_[entry].second;
   const std::uint32_t* ids = stabiliser_shifts_[entry].data();
   std::uint64_t stabiliser = 1;
   for (std::size_t j = 0; j < fixing.size(); ++j)
     stabiliser += rest_image(fixing[j], ids + j * shift_stride(), r) == r;
-  return group_.order() / stabiliser;
+  return transforms_ / turns_.size() / stabiliser;
 }
 
 // The tables against positions on a sample of classes, every move: a
@@ -725,8 +825,8 @@ bool ClassSpace::rest_tables_agree() {
     space_.unrank(compose(reps_[cls], r), s.position, s.coded);
     const Arrangement base = s.position;
     for (std::size_t m = 0; m < moves; ++m) {
-      std::uint64_t image =
-          rest_image(steps[m].symmetry, ids.data() + m * shift_stride(), move_r_[m * split_.rest + r]);
+      std::uint64_t image = rest_image(steps[m].transform, ids.data() + m * shift_stride(),
+                                       move_r_[m * split_.rest + r]);
       if (steps[m].special) image = least_rest_by_table(steps[m].cls, image);
       apply(space_.definition().sets, base, space_.move_list()[m].effect, s.moved);
       if (std::uint64_t{steps[m].cls} * split_.rest + image != index_of_moved(s)) return false;

@@ -3,9 +3,13 @@
 // orbit's.
 #include <algorithm>
 #include <bit>
+#include <memory>
+#include <set>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
 
@@ -107,24 +111,82 @@ LevelClasses count_classes(const TwistySpace& space, const ClassGroup& group,
   });
 }
 
-std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGroup& group) {
+namespace {
+
+// The ranks of the positions at most `depth` moves from solved, or fewer
+// where they pass `most`.
+std::unordered_set<std::uint64_t> near_solved(const TwistySpace& space, int depth,
+                                              std::size_t most) {
+  const Definition& def = space.definition();
+  std::unordered_set<std::uint64_t> seen{space.solved_rank()};
+  std::vector<Arrangement> frontier{def.solved}, next;
+  for (int d = 0; d < depth && seen.size() < most; ++d) {
+    next.clear();
+    for (const Arrangement& x : frontier)
+      for (const Move& move : space.move_list()) {
+        Arrangement y = apply(def.sets, x, move.effect);
+        if (seen.insert(space.rank(y)).second) next.push_back(std::move(y));
+      }
+    frontier.swap(next);
+  }
+  return seen;
+}
+
+}  // namespace
+
+// A turn is most often a few moves (the 2x2x2's U D'): the candidates found
+// near solved and their products are reached; a BFS over positions decides
+// only where a candidate is left.
+std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGroup& group,
+                                     bool positions_fit) {
   const Definition& def = space.definition();
   std::vector<Arrangement> turns{def.identity()};
   std::vector<std::uint64_t> ranks{space.solved_rank()};
   std::vector<std::pair<const Arrangement*, std::uint64_t>> candidates;  // turn, rank
   for (const Arrangement& turn : group.turn_candidates())
     if (const Arrangement position = apply(def.sets, def.solved, turn); space.contains(position))
-      candidates.emplace_back(&turn, space.rank(position));
+      if (const std::uint64_t rank = space.rank(position);
+          rank != space.solved_rank() &&
+          std::find_if(candidates.begin(), candidates.end(),
+                       [&](const auto& c) { return c.second == rank; }) == candidates.end())
+        candidates.emplace_back(&turn, rank);
   if (candidates.empty()) return turns;
-  const std::uint64_t solved = space.solved_rank();
-  const bfs::RowBfsResult reached = bfs::row_bfs(space, {&solved, 1});
-  for (const auto& [turn, rank] : candidates) {
-    if (reached.depths->depth_mod3(rank) < 0 ||
-        std::find(ranks.begin(), ranks.end(), rank) != ranks.end())
-      continue;
-    ranks.push_back(rank);
-    turns.push_back(*turn);
+  const std::unordered_set<std::uint64_t> near = near_solved(space, 3, 1 << 20);
+  std::set<std::uint64_t> reached{space.solved_rank()};
+  for (const auto& [turn, rank] : candidates)
+    if (near.contains(rank)) reached.insert(rank);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [a, rank_a] : candidates) {
+      if (!reached.contains(rank_a)) continue;
+      const Arrangement position = apply(def.sets, def.solved, *a);
+      for (const auto& [b, rank_b] : candidates)
+        if (reached.contains(rank_b))
+          if (const std::uint64_t product = space.rank(apply(def.sets, position, *b));
+              !reached.contains(product) &&
+              std::find_if(candidates.begin(), candidates.end(),
+                           [&](const auto& c) { return c.second == product; }) != candidates.end())
+            grew = reached.insert(product).second;
+    }
   }
+  if (reached.size() <= candidates.size()) {
+    if (!positions_fit)
+      throw InputError("--up-to-rotation", 0,
+                       "a whole-puzzle turn is far from solved; whether the moves reach it is "
+                       "found by a BFS over positions, which does not fit in --memory");
+    std::unique_ptr<TwistySpace> with_tables;
+    if (!space.has_tables()) with_tables = std::make_unique<TwistySpace>(def, space.move_list());
+    const TwistySpace& searched = with_tables ? *with_tables : space;
+    const std::uint64_t solved = space.solved_rank();
+    const bfs::RowBfsResult all = bfs::row_bfs(searched, {&solved, 1});
+    for (const auto& [turn, rank] : candidates)
+      if (all.depths->depth_mod3(rank) >= 0) reached.insert(rank);
+  }
+  for (const auto& [turn, rank] : candidates)
+    if (reached.contains(rank)) {
+      ranks.push_back(rank);
+      turns.push_back(*turn);
+    }
   return turns;
 }
 

@@ -241,11 +241,13 @@ BfsResult run_bfs(const BfsRequest& request,
   if (request.depth_table && shared)
     throw InputError("--table", 0,
                      "the depth table is written by one process (run without mpirun)");
-  const bool classes_allowed = !request.up_to_rotation && !request.depth_table;
+  const bool inverse = request.symmetry && request.symmetry->inverse;
+  const bool classes_allowed = !request.depth_table && !(request.up_to_rotation && inverse);
   if (request.over == BfsOver::Classes && !classes_allowed)
     throw InputError("--over", 0,
-                     "a BFS over classes counts no whole-puzzle turns and keeps no depth table "
-                     "of positions (drop --up-to-rotation and --table)");
+                     "a BFS over classes keeps no depth table of positions, and counts classes "
+                     "up to inversion without whole-puzzle turns (drop --table, or --inverse "
+                     "or --up-to-rotation)");
   // Positions or classes, decided and refused before any table is built.
   std::unique_ptr<SymmetryGroup> group;
   std::optional<ClassSearch> plan;
@@ -257,7 +259,12 @@ BfsResult run_bfs(const BfsRequest& request,
                                              (request.symmetry.has_value() || !fit));
     if (wanted) {
       group = find_group(laid, request.symmetry.value_or(SymmetryRequest{}));
-      SymCoordinate split = choose_sym_coordinate(laid, *group);
+      std::vector<Arrangement> turns;
+      if (request.up_to_rotation) {
+        turns = whole_turns(laid, *group, fit);
+      }
+      SymCoordinate split =
+          choose_sym_coordinate(laid, *group, std::max<std::size_t>(turns.size(), 1));
       if (!split.parts.empty()) {
         // Three bitmaps where they fit (up to inversion: always), else
         // two bits an index.
@@ -273,8 +280,10 @@ BfsResult run_bfs(const BfsRequest& request,
                         "over positions {}",
                         group->order(), bits, bytes_text(double(bfs_need(laid, processes, false)))),
             request.memory_gib);
-        plan = ClassSearch{std::move(split)};
+        plan.emplace();
+        plan->split = std::move(split);
         plan->bits = bits;
+        plan->turns = std::move(turns);
         return;
       }
       if (request.over == BfsOver::Classes) throw InputError("--over", 0, "classes: " + split.text);
@@ -299,8 +308,10 @@ BfsResult run_bfs(const BfsRequest& request,
   if (laid_out) laid_out(*space);
   if (plan) {
     std::optional<Progress> building(std::in_place, "C table", plan->split.values, "values");
-    const ClassSpace classes(*space, *group, plan->split,
-                             [&](std::uint64_t values) { building->set_done(values); });
+    ClassSpaceOptions options;
+    options.turns = plan->turns;
+    options.on_progress = [&](std::uint64_t values) { building->set_done(values); };
+    const ClassSpace classes(*space, *group, plan->split, std::move(options));
     building.reset();
     plan->c_classes = classes.c_classes();
     plan->indices = classes.size();
@@ -315,6 +326,7 @@ BfsResult run_bfs(const BfsRequest& request,
     result.space = std::move(space);
     result.resumed = checkpoints.reader() != nullptr;
     result.group = std::move(group);
+    result.turns = classes.turns();
     result.over_classes = std::move(plan);
     return result;
   }

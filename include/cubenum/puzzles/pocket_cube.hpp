@@ -192,11 +192,10 @@ class PocketCubeShiftSpace {
 // ------------------------------------------------------------- symmetry
 // Symmetry s of the 48 acts on a position by conjugation: the cube and its
 // colours are moved by s (a mirror also mirrors every turn's direction),
-// then the result is turned as a whole to bring D-L-B home again.
+// then the result is turned as a whole to bring D-L-B home again. (The
+// classes are counted by the definition files' symmetry path, enumerate
+// below; this is the geometry's own, to check them.)
 Corners conjugate(const Corners& fixed, int symmetry);
-// The least rank among the 48 images; `rank` is canonical when it is its own.
-std::uint64_t canonical_rank(std::uint64_t rank);
-bool is_canonical(std::uint64_t rank);
 
 // --------------------------------------------------------------- actions
 struct Enumeration {
@@ -209,12 +208,12 @@ struct Enumeration {
   std::uint64_t states() const;
   std::uint64_t symmetry_classes() const;
 };
-// The BFS from solved; with `symmetry`, counts the canonical positions of
-// each level (never a division), adding the positions checked to
-// `progress` (of kPositionCount) if given.
+// The BFS from solved; with `symmetry`, the classes of each level up to the
+// cube's 48 symmetries, from the project's one symmetry path (the 2x2x2's
+// definition file up to whole-cube turns, over its classes: twisty
+// bfs --up-to-rotation --symmetry all), whose positions must be these.
 Enumeration enumerate(Metric metric, bool symmetry,
-                      bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto,
-                      Progress* progress = nullptr);
+                      bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto);
 
 // The same table across the processes of `cluster` (core/cluster.hpp), on
 // the frontier engine, the one that runs across processes (the row engine
@@ -224,8 +223,7 @@ Enumeration enumerate_shared(Metric metric, bfs::DirectionPolicy policy, Cluster
 // The table on the engine that suits this_cluster(): enumerate in one
 // process, enumerate_shared across several (where `symmetry` is refused:
 // the classes are counted in one process).
-Enumeration enumerate_here(Metric metric, bool symmetry, bfs::DirectionPolicy policy,
-                           Progress* progress = nullptr);
+Enumeration enumerate_here(Metric metric, bool symmetry, bfs::DirectionPolicy policy);
 
 // One optimal sequence that takes `start` to solved, in `start`'s own
 // frame: the generators of the fixed-corner frame, renamed to the faces they

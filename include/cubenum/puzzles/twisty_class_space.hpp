@@ -46,21 +46,32 @@ struct SymCoordinate {
 // there is none (`parts` empty, `text` the reason): C must be the
 // pieces of orbits that every symmetry maps among themselves, whose parity
 // and coupled pieces lie within them, with at most 2^32 values; the group
-// at most 255 symmetries, the moves at most bfs::kMaxNeighbours.
-SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group);
+// at most 255 symmetries (times `turns` whole-puzzle turns, at most 2^16
+// in all), the moves at most bfs::kMaxNeighbours.
+SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
+                                    std::size_t turns = 1);
 
 // How a class's neighbours are found: by table where the definition allows
 // (table_driven() says), or always through positions (for tests: the two
 // must agree).
 enum class NeighbourMethod { ByTable, ThroughPositions };
 
+struct ClassSpaceOptions {
+  // Whole-puzzle turns (whole_turns(), the identity first): the classes are
+  // then of positions up to turns too, under the transforms x -> S x S^-1 t
+  // (the pocket cube's classes from the 2x2x2 with all six faces).
+  std::vector<Arrangement> turns;
+  NeighbourMethod method = NeighbourMethod::ByTable;
+  // Told the values of C done now and then while the C table is built.
+  std::function<void(std::uint64_t values)> on_progress;
+};
+
 class ClassSpace {
  public:
-  // Builds the C table on every thread, telling `on_progress` the values of
-  // C done now and then. The group's order is at most 255.
+  // Builds the C table on every thread. The group's order is at most 255,
+  // and times the turns at most 2^16.
   ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
-             const std::function<void(std::uint64_t values)>& on_progress = {},
-             NeighbourMethod method = NeighbourMethod::ByTable);
+             ClassSpaceOptions options = {});
   ~ClassSpace();
   ClassSpace(const ClassSpace&) = delete;
   ClassSpace& operator=(const ClassSpace&) = delete;
@@ -71,10 +82,12 @@ class ClassSpace {
   // C classes whose least member some symmetry other than the identity fixes.
   std::uint64_t special_classes() const { return stabilisers_.size(); }
   // Those classes, increasing, with the symmetries that fix their least C.
-  const std::vector<std::pair<std::uint32_t, std::vector<std::uint8_t>>>& stabilisers() const {
+  const std::vector<std::pair<std::uint32_t, std::vector<std::uint16_t>>>& stabilisers() const {
     return stabilisers_;
   }
+  // Positions of a class that no transform but the identity fixes.
   std::size_t group_order() const { return group_.order(); }
+  std::size_t turns() const { return turns_.size(); }
   std::uint64_t table_bytes() const;
   // Whether neighbours are found by table (R moved by look-ups, the C of
   // each class's neighbours found once per class) or through positions.
@@ -109,7 +122,14 @@ class ClassSpace {
  private:
   friend class Cursor;
   struct Scratch;
+  struct TransformTable;
   void build_table(const std::function<void(std::uint64_t)>& on_progress);
+  // Transform k: S x S^-1 t for symmetry k / turns() and turn k % turns().
+  void transform(std::size_t k, const Arrangement& x, Arrangement& out, Arrangement& turned) const;
+  std::uint16_t to_least(std::uint64_t c) const {
+    return to_least_wide_.empty() ? to_least_[c] : to_least_wide_[c];
+  }
+  void set_to_least(std::uint64_t c, std::size_t k);
   void find_stabilisers();
   std::uint64_t compose(std::uint64_t c, std::uint64_t r) const;
   void split_rank(std::uint64_t rank, std::uint64_t& c, std::uint64_t& r, Scratch& s) const;
@@ -129,7 +149,7 @@ class ClassSpace {
   void build_c_moves();
   std::uint64_t value(const Position& p, const std::vector<std::uint64_t>& weights) const;
   std::uint64_t least_rest(std::uint32_t cls, std::uint64_t r, Scratch& s) const;
-  const std::vector<std::uint8_t>* stabiliser(std::uint32_t cls) const;
+  const std::vector<std::uint16_t>* stabiliser(std::uint32_t cls) const;
 
   // Neighbours by table. R after a move does not depend on C; R after
   // conjugation by S does only through the twists that S gives C's pieces
@@ -149,8 +169,8 @@ class ClassSpace {
     std::vector<std::uint32_t> low_table, high_table;
   };
   struct Step {
-    std::uint32_t cls = 0;     // the neighbour's class of C
-    std::uint8_t symmetry = 0;  // taking its C to the class's least
+    std::uint32_t cls = 0;        // the neighbour's class of C
+    std::uint16_t transform = 0;  // taking its C to the class's least
     bool special = false;
   };
   void build_rest_tables();
@@ -158,9 +178,9 @@ class ClassSpace {
   bool rest_tables_agree();
   // The shifts' table numbers (two a shift) of conjugation by symmetry k
   // at `x`'s C.
-  void shift_ids(std::uint8_t k, const Arrangement& x, Scratch& s, std::uint32_t* ids) const;
+  void shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s, std::uint32_t* ids) const;
   // R of S_k (C, r) where `ids` are the shifts of S_k at C.
-  std::uint64_t rest_image(std::uint8_t k, const std::uint32_t* ids, std::uint64_t r) const;
+  std::uint64_t rest_image(std::uint16_t k, const std::uint32_t* ids, std::uint64_t r) const;
   // The steps of class `cls` by each move, and their shifts.
   void class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::uint32_t* ids) const;
   std::uint64_t least_rest_by_table(std::uint32_t cls, std::uint64_t r) const;
@@ -174,15 +194,19 @@ class ClassSpace {
   std::vector<std::uint64_t> c_weight_;  // [part]: its weight in C, 0 if in R
   std::vector<std::uint64_t> r_weight_;  // [part]: its weight in R, 0 if in C
   std::vector<std::uint32_t> class_of_;  // [c]
-  std::vector<std::uint8_t> to_least_;   // [c]: a symmetry taking c to its class's least
-  std::vector<std::uint32_t> reps_;      // [class]: its least c
+  std::vector<Arrangement> turns_;       // the identity first
+  std::size_t transforms_ = 1;           // symmetries times turns
+  // [c]: a transform taking c to its class's least (wide: over 256 of them).
+  std::vector<std::uint8_t> to_least_;
+  std::vector<std::uint16_t> to_least_wide_;
+  std::vector<std::uint32_t> reps_;  // [class]: its least c
   // [class * moves + m]: C after move m from the class's least c (a move
   // takes C's pieces among themselves), where it takes little memory.
   std::vector<std::uint32_t> c_moves_;
   std::vector<std::uint8_t> is_special_;  // [class]
   // The stabilisers of the special classes' least c (identity excluded),
   // sorted by class.
-  std::vector<std::pair<std::uint32_t, std::vector<std::uint8_t>>> stabilisers_;
+  std::vector<std::pair<std::uint32_t, std::vector<std::uint16_t>>> stabilisers_;
   std::vector<std::uint32_t> special_entry_;  // [class]: its stabilisers_ entry, or none
   // By table, where it applies: [m * rest + r], [k * rest + r] (C's
   // pieces at home), the shifts, and each stabilisers_ entry's shift ids
@@ -200,8 +224,9 @@ class ClassSpace {
 };
 
 struct ClassSpace::Scratch {
-  explicit Scratch(const Arrangement& solved) : position(solved), image(solved), moved(solved) {}
-  Arrangement position, image, moved;
+  explicit Scratch(const Arrangement& solved)
+      : position(solved), image(solved), moved(solved), turned(solved) {}
+  Arrangement position, image, moved, turned;
   Position coded, base;
   std::vector<std::uint64_t> coordinates;
 };
@@ -241,7 +266,7 @@ class ClassSpace::Cursor {
     const std::uint32_t* move_r = space_.move_r_.data() + r;
     for (std::size_t m = 0; m < moves_; ++m) {
       const Step& step = steps_[m];
-      std::uint64_t image = space_.rest_image(step.symmetry, ids_ + m * stride, move_r[m * rest]);
+      std::uint64_t image = space_.rest_image(step.transform, ids_ + m * stride, move_r[m * rest]);
       if (step.special) image = space_.least_rest_by_table(step.cls, image);
       if (visit(std::uint64_t{step.cls} * rest + image)) return true;
     }

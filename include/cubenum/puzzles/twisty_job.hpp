@@ -75,6 +75,7 @@ struct ClassSearch {
   SymCoordinate split;
   std::uint64_t c_classes = 0, indices = 0, table_bytes = 0;
   unsigned bits = 3;  // an index's: three bitmaps, or two-bit mode where those do not fit
+  std::vector<Arrangement> turns;  // up to rotation: the whole-puzzle turns, else none
 };
 
 struct BfsResult {

@@ -51,9 +51,12 @@ LevelClasses count_classes(const TwistySpace& space, const ClassGroup& group,
                            const AtomicBitmap& level, std::uint64_t first);
 
 // The whole-puzzle turns among the group's candidates (positions that are
-// symmetries, as the 2x2x2's U D'): those the moves reach from solved,
-// found by a BFS; the identity first.
-std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGroup& group);
+// symmetries, as the 2x2x2's U D'): those the moves reach from solved; the
+// identity first. `space` needs no tables unless a turn is far from solved:
+// a BFS over positions then decides, with tables built for it, where
+// `positions_fit` (else an InputError naming --up-to-rotation).
+std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGroup& group,
+                                     bool positions_fit = true);
 
 // What both searches below take: the direction, the antipodes to show as
 // move sequences, checkpoints at level boundaries, the classes to count.

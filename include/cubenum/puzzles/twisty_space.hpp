@@ -138,6 +138,7 @@ class TwistySpace {
   // Beneš networks). Known from the layout, before any is built.
   std::uint64_t table_bytes() const { return table_bytes_; }
   int moves() const { return static_cast<int>(moves_.size()); }
+  bool has_tables() const { return has_tables_; }  // SpaceOptions::tables
   int inverse(int m) const { return inverse_[static_cast<std::size_t>(m)]; }
   // Move m as a power of its generator (bfs/row_bfs.hpp's PoweredMoves):
   // the first move made from the same move of the file (expand_moves lists
@@ -236,6 +237,7 @@ class TwistySpace {
   std::size_t row_parts_ = 0;
   std::uint32_t rows_ = 1, columns_ = 1;
   std::uint64_t solved_rank_ = 0;
+  bool has_tables_ = false;
   Position blank_;  // blank(), kept
 
   // Contexts: which slots of the cut orbit the row's pieces take (their
