@@ -138,7 +138,7 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
     const tw::ClassSearch& c = *e.over_classes;
     fmt::print(ctx.out,
                "BFS over classes: C = {} in {} classes, the rest raw: {} indices, {} at {} bits "
-               "each, C table {}\n",
+               "each, tables {}\n",
                c.split.text, c.c_classes, c.indices, bytes_text(double(c.indices * c.bits) / 8),
                c.bits, bytes_text(double(c.table_bytes)));
   }

@@ -1,5 +1,6 @@
 // The BFS over symmetry classes, and the positions and classes of each
 // level counted from its classes.
+#include <algorithm>
 #include <bit>
 
 #include "cubenum/bfs/bfs_checkpoint.hpp"
@@ -152,14 +153,23 @@ ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOption
   return e;
 }
 
-std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, int processes,
-                              unsigned bits) {
+std::uint64_t rest_table_bytes(std::uint64_t rest, std::size_t moves, std::size_t transforms,
+                               std::uint64_t indices) {
+  const std::uint64_t bytes = rest * (moves + transforms) * 4;
+  return rest < 0xFFFFFFFF && bytes <= std::max<std::uint64_t>(256ULL << 20, indices * 3 / 8)
+             ? bytes
+             : 0;
+}
+
+std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, std::size_t moves,
+                              int processes, unsigned bits) {
   const long double classes = static_cast<long double>(split.values) >= 64.0L * order
                                   ? static_cast<long double>(split.values) / order
                                   : static_cast<long double>(split.values);
   const auto indices = static_cast<std::uint64_t>(classes * static_cast<long double>(split.rest));
   const RankPart part = part_of(indices, 0, processes);
-  return part.count * bits / 8 + split.values * 5;
+  return part.count * bits / 8 + split.values * 5 +
+         rest_table_bytes(split.rest, moves, order, indices);
 }
 
 }  // namespace cubenum::twisty

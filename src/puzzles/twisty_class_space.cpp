@@ -600,14 +600,14 @@ std::uint64_t ClassSpace::Cursor::positions(std::uint64_t index) {
   return space_.positions_by_table(cls, index % space_.split_.rest);
 }
 
-// R moved by tables, where they take at most 256 MiB and every twists
+// R moved by tables, where rest_table_bytes keeps them and every twists
 // part that conjugation shifts has tables of at most 2^16 shifts a half.
 void ClassSpace::build_rest_tables() {
   const auto& parts = space_.parts();
   const auto& orbits = space_.orbits();
   const std::size_t moves = space_.move_list().size(), order = transforms_;
   const std::uint64_t rest = split_.rest;
-  if (rest >= kNone || rest * (moves + order) * 4 > (256ULL << 20)) return;
+  if (rest_table_bytes(rest, moves, order, size()) == 0) return;
   // Pieces in C: those of its parts, and those that follow them.
   std::vector<bool> in_c(orbits.size(), false);
   for (std::size_t i = 0; i < parts.size(); ++i)

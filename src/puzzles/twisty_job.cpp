@@ -260,9 +260,9 @@ BfsResult run_bfs(const BfsRequest& request,
     if (wanted) {
       group = find_group(laid, request.symmetry.value_or(SymmetryRequest{}));
       std::vector<Arrangement> turns;
-      if (request.up_to_rotation) {
-        turns = whole_turns(laid, *group, fit);
-      }
+      if (request.up_to_rotation) turns = whole_turns(laid, *group, fit);
+      const std::size_t transforms = group->order() * std::max<std::size_t>(turns.size(), 1);
+      const auto moves = static_cast<std::size_t>(laid.moves());
       SymCoordinate split =
           choose_sym_coordinate(laid, *group, std::max<std::size_t>(turns.size(), 1));
       if (!split.parts.empty()) {
@@ -271,10 +271,18 @@ BfsResult run_bfs(const BfsRequest& request,
         const double allowed = memory_allowed(request.memory_gib);
         unsigned bits = 3;
         if (!group->inverse() && allowed > 0 &&
-            double(class_bfs_bytes(split, group->order(), processes, 3)) > allowed)
+            double(class_bfs_bytes(split, transforms, moves, processes, 3)) > allowed)
           bits = 2;
+        // By itself, not where the classes take more than the positions (a
+        // C of every piece: the dino's, 5 bytes a position).
+        const bool smaller = class_bfs_bytes(split, transforms, moves, processes, bits) <=
+                             bfs_need(laid, processes, request.antipodes > 0);
+        if (request.over == BfsOver::Auto && fit && !smaller) {
+          check_bfs_fits(laid, processes, request.antipodes > 0, request.memory_gib);
+          return;
+        }
         check_fits(
-            double(class_bfs_bytes(split, group->order(), processes, bits)),
+            double(class_bfs_bytes(split, transforms, moves, processes, bits)),
             fmt::format("{} ranked states", laid.size()),
             fmt::format("over classes of its {} symmetries: {} bits a class and tables; "
                         "over positions {}",

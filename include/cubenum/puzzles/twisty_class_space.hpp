@@ -320,10 +320,15 @@ struct ClassEnumeration {
 ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOptions& options,
                                    Cluster& cluster);
 
+// The bytes of R's tables after each move and under each transform, where
+// they are kept (at most 256 MiB, or the index space's three bits), else 0.
+std::uint64_t rest_table_bytes(std::uint64_t rest, std::size_t moves, std::size_t transforms,
+                               std::uint64_t indices);
+
 // Bytes one of `processes` processes needs for it: its part of the index
-// space's two (or three) bits and the C table (no move tables: moves are
-// applied to positions).
-std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, int processes,
-                              unsigned bits);
+// space's two (or three) bits, the C table and R's tables (`moves` moves,
+// `order` transforms).
+std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, std::size_t moves,
+                              int processes, unsigned bits);
 
 }  // namespace cubenum::twisty
