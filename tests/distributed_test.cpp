@@ -255,7 +255,7 @@ std::pair<cubenum::testing::ProgramRun, int> run_mpi_in_slices(const std::string
 // bitmaps; two bits an index where --memory leaves no room for three in
 // a process): the one-process counts.
 TEST(DistributedCheckpoint, ClassSlicesGiveTheOneProcessResult) {
-  for (const std::string memory : {"", " --memory 0.00012"}) {
+  for (const std::string memory : {"", " --memory 0.00015"}) {
     SCOPED_TRACE(memory);
     const fs::path dir = cubenum::testing::scratch("distributed-class-slices");
     const std::string whole = "twisty bfs " + std::string(CUBENUM_DATA_DIR) +

@@ -79,9 +79,9 @@ class ClassSpace {
   const TwistySpace& space() const { return space_; }
   const SymCoordinate& split() const { return split_; }
   std::uint64_t c_classes() const { return reps_.size(); }
-  // C classes whose least member some symmetry other than the identity fixes.
+  // C classes whose least member some transform other than the identity fixes.
   std::uint64_t special_classes() const { return stabilisers_.size(); }
-  // Those classes, increasing, with the symmetries that fix their least C.
+  // Those classes, increasing, with the transforms that fix their least C.
   const std::vector<std::pair<std::uint32_t, std::vector<std::uint16_t>>>& stabilisers() const {
     return stabilisers_;
   }
@@ -103,7 +103,8 @@ class ClassSpace {
   std::uint64_t rank_of(std::uint64_t index) const;
   // Whether an index is its class's (the others are never reached).
   bool canonical(std::uint64_t index) const;
-  // The positions of a class: |G| / |stabiliser of its least position|.
+  // The positions of a class, up to turns: |G| turns() / |the transforms
+  // that fix its least position| / turns().
   std::uint64_t positions(std::uint64_t index) const;
   // Whether the class has nontrivial stabiliser candidates (positions()
   // can be below |G| only then).
