@@ -407,7 +407,7 @@ void ClassSpace::build_table(const std::function<void(std::uint64_t)>& on_progre
   for (std::uint32_t least : special) is_special_[class_of_[least]] = 1;
 }
 
-// The symmetries other than the identity that fix each special class's
+// The transforms other than the identity that fix each special class's
 // least value.
 void ClassSpace::find_stabilisers() {
   Scratch s(space_.definition().solved);
