@@ -696,6 +696,14 @@ TEST(Disassembly, CommandLineSaysWhatALimitLeftUndecided) {
                             "the process held "),
             std::string::npos)
       << run.output;
+  // The Bedlam cube's count stopped before all its subtrees: its solutions
+  // are lower bounds too.
+  run = cubenum::testing::run_cubenum("polycube count " + kData +
+                                      "/polycubes/bedlam.txt --disassemble --time-limit 0.5");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("the counts and the solutions below are lower bounds"),
+            std::string::npos)
+      << run.output;
   run = cubenum::testing::run_cubenum("polycube solve " + box + " --disassemble --time-limit 0.3");
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("undecided: 1 assembly not taken apart to the end (stopped by "

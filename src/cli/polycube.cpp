@@ -110,8 +110,8 @@ class PolycubeText : public puzzles::PolycubeCountView {
               "which tells them apart, was left out (--no-burrtools)\n";
     if (!c.complete)
       out_ << fmt::format(
-          "stopped by --time-limit after {}/{} subtrees: the counts are lower bounds{}\n",
-          c.subtrees_done, c.subtrees_total,
+          "stopped by --time-limit after {}/{} subtrees: the counts{} are lower bounds{}\n",
+          c.subtrees_done, c.subtrees_total, p.solutions ? " and the solutions below" : "",
           p.merged && r.burrtools ? " (BurrTools' count, which comes after, was not begun)" : "");
     if (p.solutions) solutions(p);
   }
