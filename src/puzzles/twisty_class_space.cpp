@@ -168,7 +168,6 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
   }
   build_table(options.on_progress);
   find_stabilisers();
-  build_c_moves();
   if (options.method == NeighbourMethod::ByTable) build_rest_tables();
   if (table_driven() && !rest_tables_agree()) {
     move_r_.clear();
@@ -177,6 +176,8 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
     stabiliser_shifts_.clear();
   }
   if (table_driven()) keep_steps();
+  // The steps kept hold C after each move already.
+  if (steps_.empty()) build_c_moves();
 }
 
 // Kept by the same rule as c_moves_.
@@ -192,7 +193,6 @@ void ClassSpace::keep_steps() {
       class_steps(static_cast<std::uint32_t>(cls), s, steps_.data() + cls * moves,
                   step_shifts_.data() + cls * moves * stride);
   });
-  c_moves_ = {};
 }
 
 ClassSpace::~ClassSpace() = default;
@@ -433,10 +433,8 @@ void ClassSpace::find_stabilisers() {
 }
 
 const std::vector<std::uint16_t>* ClassSpace::stabiliser(std::uint32_t cls) const {
-  if (is_special_[cls] == 0) return nullptr;
-  const auto it = std::lower_bound(stabilisers_.begin(), stabilisers_.end(), cls,
-                                   [](const auto& e, std::uint32_t c) { return e.first < c; });
-  return &it->second;
+  const std::uint32_t entry = special_entry_[cls];
+  return entry == kNone ? nullptr : &stabilisers_[entry].second;
 }
 
 // The least R among the images of (least c, r) under the stabiliser.
@@ -558,7 +556,7 @@ std::uint64_t ClassSpace::positions(std::uint64_t index, Scratch& s) const {
     split_rank(space_.rank(s.image, s.coded), c, image, s);
     stabiliser += image == r;
   }
-  return transforms_ / turns_.size() / stabiliser;
+  return group_.order() / stabiliser;
 }
 
 std::uint64_t ClassSpace::inverse_of(std::uint64_t index) const {
@@ -783,24 +781,32 @@ void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::ui
   }
 }
 
-std::uint64_t ClassSpace::least_rest_by_table(std::uint32_t cls, std::uint64_t r) const {
+template <class Visit>
+void ClassSpace::for_each_fixed_image(std::uint32_t cls, std::uint64_t r, Visit&& visit) const {
   const std::uint32_t entry = special_entry_[cls];
   const std::vector<std::uint16_t>& fixing = stabilisers_[entry].second;
   const std::uint32_t* ids = stabiliser_shifts_[entry].data();
-  std::uint64_t least = r;
   for (std::size_t j = 0; j < fixing.size(); ++j)
-    least = std::min(least, rest_image(fixing[j], ids + j * shift_stride(), r));
+    visit(rest_image(fixing[j], ids + j * shift_stride(), r));
+}
+
+std::uint64_t ClassSpace::least_rest_by_table(std::uint32_t cls, std::uint64_t r) const {
+  std::uint64_t least = r;
+  for_each_fixed_image(cls, r, [&](std::uint64_t image) { least = std::min(least, image); });
   return least;
 }
 
 std::uint64_t ClassSpace::positions_by_table(std::uint32_t cls, std::uint64_t r) const {
-  const std::uint32_t entry = special_entry_[cls];
-  const std::vector<std::uint16_t>& fixing = stabilisers_[entry].second;
-  const std::uint32_t* ids = stabiliser_shifts_[entry].data();
   std::uint64_t stabiliser = 1;
-  for (std::size_t j = 0; j < fixing.size(); ++j)
-    stabiliser += rest_image(fixing[j], ids + j * shift_stride(), r) == r;
-  return transforms_ / turns_.size() / stabiliser;
+  for_each_fixed_image(cls, r, [&](std::uint64_t image) { stabiliser += image == r; });
+  return group_.order() / stabiliser;
+}
+
+std::uint64_t ClassSpace::step_index(const Step& step, const std::uint32_t* ids,
+                                     std::uint64_t moved_r) const {
+  std::uint64_t image = rest_image(step.transform, ids, moved_r);
+  if (step.special) image = least_rest_by_table(step.cls, image);
+  return std::uint64_t{step.cls} * split_.rest + image;
 }
 
 // The tables against positions on a sample of classes, every move: a
@@ -825,11 +831,10 @@ bool ClassSpace::rest_tables_agree() {
     space_.unrank(compose(reps_[cls], r), s.position, s.coded);
     const Arrangement base = s.position;
     for (std::size_t m = 0; m < moves; ++m) {
-      std::uint64_t image = rest_image(steps[m].transform, ids.data() + m * shift_stride(),
-                                       move_r_[m * split_.rest + r]);
-      if (steps[m].special) image = least_rest_by_table(steps[m].cls, image);
       apply(space_.definition().sets, base, space_.move_list()[m].effect, s.moved);
-      if (std::uint64_t{steps[m].cls} * split_.rest + image != index_of_moved(s)) return false;
+      if (step_index(steps[m], ids.data() + m * shift_stride(), move_r_[m * split_.rest + r]) !=
+          index_of_moved(s))
+        return false;
     }
   }
   return true;

@@ -141,14 +141,11 @@ std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGro
                                      bool positions_fit) {
   const Definition& def = space.definition();
   std::vector<Arrangement> turns{def.identity()};
-  std::vector<std::uint64_t> ranks{space.solved_rank()};
   std::vector<std::pair<const Arrangement*, std::uint64_t>> candidates;  // turn, rank
+  std::set<std::uint64_t> ranks{space.solved_rank()};                    // of solved and those
   for (const Arrangement& turn : group.turn_candidates())
     if (const Arrangement position = apply(def.sets, def.solved, turn); space.contains(position))
-      if (const std::uint64_t rank = space.rank(position);
-          rank != space.solved_rank() &&
-          std::find_if(candidates.begin(), candidates.end(),
-                       [&](const auto& c) { return c.second == rank; }) == candidates.end())
+      if (const std::uint64_t rank = space.rank(position); ranks.insert(rank).second)
         candidates.emplace_back(&turn, rank);
   if (candidates.empty()) return turns;
   const std::unordered_set<std::uint64_t> near = near_solved(space, 3, 1 << 20);
@@ -160,13 +157,11 @@ std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGro
     for (const auto& [a, rank_a] : candidates) {
       if (!reached.contains(rank_a)) continue;
       const Arrangement position = apply(def.sets, def.solved, *a);
-      for (const auto& [b, rank_b] : candidates)
-        if (reached.contains(rank_b))
-          if (const std::uint64_t product = space.rank(apply(def.sets, position, *b));
-              !reached.contains(product) &&
-              std::find_if(candidates.begin(), candidates.end(),
-                           [&](const auto& c) { return c.second == product; }) != candidates.end())
-            grew = reached.insert(product).second;
+      for (const auto& [b, rank_b] : candidates) {
+        if (!reached.contains(rank_b)) continue;
+        const std::uint64_t product = space.rank(apply(def.sets, position, *b));
+        if (ranks.contains(product)) grew |= reached.insert(product).second;
+      }
     }
   }
   if (reached.size() <= candidates.size()) {
@@ -183,10 +178,7 @@ std::vector<Arrangement> whole_turns(const TwistySpace& space, const SymmetryGro
       if (all.depths->depth_mod3(rank) >= 0) reached.insert(rank);
   }
   for (const auto& [turn, rank] : candidates)
-    if (reached.contains(rank)) {
-      ranks.push_back(rank);
-      turns.push_back(*turn);
-    }
+    if (reached.contains(rank)) turns.push_back(*turn);
   return turns;
 }
 

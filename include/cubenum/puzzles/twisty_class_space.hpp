@@ -184,7 +184,12 @@ class ClassSpace {
   std::uint64_t rest_image(std::uint16_t k, const std::uint32_t* ids, std::uint64_t r) const;
   // The steps of class `cls` by each move, and their shifts.
   void class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::uint32_t* ids) const;
+  // R of (cls's least C, r) under each transform that fixes that C.
+  template <class Visit>
+  void for_each_fixed_image(std::uint32_t cls, std::uint64_t r, Visit&& visit) const;
   std::uint64_t least_rest_by_table(std::uint32_t cls, std::uint64_t r) const;
+  // The index a step reaches from R `moved_r` (R after the step's move).
+  std::uint64_t step_index(const Step& step, const std::uint32_t* ids, std::uint64_t moved_r) const;
   std::uint64_t positions_by_table(std::uint32_t cls, std::uint64_t r) const;
   std::size_t shift_stride() const { return 2 * shifts_.size(); }
 
@@ -265,12 +270,8 @@ class ClassSpace::Cursor {
     if (space_.is_special_[cls] != 0 && space_.least_rest_by_table(cls, r) != r) return false;
     const std::size_t stride = space_.shift_stride();
     const std::uint32_t* move_r = space_.move_r_.data() + r;
-    for (std::size_t m = 0; m < moves_; ++m) {
-      const Step& step = steps_[m];
-      std::uint64_t image = space_.rest_image(step.transform, ids_ + m * stride, move_r[m * rest]);
-      if (step.special) image = space_.least_rest_by_table(step.cls, image);
-      if (visit(std::uint64_t{step.cls} * rest + image)) return true;
-    }
+    for (std::size_t m = 0; m < moves_; ++m)
+      if (visit(space_.step_index(steps_[m], ids_ + m * stride, move_r[m * rest]))) return true;
     return false;
   }
 
