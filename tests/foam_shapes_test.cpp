@@ -918,8 +918,8 @@ TEST(FoamShapeCli, LongCountSaysSoOnce) {
 }
 
 // Where the layers may serve but their frontier is wide (the 2x2x1: 32
-// cells; Little Genius' 36 pieces take 3.5 min and 13 GB by layers, about
-// 95 h by the search), auto tries them first: three themes are counted by
+// cells; Little Genius' 36 pieces take minutes and gigabytes by layers,
+// days by the search; results/foam-shapes.md), auto tries them first: three themes are counted by
 // layers with the search's counts; where they outgrow --memory, the search
 // counts (within what is left of --time-limit). Where an option only the
 // search has keeps auto from the layers, the long search's note names them.
