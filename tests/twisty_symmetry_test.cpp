@@ -443,6 +443,74 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
   }
 }
 
+// R in two blocks that move apart (A's flips, B's twists), each moved and
+// conjugated by its own small table; and C with A's twists too (R then B's
+// twists alone): the BFS over classes by table against the one through
+// positions and the listed orbits.
+TEST(TwistyClassBfs, RestInBlocksIsMovedByEachBlocksTable) {
+  std::istringstream in(R"(Name TwoSets
+Set A 4 2
+Set B 2 3
+Solved
+A
+1 2 1 2
+0 0 0 0
+B
+1 1
+0 0
+End
+Move M
+A
+2 1 3 4
+1 0 0 0
+B
+1 2
+1 0
+End
+Move N
+A
+1 2 4 3
+0 0 1 0
+B
+1 2
+0 1
+End
+)");
+  const Definition def = parse_definition(in, "two-sets.tws");
+  const auto moves = expand_moves(def, {});
+  const SymmetryGroup group(def, moves, {});
+  ASSERT_GT(group.order(), 1u);
+  const TwistySpace space(def, moves);
+  const SymCoordinate split = choose_sym_coordinate(space, group);
+  ASSERT_EQ(split.rest_blocks.size(), 2u) << split.text;
+  std::vector<std::size_t> a_parts;
+  for (std::size_t i = 0; i < space.parts().size(); ++i)
+    if (space.orbits()[space.parts()[i].orbit].set == 0) a_parts.push_back(i);
+  const SymCoordinate with_twists = sym_coordinate(space, group, a_parts);
+  ASSERT_EQ(with_twists.text, "A pieces and twists (64 values)");
+  ASSERT_EQ(with_twists.rest_blocks.size(), 1u);
+  const std::vector<Positions> levels = levels_of(def, moves);
+  const auto expected = naive_classes(def, group, levels, false);
+  for (const SymCoordinate& c : {split, with_twists}) {
+    const ClassSpace by_table(space, group, c);
+    const ClassSpace through_positions(space, group, c,
+                                       {{}, NeighbourMethod::ThroughPositions, {}});
+    ASSERT_TRUE(by_table.table_driven()) << c.text;
+    for (const ClassSpace* classes : {&by_table, &through_positions})
+      for (int threads : {1, 2}) {
+        SCOPED_TRACE(::testing::Message() << c.text << ", " << threads << " threads, by table "
+                                          << classes->table_driven());
+        ThreadLimit limit(threads);
+        const ClassEnumeration e = enumerate_classes(*classes, {}, this_cluster());
+        ASSERT_EQ(e.positions.size(), levels.size());
+        for (std::size_t d = 0; d < levels.size(); ++d) {
+          EXPECT_EQ(e.positions[d], levels[d].size());
+          EXPECT_EQ(e.classes[d].classes, expected[d]);
+        }
+      }
+  }
+}
+
 // More moves than the frontier engine takes a state (17 three-cycles of 6
 // slots and their inverses: 34): no BFS over classes, with the reason.
 TEST(TwistyClassBfs, MoreMovesThanAStateMayHaveAreRefused) {

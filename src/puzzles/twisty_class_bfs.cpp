@@ -153,10 +153,12 @@ ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOption
   return e;
 }
 
-std::uint64_t rest_table_bytes(std::uint64_t rest, std::size_t moves, std::size_t transforms,
-                               std::uint64_t indices) {
-  const std::uint64_t bytes = rest * (moves + transforms) * 4;
-  return rest < 0xFFFFFFFF && bytes <= std::max<std::uint64_t>(256ULL << 20, indices * 3 / 8)
+std::uint64_t rest_table_bytes(const SymCoordinate& split, std::size_t moves,
+                               std::size_t transforms, std::uint64_t indices) {
+  std::uint64_t entries = 0;
+  for (const SymCoordinate::Block& block : split.rest_blocks) entries += block.values;
+  const std::uint64_t bytes = entries * (moves + transforms) * 4;
+  return split.rest < 0xFFFFFFFF && bytes <= std::max<std::uint64_t>(256ULL << 20, indices * 3 / 8)
              ? bytes
              : 0;
 }
@@ -168,8 +170,7 @@ std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, std
                                   : static_cast<long double>(split.values);
   const auto indices = static_cast<std::uint64_t>(classes * static_cast<long double>(split.rest));
   const RankPart part = part_of(indices, 0, processes);
-  return part.count * bits / 8 + split.values * 5 +
-         rest_table_bytes(split.rest, moves, order, indices);
+  return part.count * bits / 8 + split.values * 5 + rest_table_bytes(split, moves, order, indices);
 }
 
 }  // namespace cubenum::twisty

@@ -58,6 +58,27 @@ std::vector<std::size_t> orbit_blocks(const TwistySpace& space, const SymmetryGr
   return block;
 }
 
+// Whether the symmetries map ranked positions to ranked positions (they
+// map reached ones to reached ones, but the ranking may hold more twists
+// than the moves reach): then C may hold twists, its values all ranked
+// images of one another. Checked on a sample of ranks.
+bool symmetries_keep_ranked(const TwistySpace& space, const SymmetryGroup& group) {
+  Arrangement position = space.definition().solved, image = position;
+  Position scratch;
+  std::uint64_t state = 0x2545f4914f6cdd1dULL;
+  for (int sample = 0; sample < 1024; ++sample) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    space.unrank(state % space.size(), position, scratch);
+    for (std::size_t k = 0; k < group.order(); ++k) {
+      group.conjugate(k, position, image);
+      if (!space.contains(image)) return false;
+    }
+  }
+  return true;
+}
+
 std::string set_names(const TwistySpace& space, const std::vector<std::size_t>& parts) {
   std::vector<std::string> names;
   for (std::size_t i : parts) {
@@ -68,6 +89,42 @@ std::string set_names(const TwistySpace& space, const std::vector<std::size_t>& 
   std::string text;
   for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
   return text;
+}
+
+// The split with C the parts `c_parts` (whole blocks' pieces, maybe their
+// twists), R in its blocks; no parts where C has more than 2^32 values.
+SymCoordinate make_split(const TwistySpace& space, const std::vector<std::size_t>& block,
+                         std::vector<std::size_t> c_parts, std::size_t order) {
+  const auto& parts = space.parts();
+  SymCoordinate split;
+  long double values = 1;
+  for (std::size_t i : c_parts) values *= static_cast<long double>(parts[i].size);
+  if (values > std::numeric_limits<std::uint32_t>::max() - 1) return split;
+  split.parts = std::move(c_parts);
+  std::sort(split.parts.begin(), split.parts.end());
+  split.values = static_cast<std::uint64_t>(values);
+  split.rest = space.size() / split.values;
+  // Few values of C: most are fixed by some symmetry, little reduction.
+  const long double g = static_cast<long double>(order);
+  const long double classes = values >= 64 * g ? values / g : values;
+  split.estimated_bytes = static_cast<std::uint64_t>(
+      classes * static_cast<long double>(split.rest) / 4 + 5 * values + 4 * classes);
+  // R's parts by block, in the order of their weights.
+  std::map<std::size_t, std::size_t> block_number;
+  for (std::size_t i = parts.size(); i-- > 0;) {
+    if (std::binary_search(split.parts.begin(), split.parts.end(), i)) continue;
+    const auto [it, added] = block_number.emplace(block[parts[i].orbit], split.rest_blocks.size());
+    if (added) split.rest_blocks.emplace_back();
+    split.rest_blocks[it->second].parts.push_back(i);
+    split.rest_blocks[it->second].values *= parts[i].size;
+  }
+  if (split.rest_blocks.empty()) split.rest_blocks.emplace_back();  // R has one value
+  const bool with_twists = std::any_of(split.parts.begin(), split.parts.end(), [&](std::size_t i) {
+    return parts[i].kind == Part::Kind::Twists;
+  });
+  split.text = fmt::format("{} pieces{} ({} values)", set_names(space, split.parts),
+                           with_twists ? " and twists" : "", split.values);
+  return split;
 }
 
 }  // namespace
@@ -90,38 +147,41 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
     return best;
   }
   const std::vector<std::size_t> block = orbit_blocks(space, group);
-  // Each block's pieces parts.
-  std::map<std::size_t, std::vector<std::size_t>> pieces;
+  // Each block's pieces parts, and its twists parts.
+  std::map<std::size_t, std::vector<std::size_t>> pieces, twists;
   const auto& parts = space.parts();
   for (std::size_t i = 0; i < parts.size(); ++i)
-    if (parts[i].kind == Part::Kind::Pieces) pieces[block[parts[i].orbit]].push_back(i);
-  std::vector<std::vector<std::size_t>> blocks;
-  for (auto& [b, p] : pieces) blocks.push_back(p);
+    (parts[i].kind == Part::Kind::Pieces ? pieces : twists)[block[parts[i].orbit]].push_back(i);
+  std::vector<std::vector<std::size_t>> blocks, block_twists;
+  for (auto& [b, p] : pieces) {
+    blocks.push_back(p);
+    block_twists.push_back(twists[b]);
+  }
   if (blocks.empty() || blocks.size() > 16) {
     best.text = blocks.empty() ? "no pieces to permute: the positions are all twists"
                                : "too many independent orbits to choose from";
     return best;
   }
-  const long double order = static_cast<long double>(group.order() * turns);
+  const bool twists_in_c = symmetries_keep_ranked(space, group);
+  const std::size_t order = group.order() * turns;
   std::vector<SymCoordinate> splits;
-  for (std::uint32_t mask = 1; mask < (1U << blocks.size()); ++mask) {
-    SymCoordinate split;
-    long double values = 1;
-    for (std::size_t b = 0; b < blocks.size(); ++b)
-      if (mask >> b & 1)
-        for (std::size_t i : blocks[b]) {
-          split.parts.push_back(i);
-          values *= static_cast<long double>(parts[i].size);
-        }
-    if (values > std::numeric_limits<std::uint32_t>::max() - 1) continue;
-    std::sort(split.parts.begin(), split.parts.end());
-    split.values = static_cast<std::uint64_t>(values);
-    split.rest = space.size() / split.values;
-    // Few values of C: most are fixed by some symmetry, little reduction.
-    const long double classes = values >= 64 * order ? values / order : values;
-    split.estimated_bytes = static_cast<std::uint64_t>(
-        classes * static_cast<long double>(split.rest) / 4 + 5 * values + 4 * classes);
-    splits.push_back(std::move(split));
+  for (std::uint32_t choice = 2; choice < (2U << blocks.size()); ++choice) {
+    // The low bit: C takes its blocks' twists too (a C of few arrangements
+    // then has many more values, and far fewer of them fixed by symmetries).
+    const std::uint32_t mask = choice >> 1;
+    const bool with_twists = (choice & 1) != 0;
+    std::vector<std::size_t> c_parts;
+    bool has_twists = false;
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      if ((mask >> b & 1) == 0) continue;
+      c_parts.insert(c_parts.end(), blocks[b].begin(), blocks[b].end());
+      if (!with_twists) continue;
+      c_parts.insert(c_parts.end(), block_twists[b].begin(), block_twists[b].end());
+      has_twists |= !block_twists[b].empty();
+    }
+    if (with_twists && (!has_twists || !twists_in_c)) continue;
+    SymCoordinate split = make_split(space, block, std::move(c_parts), order);
+    if (!split.parts.empty()) splits.push_back(std::move(split));
   }
   // The most values of C within half as much again as the least memory:
   // a C with few values has many fixed by some symmetry, and their
@@ -132,12 +192,13 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
     if (split.estimated_bytes <= least + least / 2 &&
         (best.parts.empty() || split.values > best.values))
       best = std::move(split);
-  if (best.parts.empty()) {
-    best.text = "every choice of pieces has more than 2^32 arrangements";
-    return best;
-  }
-  best.text = fmt::format("{} pieces ({} values)", set_names(space, best.parts), best.values);
+  if (best.parts.empty()) best.text = "every choice of pieces has more than 2^32 arrangements";
   return best;
+}
+
+SymCoordinate sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
+                             std::vector<std::size_t> c_parts, std::size_t turns) {
+  return make_split(space, orbit_blocks(space, group), std::move(c_parts), group.order() * turns);
 }
 
 ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
@@ -161,17 +222,18 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
     if (std::binary_search(split_.parts.begin(), split_.parts.end(), i)) {
       c_weight_[i] = c;
       c *= parts[i].size;
-    } else {
+    }
+  }
+  for (const SymCoordinate::Block& block : split_.rest_blocks)
+    for (std::size_t i : block.parts) {
       r_weight_[i] = r;
       r *= parts[i].size;
     }
-  }
   build_table(options.on_progress);
   find_stabilisers();
   if (options.method == NeighbourMethod::ByTable) build_rest_tables();
   if (table_driven() && !rest_tables_agree()) {
-    move_r_.clear();
-    conj_r_.clear();
+    rest_blocks_.clear();
     shifts_.clear();
     stabiliser_shifts_.clear();
   }
@@ -199,8 +261,9 @@ ClassSpace::~ClassSpace() = default;
 
 std::uint64_t ClassSpace::table_bytes() const {
   std::uint64_t bytes = class_of_.size() * 5 + reps_.size() * 9 + stabilisers_.size() * 32 +
-                        c_moves_.size() * 4 + (move_r_.size() + conj_r_.size()) * 4 +
-                        steps_.size() * sizeof(Step) + step_shifts_.size() * 4;
+                        c_moves_.size() * 4 + steps_.size() * sizeof(Step) +
+                        step_shifts_.size() * 4;
+  for (const RestBlock& b : rest_blocks_) bytes += (b.moved.size() + b.conjugated.size()) * 4;
   for (const TwistShift& t : shifts_) bytes += (t.low_table.size() + t.high_table.size()) * 4;
   return bytes;
 }
@@ -208,10 +271,10 @@ std::uint64_t ClassSpace::table_bytes() const {
 std::uint64_t ClassSpace::compose(std::uint64_t c, std::uint64_t r) const {
   std::uint64_t rank = 0;
   const auto& parts = space_.parts();
-  for (std::size_t i = parts.size(); i-- > 0;) {
-    std::uint64_t& from = c_weight_[i] != 0 ? c : r;
-    rank += from % parts[i].size * weight_[i];
-    from /= parts[i].size;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::uint64_t digit =
+        c_weight_[i] != 0 ? c / c_weight_[i] % parts[i].size : r / r_weight_[i] % parts[i].size;
+    rank += digit * weight_[i];
   }
   return rank;
 }
@@ -603,9 +666,9 @@ std::uint64_t ClassSpace::Cursor::positions(std::uint64_t index) {
 void ClassSpace::build_rest_tables() {
   const auto& parts = space_.parts();
   const auto& orbits = space_.orbits();
-  const std::size_t moves = space_.move_list().size(), order = transforms_;
-  const std::uint64_t rest = split_.rest;
-  if (rest_table_bytes(rest, moves, order, size()) == 0) return;
+  if (split_.rest_blocks.size() > kMaxRestBlocks ||
+      rest_table_bytes(split_, space_.move_list().size(), transforms_, size()) == 0)
+    return;
   // Pieces in C: those of its parts, and those that follow them.
   std::vector<bool> in_c(orbits.size(), false);
   for (std::size_t i = 0; i < parts.size(); ++i)
@@ -627,7 +690,7 @@ void ClassSpace::build_rest_tables() {
   for (std::size_t o = 1; o < orbits.size(); ++o) first[o] = first[o - 1] + orbits[o - 1].size();
   for (std::size_t i = 0; shifted && i < parts.size(); ++i) {
     const Orbit& o = orbits[parts[i].orbit];
-    if (parts[i].kind != Part::Kind::Twists || !in_c[parts[i].orbit]) continue;
+    if (parts[i].kind != Part::Kind::Twists || !in_c[parts[i].orbit] || c_weight_[i] != 0) continue;
     // A last digit of several values beside the sum: not a plain shift.
     if (o.sum_modulus > 1 && o.radix != o.sum_modulus) return;
     TwistShift t;
@@ -649,35 +712,8 @@ void ClassSpace::build_rest_tables() {
   Scratch s(space_.definition().solved);
   space_.read_position(space_.definition().solved, s.coded);
   c_solved_ = value(s.coded, c_weight_);
-  // R after a turn, as after a move, does not depend on C: a transform's
-  // table is its symmetry's, then its turn's.
-  const std::size_t turns = turns_.size();
-  std::vector<std::uint32_t> turn_r(turns * rest);
-  move_r_.resize(moves * rest);
-  conj_r_.resize(order * rest);
-  parallel_for_chunks(rest, 256, [&](std::size_t begin, std::size_t end) {
-    Scratch t(space_.definition().solved);
-    const auto moved_rest = [&](const Arrangement& effect) {
-      apply(space_.definition().sets, t.position, effect, t.moved);
-      space_.read_position(t.moved, t.coded);
-      return static_cast<std::uint32_t>(value(t.coded, r_weight_));
-    };
-    for (std::size_t r = begin; r != end; ++r) {
-      space_.unrank(compose(c_solved_, r), t.position, t.coded);
-      for (std::size_t m = 0; m < moves; ++m)
-        move_r_[m * rest + r] = moved_rest(space_.move_list()[m].effect);
-      for (std::size_t u = 0; u < turns; ++u) turn_r[u * rest + r] = moved_rest(turns_[u]);
-      for (std::size_t k = 0; k < group_.order(); ++k) {
-        group_.conjugate(k, t.position, t.image);
-        space_.read_position(t.image, t.coded);
-        conj_r_[k * turns * rest + r] = static_cast<std::uint32_t>(value(t.coded, r_weight_));
-      }
-    }
-  });
-  for (std::size_t k = 0; k < order; ++k)
-    if (const std::size_t u = k % turns; u != 0)
-      for (std::uint64_t r = 0; r < rest; ++r)
-        conj_r_[k * rest + r] = turn_r[u * rest + conj_r_[(k - u) * rest + r]];
+  for (const SymCoordinate::Block& block : split_.rest_blocks)
+    rest_blocks_.push_back(build_rest_block(block));
   stabiliser_shifts_.resize(stabilisers_.size());
   for (std::size_t e = 0; e < stabilisers_.size(); ++e) {
     const auto& [cls, fixing] = stabilisers_[e];
@@ -686,6 +722,50 @@ void ClassSpace::build_rest_tables() {
     for (std::size_t j = 0; j < fixing.size(); ++j)
       shift_ids(fixing[j], s.position, s, stabiliser_shifts_[e].data() + j * shift_stride());
   }
+}
+
+// One block's values after each move and under each transform, the other
+// blocks at 0 and C at home: a move or symmetry changes the block by its
+// value alone, and a turn (a product of moves) does too, so a transform's
+// table is its symmetry's, then its turn's.
+ClassSpace::RestBlock ClassSpace::build_rest_block(const SymCoordinate::Block& block) const {
+  RestBlock b;
+  b.weight = block.parts.empty() ? 1 : r_weight_[block.parts.front()];
+  b.size = block.values;
+  b.weight_divisor = FastDivisor(b.weight);
+  b.size_divisor = FastDivisor(b.size);
+  const std::size_t moves = space_.move_list().size(), turns = turns_.size();
+  const std::uint64_t size = b.size;
+  std::vector<std::uint32_t> turned(turns * size);
+  b.moved.resize(moves * size);
+  b.conjugated.resize(transforms_ * size);
+  parallel_for_chunks(size, 256, [&](std::size_t begin, std::size_t end) {
+    Scratch t(space_.definition().solved);
+    const auto block_value = [&](const Arrangement& x) {
+      space_.read_position(x, t.coded);
+      return static_cast<std::uint32_t>(value(t.coded, r_weight_) / b.weight % size);
+    };
+    for (std::size_t v = begin; v != end; ++v) {
+      space_.unrank(compose(c_solved_, v * b.weight), t.position, t.coded);
+      for (std::size_t m = 0; m < moves; ++m) {
+        apply(space_.definition().sets, t.position, space_.move_list()[m].effect, t.moved);
+        b.moved[m * size + v] = block_value(t.moved);
+      }
+      for (std::size_t u = 0; u < turns; ++u) {
+        apply(space_.definition().sets, t.position, turns_[u], t.moved);
+        turned[u * size + v] = block_value(t.moved);
+      }
+      for (std::size_t k = 0; k < group_.order(); ++k) {
+        group_.conjugate(k, t.position, t.image);
+        b.conjugated[k * turns * size + v] = block_value(t.image);
+      }
+    }
+  });
+  for (std::size_t k = 0; k < transforms_; ++k)
+    if (const std::size_t u = k % turns; u != 0)
+      for (std::uint64_t v = 0; v < size; ++v)
+        b.conjugated[k * size + v] = turned[u * size + b.conjugated[(k - u) * size + v]];
+  return b;
 }
 
 namespace {
@@ -738,7 +818,7 @@ void ClassSpace::shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s,
   const std::uint64_t r = value(s.coded, r_weight_);
   transform(k, x, s.image, s.turned);
   space_.read_position(s.image, s.coded);
-  space_.unrank(compose(c_solved_, conj_r_[k * split_.rest + r]), s.image, s.base);
+  space_.unrank(compose(c_solved_, conjugated_rest(k, r)), s.image, s.base);
   std::array<std::uint8_t, 256> shift;
   for (const TwistShift& t : shifts_) {
     for (std::size_t j = 0; j < t.digits; ++j)
@@ -751,7 +831,7 @@ void ClassSpace::shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s,
 
 std::uint64_t ClassSpace::rest_image(std::uint16_t k, const std::uint32_t* ids,
                                      std::uint64_t r) const {
-  std::uint64_t image = conj_r_[k * split_.rest + r];
+  std::uint64_t image = conjugated_rest(k, r);
   for (const TwistShift& t : shifts_) {
     const std::uint64_t v = t.size_divisor.remainder(t.weight_divisor.quotient(image));
     std::uint64_t w = t.low_table[ids[0] * t.size + v];
@@ -824,15 +904,17 @@ bool ClassSpace::rest_tables_agree() {
     state ^= state << 17;
     return state % bound;
   };
+  std::array<std::uint32_t, kMaxRestBlocks> digits;
   for (int sample = 0; sample < 256; ++sample) {
     const auto cls = static_cast<std::uint32_t>(next(reps_.size()));
     const std::uint64_t r = next(split_.rest);
     class_steps(cls, s, steps.data(), ids.data());
     space_.unrank(compose(reps_[cls], r), s.position, s.coded);
     const Arrangement base = s.position;
+    rest_digits(r, digits.data());
     for (std::size_t m = 0; m < moves; ++m) {
       apply(space_.definition().sets, base, space_.move_list()[m].effect, s.moved);
-      if (step_index(steps[m], ids.data() + m * shift_stride(), move_r_[m * split_.rest + r]) !=
+      if (step_index(steps[m], ids.data() + m * shift_stride(), moved_rest(m, digits.data())) !=
           index_of_moved(s))
         return false;
     }

@@ -15,6 +15,7 @@
 // value of C (its class and a symmetry taking it to the class's least).
 // The positions of a class are |G| / |stabiliser|, so raw counts by depth
 // come out exactly.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -34,6 +35,15 @@ struct SymCoordinate {
   std::vector<std::size_t> parts;  // indices into TwistySpace::parts()
   std::uint64_t values = 1;        // of C
   std::uint64_t rest = 1;          // values of R
+  // R's parts in blocks that move apart (orbits that no symmetry, parity
+  // or coupling ties): a move or symmetry changes a block's value by its
+  // value alone. Least significant block first, each block's parts least
+  // significant first.
+  struct Block {
+    std::vector<std::size_t> parts;
+    std::uint64_t values = 1;
+  };
+  std::vector<Block> rest_blocks;
   // Bytes of the class BFS with this split, estimated before the C table
   // is built (C's classes taken as values / |G|): the C table and two bits
   // an index.
@@ -50,6 +60,11 @@ struct SymCoordinate {
 // in all), the moves at most bfs::kMaxNeighbours.
 SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
                                     std::size_t turns = 1);
+// The split with C the parts `c_parts` of the space (whole orbits' pieces,
+// maybe with their twists, closed under the group as choose_sym_coordinate
+// takes them); no parts where C has more than 2^32 values.
+SymCoordinate sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
+                             std::vector<std::size_t> c_parts, std::size_t turns = 1);
 
 // How a class's neighbours are found: by table where the definition allows
 // (table_driven() says), or always through positions (for tests: the two
@@ -91,7 +106,7 @@ class ClassSpace {
   std::uint64_t table_bytes() const;
   // Whether neighbours are found by table (R moved by look-ups, the C of
   // each class's neighbours found once per class) or through positions.
-  bool table_driven() const { return !move_r_.empty(); }
+  bool table_driven() const { return !rest_blocks_.empty(); }
   // R's twists parts that conjugation shifts by C's arrangement.
   std::size_t twist_shifts() const { return shifts_.size(); }
 
@@ -175,6 +190,8 @@ class ClassSpace {
     bool special = false;
   };
   void build_rest_tables();
+  struct RestBlock;
+  RestBlock build_rest_block(const SymCoordinate::Block& block) const;
   void build_shift_tables(TwistShift& t) const;
   bool rest_tables_agree();
   // The shifts' table numbers (two a shift) of conjugation by symmetry k
@@ -182,6 +199,32 @@ class ClassSpace {
   void shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s, std::uint32_t* ids) const;
   // R of S_k (C, r) where `ids` are the shifts of S_k at C.
   std::uint64_t rest_image(std::uint16_t k, const std::uint32_t* ids, std::uint64_t r) const;
+  // R by its blocks' tables: r's blocks' values, R after move m from
+  // them, and R of S_k (C at home, r) before any shift.
+  static constexpr std::size_t kMaxRestBlocks = 16;
+  void rest_digits(std::uint64_t r, std::uint32_t* digits) const {
+    if (rest_blocks_.size() == 1) {
+      digits[0] = static_cast<std::uint32_t>(r);
+      return;
+    }
+    for (std::size_t b = 0; b < rest_blocks_.size(); ++b)
+      digits[b] = static_cast<std::uint32_t>(
+          rest_blocks_[b].size_divisor.remainder(rest_blocks_[b].weight_divisor.quotient(r)));
+  }
+  std::uint64_t moved_rest(std::size_t m, const std::uint32_t* digits) const {
+    std::uint64_t r = 0;
+    for (const RestBlock& b : rest_blocks_) r += b.moved[m * b.size + *digits++] * b.weight;
+    return r;
+  }
+  std::uint64_t conjugated_rest(std::size_t k, std::uint64_t r) const {
+    std::array<std::uint32_t, kMaxRestBlocks> digits;
+    rest_digits(r, digits.data());
+    std::uint64_t image = 0;
+    for (std::size_t b = 0; b < rest_blocks_.size(); ++b)
+      image +=
+          rest_blocks_[b].conjugated[k * rest_blocks_[b].size + digits[b]] * rest_blocks_[b].weight;
+    return image;
+  }
   // The steps of class `cls` by each move, and their shifts.
   void class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::uint32_t* ids) const;
   // R of (cls's least C, r) under each transform that fixes that C.
@@ -214,10 +257,17 @@ class ClassSpace {
   // sorted by class.
   std::vector<std::pair<std::uint32_t, std::vector<std::uint16_t>>> stabilisers_;
   std::vector<std::uint32_t> special_entry_;  // [class]: its stabilisers_ entry, or none
-  // By table, where it applies: [m * rest + r], [k * rest + r] (C's
-  // pieces at home), the shifts, and each stabilisers_ entry's shift ids
-  // ([j * shift_stride() + t] for its j-th symmetry).
-  std::vector<std::uint32_t> move_r_, conj_r_;
+  // By table, where it applies: each block of R after each move and
+  // under each transform (C's pieces at home), the shifts, and each
+  // stabilisers_ entry's shift ids ([j * shift_stride() + t] for its j-th
+  // symmetry).
+  struct RestBlock {
+    std::uint64_t weight = 1, size = 1;  // in R
+    FastDivisor weight_divisor, size_divisor;
+    std::vector<std::uint32_t> moved;       // [m * size + value]
+    std::vector<std::uint32_t> conjugated;  // [k * size + value]
+  };
+  std::vector<RestBlock> rest_blocks_;
   std::vector<TwistShift> shifts_;
   std::vector<std::vector<std::uint32_t>> stabiliser_shifts_;
   // [class * moves + m] and [(class * moves + m) * shift_stride() + t]:
@@ -269,9 +319,12 @@ class ClassSpace::Cursor {
     if (cls != row_class_) load_steps(cls);
     if (space_.is_special_[cls] != 0 && space_.least_rest_by_table(cls, r) != r) return false;
     const std::size_t stride = space_.shift_stride();
-    const std::uint32_t* move_r = space_.move_r_.data() + r;
+    std::array<std::uint32_t, kMaxRestBlocks> digits;
+    space_.rest_digits(r, digits.data());
     for (std::size_t m = 0; m < moves_; ++m)
-      if (visit(space_.step_index(steps_[m], ids_ + m * stride, move_r[m * rest]))) return true;
+      if (visit(
+              space_.step_index(steps_[m], ids_ + m * stride, space_.moved_rest(m, digits.data()))))
+        return true;
     return false;
   }
 
@@ -324,8 +377,8 @@ ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOption
 
 // The bytes of R's tables after each move and under each transform, where
 // they are kept (at most 256 MiB, or the index space's three bits), else 0.
-std::uint64_t rest_table_bytes(std::uint64_t rest, std::size_t moves, std::size_t transforms,
-                               std::uint64_t indices);
+std::uint64_t rest_table_bytes(const SymCoordinate& split, std::size_t moves,
+                               std::size_t transforms, std::uint64_t indices);
 
 // Bytes one of `processes` processes needs for it: its part of the index
 // space's two (or three) bits, the C table and R's tables (`moves` moves,
