@@ -246,7 +246,7 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
 void ClassSpace::keep_steps() {
   const std::size_t moves = space_.move_list().size(), stride = shift_stride();
   const std::uint64_t bytes = reps_.size() * moves * (sizeof(Step) + 4 * stride);
-  if (bytes > std::max<std::uint64_t>(16 << 20, size() / 32)) return;
+  if (bytes > std::max<std::uint64_t>(64 << 20, size() / 8)) return;
   steps_.resize(reps_.size() * moves);
   step_shifts_.resize(steps_.size() * stride);
   parallel_for_chunks(reps_.size(), 64, [&](std::size_t begin, std::size_t end) {
@@ -635,8 +635,6 @@ std::uint64_t ClassSpace::inverse_of(std::uint64_t index, Scratch& s) const {
 
 ClassSpace::Cursor::Cursor(const ClassSpace& space)
     : space_(space),
-      base_(space.space_.definition().solved),
-      scratch_(space.space_.definition().solved),
       moves_(space.space_.move_list().size()),
       row_class_(kNone),
       own_steps_(space.steps_.empty() ? moves_ : 0),
@@ -649,13 +647,13 @@ void ClassSpace::Cursor::load_steps(std::uint32_t cls) {
     ids_ = space_.step_shifts_.data() + std::size_t{cls} * moves_ * space_.shift_stride();
     return;
   }
-  space_.class_steps(cls, scratch_, own_steps_.data(), own_ids_.data());
+  space_.class_steps(cls, scratch(), own_steps_.data(), own_ids_.data());
   steps_ = own_steps_.data();
   ids_ = own_ids_.data();
 }
 
 std::uint64_t ClassSpace::Cursor::positions(std::uint64_t index) {
-  if (!space_.table_driven()) return space_.positions(index, scratch_);
+  if (!space_.table_driven()) return space_.positions(index, scratch());
   const auto cls = static_cast<std::uint32_t>(index / space_.split_.rest);
   if (space_.is_special_[cls] == 0) return space_.group_.order();
   return space_.positions_by_table(cls, index % space_.split_.rest);
@@ -719,8 +717,10 @@ void ClassSpace::build_rest_tables() {
     const auto& [cls, fixing] = stabilisers_[e];
     stabiliser_shifts_[e].resize(fixing.size() * shift_stride());
     space_.unrank(compose(reps_[cls], 0), s.position, s.coded);
-    for (std::size_t j = 0; j < fixing.size(); ++j)
+    for (std::size_t j = 0; j < fixing.size(); ++j) {
+      space_.read_position(s.position, s.coded);
       shift_ids(fixing[j], s.position, s, stabiliser_shifts_[e].data() + j * shift_stride());
+    }
   }
 }
 
@@ -811,16 +811,18 @@ void ClassSpace::build_shift_tables(TwistShift& t) const {
   });
 }
 
-// The shift is the digits of S_k x less those of conj_r_'s image of x's R.
+// The shift is the digits of S_k x less those of the tables' image of x's
+// R (x read into s.coded).
 void ClassSpace::shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s,
                            std::uint32_t* ids) const {
-  space_.read_position(x, s.coded);
-  const std::uint64_t r = value(s.coded, r_weight_);
+  const std::uint64_t image_r = conjugated_rest(k, value(s.coded, r_weight_));
   transform(k, x, s.image, s.turned);
   space_.read_position(s.image, s.coded);
-  space_.unrank(compose(c_solved_, conjugated_rest(k, r)), s.image, s.base);
+  if (s.base.digit.size() != s.coded.digit.size()) s.base = s.coded;
   std::array<std::uint8_t, 256> shift;
   for (const TwistShift& t : shifts_) {
+    space_.write_twists(t.part, t.size_divisor.remainder(t.weight_divisor.quotient(image_r)),
+                        s.base);
     for (std::size_t j = 0; j < t.digits; ++j)
       shift[j] = static_cast<std::uint8_t>(
           (s.coded.digit[t.first + j] + t.radix - s.base.digit[t.first + j]) % t.radix);
@@ -847,14 +849,12 @@ void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::ui
   const bool arrange = c_moves_.empty() || !shifts_.empty();
   if (arrange) space_.unrank(compose(reps_[cls], 0), s.position, s.coded);
   for (std::size_t m = 0; m < moves; ++m) {
-    std::uint64_t c = 0;
-    if (arrange) apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
-    if (!c_moves_.empty()) {
-      c = c_moves_[cls * moves + m];
-    } else {
+    if (arrange) {
+      apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
       space_.read_position(s.moved, s.coded);
-      c = value(s.coded, c_weight_);
     }
+    const std::uint64_t c =
+        c_moves_.empty() ? value(s.coded, c_weight_) : c_moves_[cls * moves + m];
     const std::uint32_t next = class_of_[c];
     steps[m] = {next, to_least(c), is_special_[next] != 0};
     if (!shifts_.empty()) shift_ids(to_least(c), s.moved, s, ids + m * shift_stride());

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -195,7 +196,7 @@ class ClassSpace {
   void build_shift_tables(TwistShift& t) const;
   bool rest_tables_agree();
   // The shifts' table numbers (two a shift) of conjugation by symmetry k
-  // at `x`'s C.
+  // at `x`'s C, x read into s.coded.
   void shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s, std::uint32_t* ids) const;
   // R of S_k (C, r) where `ids` are the shifts of S_k at C.
   std::uint64_t rest_image(std::uint16_t k, const std::uint32_t* ids, std::uint64_t r) const;
@@ -281,8 +282,9 @@ class ClassSpace {
 
 struct ClassSpace::Scratch {
   explicit Scratch(const Arrangement& solved)
-      : position(solved), image(solved), moved(solved), turned(solved) {}
+      : position(solved), image(solved), moved(solved), turned(solved), base_position(solved) {}
   Arrangement position, image, moved, turned;
+  Arrangement base_position;  // a cursor's, whose neighbours are visited
   Position coded, base;
   std::vector<std::uint64_t> coordinates;
 };
@@ -293,20 +295,21 @@ class ClassSpace::Cursor {
   template <class Visit>
   bool for_each_neighbour(std::uint64_t index, Visit&& visit) {
     if (space_.table_driven()) return neighbours_by_table(index, visit);
-    if (!space_.canonical(index, scratch_)) return false;
+    Scratch& scratch = this->scratch();
+    if (!space_.canonical(index, scratch)) return false;
     const TwistySpace& raw = space_.space_;
-    raw.unrank(space_.rank_of(index), base_, scratch_.coded);
+    raw.unrank(space_.rank_of(index), scratch.base_position, scratch.coded);
     const std::uint32_t* c_moved = space_.c_moved(index);
     for (std::size_t m = 0; m < raw.move_list().size(); ++m) {
-      apply(raw.definition().sets, base_, raw.move_list()[m].effect, scratch_.moved);
-      const std::uint64_t n = c_moved != nullptr ? space_.index_of_moved(scratch_, c_moved[m])
-                                                 : space_.index_of_moved(scratch_);
+      apply(raw.definition().sets, scratch.base_position, raw.move_list()[m].effect, scratch.moved);
+      const std::uint64_t n = c_moved != nullptr ? space_.index_of_moved(scratch, c_moved[m])
+                                                 : space_.index_of_moved(scratch);
       if (visit(n)) return true;
     }
     return false;
   }
-  std::uint64_t index_of(std::uint64_t rank) { return space_.index_of(rank, scratch_); }
-  std::uint64_t inverse_of(std::uint64_t index) { return space_.inverse_of(index, scratch_); }
+  std::uint64_t index_of(std::uint64_t rank) { return space_.index_of(rank, scratch()); }
+  std::uint64_t inverse_of(std::uint64_t index) { return space_.inverse_of(index, scratch()); }
   std::uint64_t positions(std::uint64_t index);
 
  private:
@@ -329,8 +332,13 @@ class ClassSpace::Cursor {
   }
 
   const ClassSpace& space_;
-  Arrangement base_;  // the position whose neighbours are visited
-  Scratch scratch_;
+  // Made on first use: the neighbours by table need none, and a cursor is
+  // made for every chunk of a scan.
+  std::optional<Scratch> scratch_;
+  Scratch& scratch() {
+    if (!scratch_) scratch_.emplace(space_.space_.definition().solved);
+    return *scratch_;
+  }
   void load_steps(std::uint32_t cls);
   std::size_t moves_;
   std::uint32_t row_class_;  // the class whose steps are in steps_ and ids_

@@ -179,6 +179,10 @@ class TwistySpace {
   std::uint64_t part_value(std::size_t i, const Position& p) const {
     return encode_part(parts_[i], p);
   }
+  // The digits of a twists part's value, into p (sized by read_position).
+  void write_twists(std::size_t i, std::uint64_t value, Position& p) const {
+    decode_part(parts_[i], value, p);
+  }
   void coordinates(std::uint64_t rank, std::vector<std::uint64_t>& out) const;
   bool ranks_below(const Arrangement& a, const std::vector<std::uint64_t>& coordinates,
                    Position& scratch) const;
