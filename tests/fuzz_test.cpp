@@ -205,7 +205,7 @@ std::string polycube_input() {
 // What the engine makes of every problem read: the constructor only (the
 // placements, the target's symmetries, the piece placed first), not the
 // count, which may take long. It may refuse a problem with InputError (a
-// bounding box over 512 cells); as the program does, congruent pieces
+// bounding box over 4096 cells); as the program does, congruent pieces
 // merged and, where some were, apart. A broken promise throws logic_error,
 // which fuzz() reports with the input.
 void set_up_cover(const cubenum::polycube::PuzzleFile& file) {

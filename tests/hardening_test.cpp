@@ -122,7 +122,7 @@ TEST(Limits, PolycubeBoundingBoxDoesNotWrap) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(),
                  "far.txt: the target's bounding box 3000000x3000000x3000000 has over 2^63 "
-                 "cells; cubenum takes at most 512");
+                 "cells; cubenum takes at most 4096");
   }
 }
 

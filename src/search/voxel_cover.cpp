@@ -154,6 +154,7 @@ CoverClass cover_class(const VoxelCover::Model& m, const Found& f) {
     PlacedPiece placed{m.piece[p], {}};
     for (int cell = 0; cell < m.cells; ++cell)
       if (m.covers(p, cell)) placed.voxels.push_back(m.voxel_of[cell]);
+    if (m.coloured) placed.colours = m.colours[p];
     c.assembly.push_back(std::move(placed));
   }
   return c;
@@ -197,7 +198,11 @@ auto by_words(int words, Fn&& fn) {
   if (words <= 1) return fn(std::integral_constant<int, 1>{});
   if (words <= 2) return fn(std::integral_constant<int, 2>{});
   if (words <= 4) return fn(std::integral_constant<int, 4>{});
-  return fn(std::integral_constant<int, 8>{});
+  if (words <= 8) return fn(std::integral_constant<int, 8>{});
+  // Large boxes (a burr's cage, BurrTools' 14x14x14 results) are rare: two
+  // widths keep the build short.
+  if (words <= 16) return fn(std::integral_constant<int, 16>{});
+  return fn(std::integral_constant<int, 64>{});
 }
 
 }  // namespace

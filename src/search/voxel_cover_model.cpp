@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -20,24 +21,57 @@
 
 namespace cubenum::search {
 
-std::vector<Voxel> normalized(std::vector<Voxel> s) {
-  Voxel low = s.front();
-  for (const Voxel& v : s)
+namespace {
+
+// normalized(), for voxels with or without their colours (the colour,
+// element 3, stays).
+template <class V>
+std::vector<V> least_corner_at_origin(std::vector<V> s) {
+  V low = s.front();
+  for (const V& v : s)
     for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]);
-  for (Voxel& v : s)
+  for (V& v : s)
     for (int a = 0; a < 3; ++a) v[a] -= low[a];
   std::sort(s.begin(), s.end());
   return s;
 }
 
+}  // namespace
+
+std::vector<Voxel> normalized(std::vector<Voxel> s) {
+  return least_corner_at_origin(std::move(s));
+}
+
+std::vector<ColouredVoxel> normalized(std::vector<ColouredVoxel> s) {
+  return least_corner_at_origin(std::move(s));
+}
+
+std::vector<ColouredVoxel> with_colours(const std::vector<Voxel>& voxels,
+                                        const std::vector<int>& colours) {
+  std::vector<ColouredVoxel> s;
+  s.reserve(voxels.size());
+  for (std::size_t i = 0; i < voxels.size(); ++i)
+    s.push_back({voxels[i][0], voxels[i][1], voxels[i][2], i < colours.size() ? colours[i] : 0});
+  return s;
+}
+
 namespace {
 
-using Shape = std::vector<Voxel>;
+// Shapes compare with their colours.
+using Cube = ColouredVoxel;
+using Shape = std::vector<Cube>;
+
+Voxel at(const Cube& c) {
+  return {c[0], c[1], c[2]};
+}
 
 Shape transformed(const Shape& s, const CubeSymmetry& g) {
   Shape r;
   r.reserve(s.size());
-  for (const Voxel& v : s) r.push_back(g.apply(v));
+  for (const Cube& c : s) {
+    const Voxel v = g.apply(at(c));
+    r.push_back({v[0], v[1], v[2], c[3]});
+  }
   return r;
 }
 
@@ -69,7 +103,7 @@ Merged merge_congruent(const std::vector<VoxelPiece>& pieces, bool apart) {
   std::map<Shape, int> index;
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     const VoxelPiece& p = pieces[i];
-    const Shape c = canonical(p.cubes);
+    const Shape c = canonical(with_colours(p.cubes, p.colours));
     const auto [it, fresh] = apart ? std::pair{index.end(), true}
                                    : index.try_emplace(c, static_cast<int>(m.shapes.size()));
     if (fresh) {
@@ -91,7 +125,8 @@ Merged merge_congruent(const std::vector<VoxelPiece>& pieces, bool apart) {
 
 // The longest side last in the order of cells (slowest), the shortest
 // first: the search fills the box in walls across its short sides.
-void lay_out_box(VoxelCover::Model& m, const Shape& target, const std::string& source) {
+void lay_out_box(VoxelCover::Model& m, const std::vector<Voxel>& target,
+                 const std::string& source) {
   Voxel high = target.front();
   m.low = target.front();
   for (const Voxel& v : target)
@@ -133,30 +168,72 @@ void set_bit(std::vector<std::uint64_t>& w, int bit) {
   w[bit / 64] |= std::uint64_t{1} << (bit % 64);
 }
 
-// Every orientation of every piece at every offset inside the target.
-void make_placements(VoxelCover::Model& m, const Merged& pieces, const std::set<Voxel>& target) {
+// The target's voxels and their colours.
+struct Target {
+  Shape fixed, variable;
+  std::map<Voxel, int> colour;  // every voxel of the target
+};
+
+Target target_of(const VoxelProblem& problem) {
+  Target t{with_colours(problem.fixed, problem.fixed_colours),
+           with_colours(problem.variable, problem.variable_colours),
+           {}};
+  for (const Shape* part : {&t.fixed, &t.variable})
+    for (const Cube& c : *part) t.colour.emplace(at(c), c[3]);
+  return t;
+}
+
+// A placement's cells and their colours, by cell.
+using Cells = std::vector<std::pair<int, int>>;
+
+// The colours of a placement's cells in the order of cells (empty where the
+// problem has no colours: the mask alone tells placements apart).
+std::vector<int> colours_of(Cells cells, bool coloured) {
+  std::vector<int> colours;
+  if (!coloured) return colours;
+  std::sort(cells.begin(), cells.end());
+  for (const auto& [cell, colour] : cells) colours.push_back(colour);
+  return colours;
+}
+
+// Orientation o of a piece at offset d, if it fits the target (its voxels
+// and colours): its cells and their colours.
+std::optional<Cells> fit(const VoxelCover::Model& m, const VoxelProblem& problem,
+                         const Target& target, const Shape& o, const Voxel& d) {
+  Cells cells;
+  for (const Cube& c : o) {
+    const Voxel v = {c[0] + m.low[0] + d[0], c[1] + m.low[1] + d[1], c[2] + m.low[2] + d[2]};
+    const auto in = m.inside(v) ? target.colour.find(v) : target.colour.end();
+    if (in == target.colour.end() || !problem.fits(c[3], in->second)) return std::nullopt;
+    cells.emplace_back(m.index(v), c[3]);
+  }
+  return cells;
+}
+
+// Every orientation of every piece at every offset inside the target where
+// the colours allow it (one placement for each set of cells and colours).
+void make_placements(VoxelCover::Model& m, const Merged& pieces, const VoxelProblem& problem,
+                     const Target& target) {
   for (int t = 0; t < static_cast<int>(pieces.shapes.size()); ++t) {
-    std::set<std::vector<std::uint64_t>> seen;
+    std::set<std::pair<std::vector<std::uint64_t>, std::vector<int>>> seen;
     for (const Shape& o : orientations(pieces.shapes[t]))
       for (int dx = 0; dx < m.extent[0]; ++dx)
         for (int dy = 0; dy < m.extent[1]; ++dy)
           for (int dz = 0; dz < m.extent[2]; ++dz) {
+            const std::optional<Cells> cells = fit(m, problem, target, o, {dx, dy, dz});
+            if (!cells) continue;
             std::vector<std::uint64_t> mask(m.words, 0);
             int lowest = m.cells;
-            bool fits = true;
-            for (const Voxel& c : o) {
-              const Voxel v = {c[0] + m.low[0] + dx, c[1] + m.low[1] + dy, c[2] + m.low[2] + dz};
-              if (!m.inside(v) || !target.count(v)) {
-                fits = false;
-                break;
-              }
-              set_bit(mask, m.index(v));
-              lowest = std::min(lowest, m.index(v));
+            for (const auto& [cell, colour] : *cells) {
+              set_bit(mask, cell);
+              lowest = std::min(lowest, cell);
             }
-            if (!fits || !seen.insert(mask).second) continue;
+            std::vector<int> colours = colours_of(*cells, m.coloured);
+            if (!seen.emplace(mask, colours).second) continue;
             m.piece.push_back(t);
             m.lowest.push_back(lowest);
             m.masks.insert(m.masks.end(), mask.begin(), mask.end());
+            if (m.coloured) m.colours.push_back(std::move(colours));
           }
   }
 }
@@ -167,33 +244,32 @@ struct TargetSymmetry {
 };
 
 // The symmetries of the cube that map the target onto itself (fixed voxels
-// onto fixed ones, variable onto variable), rotations first.
-std::vector<TargetSymmetry> target_symmetries(const Shape& fixed, const Shape& variable) {
-  const std::set<Voxel> fixed_set(fixed.begin(), fixed.end()),
-      variable_set(variable.begin(), variable.end());
-  Shape all = fixed;
-  all.insert(all.end(), variable.begin(), variable.end());
-  Voxel low = all.front();
-  for (const Voxel& v : all)
+// onto fixed ones, variable onto variable, each onto one of its colour),
+// rotations first.
+std::vector<TargetSymmetry> target_symmetries(const Target& target) {
+  const std::set<Cube> fixed_set(target.fixed.begin(), target.fixed.end()),
+      variable_set(target.variable.begin(), target.variable.end());
+  Shape all = target.fixed;
+  all.insert(all.end(), target.variable.begin(), target.variable.end());
+  Cube low = all.front();
+  for (const Cube& v : all)
     for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]);
   std::vector<TargetSymmetry> found;
   for (const CubeSymmetry& g : kCubeSymmetries) {  // rotations first
-    Voxel moved_low = g.apply(all.front());
-    for (const Voxel& v : all) {
-      const Voxel w = g.apply(v);
+    Voxel moved_low = g.apply(at(all.front()));
+    for (const Cube& v : all) {
+      const Voxel w = g.apply(at(v));
       for (int a = 0; a < 3; ++a) moved_low[a] = std::min(moved_low[a], w[a]);
     }
     Voxel shift{};
     for (int a = 0; a < 3; ++a) shift[a] = low[a] - moved_low[a];
-    const auto maps = [&](const Shape& from, const std::set<Voxel>& onto) {
-      for (const Voxel& v : from) {
-        Voxel w = g.apply(v);
-        for (int a = 0; a < 3; ++a) w[a] += shift[a];
-        if (!onto.count(w)) return false;
-      }
+    const auto maps = [&](const Shape& from, const std::set<Cube>& onto) {
+      for (const Cube& c : transformed(from, g))
+        if (!onto.count({c[0] + shift[0], c[1] + shift[1], c[2] + shift[2], c[3]})) return false;
       return true;
     };
-    if (maps(fixed, fixed_set) && maps(variable, variable_set)) found.push_back({g, shift});
+    if (maps(target.fixed, fixed_set) && maps(target.variable, variable_set))
+      found.push_back({g, shift});
   }
   return found;
 }
@@ -226,16 +302,23 @@ struct MaskKey {
   }
 };
 
-// Where each group element takes each placement.
+// A placement's key: its mask, piece and colours.
+std::vector<std::uint64_t> key_of(std::vector<std::uint64_t> mask, int piece,
+                                  const std::vector<int>& colours) {
+  mask.push_back(static_cast<std::uint64_t>(piece));
+  for (const int c : colours) mask.push_back(static_cast<std::uint64_t>(c));
+  return mask;
+}
+
+// Where each group element takes each placement (its cells moved, each
+// keeping its colour; a reflection's image a placement of the mirror piece).
 void make_group(VoxelCover::Model& m, const std::vector<TargetSymmetry>& symmetries,
                 const std::vector<int>& mirror) {
   std::unordered_map<std::vector<std::uint64_t>, int, MaskKey> index;
   const int placements = static_cast<int>(m.piece.size());
-  for (int p = 0; p < placements; ++p) {
-    std::vector<std::uint64_t> key(m.mask(p), m.mask(p) + m.words);
-    key.push_back(static_cast<std::uint64_t>(m.piece[p]));
-    index.emplace(std::move(key), p);
-  }
+  const auto colours = [&](int p) { return m.coloured ? m.colours[p] : std::vector<int>{}; };
+  for (int p = 0; p < placements; ++p)
+    index.emplace(key_of({m.mask(p), m.mask(p) + m.words}, m.piece[p], colours(p)), p);
   for (const TargetSymmetry& s : symmetries) {
     // Where s takes each cell of the target (-1: a cell outside it, which
     // no placement covers).
@@ -252,12 +335,16 @@ void make_group(VoxelCover::Model& m, const std::vector<TargetSymmetry>& symmetr
         perm[p] = -1;
         continue;
       }
-      std::vector<std::uint64_t> key(m.words, 0);
+      std::vector<std::uint64_t> mask(m.words, 0);
+      Cells cells;
+      const std::vector<int> own = colours(p);
       for (int i = 0; i < m.words; ++i)
-        for (std::uint64_t cells = m.mask(p)[i]; cells != 0; cells &= cells - 1)
-          set_bit(key, cell_image[i * 64 + std::countr_zero(cells)]);
-      key.push_back(static_cast<std::uint64_t>(image));
-      perm[p] = index.at(key);
+        for (std::uint64_t bits = m.mask(p)[i]; bits != 0; bits &= bits - 1) {
+          const int to = cell_image[i * 64 + std::countr_zero(bits)];
+          set_bit(mask, to);
+          cells.emplace_back(to, own.empty() ? 0 : own[cells.size()]);
+        }
+      perm[p] = index.at(key_of(std::move(mask), image, colours_of(std::move(cells), m.coloured)));
     }
     m.perm.push_back(std::move(perm));
   }
@@ -349,19 +436,21 @@ void build_model(VoxelCover::Model& m, const VoxelProblem& problem, const std::s
   m.min_count = pieces.min_count;
   m.max_count = pieces.max_count;
   for (const Shape& s : pieces.shapes) m.size.push_back(static_cast<int>(s.size()));
-  Shape target = problem.fixed;
+  std::vector<Voxel> target = problem.fixed;
   target.insert(target.end(), problem.variable.begin(), problem.variable.end());
   lay_out_box(m, target, source);
-  static_assert(kMaxCoverCells <= 8 * 64);
+  static_assert(kMaxCoverCells <= 64 * 64);
   m.outside.assign(m.words, 0);
   m.variable.assign(m.words, 0);
   const std::set<Voxel> in_target(target.begin(), target.end());
   for (int c = 0; c < m.cells; ++c)
     if (!in_target.count(m.voxel_of[c])) set_bit(m.outside, c);
   for (const Voxel& v : problem.variable) set_bit(m.variable, m.index(v));
-  make_placements(m, pieces, in_target);
+  m.coloured = problem.coloured();
+  const Target coloured_target = target_of(problem);
+  make_placements(m, pieces, problem, coloured_target);
 
-  const std::vector<TargetSymmetry> symmetries = target_symmetries(problem.fixed, problem.variable);
+  const std::vector<TargetSymmetry> symmetries = target_symmetries(coloured_target);
   m.rotation_order = static_cast<int>(std::count_if(
       symmetries.begin(), symmetries.end(), [](const auto& s) { return s.g.is_rotation(); }));
   const std::vector<int> mirror = mirror_images(pieces);

@@ -31,6 +31,11 @@ struct VoxelCover::Model {
   // Placements: piece, mask (`words` words each), lowest cell.
   std::vector<int> piece, lowest;
   std::vector<std::uint64_t> masks;
+  // Where the problem has colours: each placement's colours, one per cell
+  // it covers in the order of cells (two placements may cover the same
+  // cells with different colours).
+  bool coloured = false;
+  std::vector<std::vector<int>> colours;
   // The target's symmetries acting on placements: its rotations first,
   // then its reflections, which take a piece's placement to one of its
   // mirror image's (-1: the mirror image is no piece of the puzzle);

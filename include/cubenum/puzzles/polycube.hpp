@@ -17,7 +17,7 @@ using Problem = search::VoxelProblem;
 
 // The limits of a piece or a target however it is written (cube lines,
 // boxes, layer pictures, BurrTools' voxel strings), checked while reading:
-// far beyond the engine's 512 cells, and small enough that reading and
+// far beyond the engine's 4096 cells, and small enough that reading and
 // refusing an oversized shape is quick.
 inline constexpr int kMaxCoordinate = 1000;    // |x|, |y|, |z|
 inline constexpr int kMaxShapeCubes = 100000;  // cubes of one piece, or of the target

@@ -34,8 +34,9 @@
 
 namespace cubenum::search {
 
-// Targets whose bounding box has more cells are refused.
-inline constexpr int kMaxCoverCells = 512;
+// Targets whose bounding box has more cells are refused (BurrTools'
+// DraculasDentalDesaster: 14x14x14 = 2744).
+inline constexpr int kMaxCoverCells = 4096;
 
 struct CoverCounts {
   std::uint64_t raw = 0;         // the target fixed in space
@@ -47,10 +48,12 @@ struct CoverCounts {
 };
 
 // One assembly: each placed piece (its index in the problem's pieces, after
-// congruent pieces are merged: VoxelCover::piece_names) and its voxels.
+// congruent pieces are merged: VoxelCover::piece_names), its voxels and,
+// where the problem has colours, each voxel's colour.
 struct PlacedPiece {
   int piece = 0;
   std::vector<Voxel> voxels;
+  std::vector<int> colours{};  // empty: every voxel neutral
 };
 using CoverAssembly = std::vector<PlacedPiece>;
 
