@@ -13,6 +13,7 @@
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/puzzles/polycube.hpp"
+#include "cubenum/search/voxel_cover.hpp"
 #include "scratch_files.hpp"
 
 namespace cubenum::polycube {
@@ -216,19 +217,20 @@ TEST(XmpuzzleErrors, NameTheFileTheLineTheProblemAndTheElement) {
 }
 
 TEST(XmpuzzleErrors, RefuseWhatChangesTheAssembliesAndIsNotSupported) {
-  // Colour constraints: a colour after a voxel, a pair in the bitmap.
+  // Colours where the puzzle defines none (kShapes' <colors/>): a colour
+  // after a voxel, a pair in the bitmap.
   std::string path = file("colour", puzzle("").replace(kShapes.find("#######+"), 8, "##3#####+"));
   EXPECT_EQ(error_of(path),
             path +
                 ":9: <voxel x=\"2\" y=\"2\" z=\"2\" type=\"0\" name=\"box\">: voxel "
-                "2 of the string has colour '3': colour constraints are not "
-                "supported");
+                "2 of the string has colour 3, but the puzzle defines no colours (<colors>)");
   path = file("bitmap", one_problem("<shape id=\"0\"/>\n",
                                     "<result id=\"3\"/>\n<bitmap><pair piece=\"1\" result=\"1\"/>"
                                     "</bitmap>\n"));
   EXPECT_EQ(error_of(path), path +
-                                ":17: problem 1 ('p'), <pair piece=\"1\" result=\"1\">: colour "
-                                "constraints are not supported");
+                                ":17: problem 1 ('p'), <pair piece=\"1\" result=\"1\">: "
+                                "piece=1 is colour 2, but the puzzle defines no colours "
+                                "(<colors>; a pair numbers them from 0)");
 
   // Another grid: BurrTools' gridtype.h numbers the spheres 2.
   path = file("grid", puzzle("").replace(kShapes.find("type=\"0\"/>"), 10, "type=\"2\"/>"));
@@ -323,6 +325,171 @@ TEST(XmpuzzleErrors, RefusesCutAndOversizedGzipStreams) {
   EXPECT_EQ(error_of(bomb.string()), bomb.string() +
                                          ": more than 64 MiB of XML once decompressed: not a "
                                          "BurrTools puzzle file");
+}
+
+// ------------------------------------------------------------ colours
+
+// Two colours (red 1, black 2), the shapes `shapes`, one problem of the
+// parts `parts` (shape ids: counts), result shape `result` and the
+// bitmap's pairs `pairs`. Lines: 4 the first shape, and so on.
+std::string coloured_puzzle(const std::vector<std::string>& shapes, const std::string& parts,
+                            int result, const std::string& pairs) {
+  std::string text =
+      "<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n"
+      "<colors><color red=\"255\" green=\"0\" blue=\"0\"/><color red=\"0\" green=\"0\" "
+      "blue=\"0\"/></colors><shapes>\n";
+  for (const std::string& shape : shapes) text += shape + "\n";
+  return text + "</shapes><problems><problem name=\"c\"><shapes>" + parts +
+         "</shapes><result id=\"" + std::to_string(result) + "\"/>\n<bitmap>" + pairs +
+         "</bitmap>\n</problem></problems></puzzle>\n";
+}
+
+// A domino of a red and a black end, a plain domino, and a 2x2x1 box whose
+// row y = 0 is red and row y = 1 black.
+const std::vector<std::string> kColouredShapes = {
+    "<voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\" name=\"red-black\">#1#2</voxel>",
+    "<voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\" name=\"plain\">##</voxel>",
+    "<voxel x=\"2\" y=\"2\" z=\"1\" type=\"0\" name=\"rows\">#1#1#2#2</voxel>"};
+// Red onto red and black onto black: a pair numbers colours from 0.
+const std::string kSameColours = "<pair piece=\"0\" result=\"0\"/><pair piece=\"1\" result=\"1\"/>";
+
+TEST(XmpuzzleColours, ReadsEachVoxelsColourAndThePairs) {
+  const std::string path =
+      file("colours",
+           coloured_puzzle(kColouredShapes, "<shape id=\"0\"/><shape id=\"1\"/>", 2, kSameColours));
+  const Problem p = read_xmpuzzle(path).problems.at(0);
+  ASSERT_EQ(p.pieces.size(), 2U);
+  EXPECT_EQ(p.pieces[0].cubes, (std::vector<Voxel>{{0, 0, 0}, {1, 0, 0}}));
+  EXPECT_EQ(p.pieces[0].colours, (std::vector<int>{1, 2}));
+  EXPECT_TRUE(p.pieces[1].colours.empty());  // no colour: neutral
+  EXPECT_EQ(p.fixed, (std::vector<Voxel>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}));
+  EXPECT_EQ(p.fixed_colours, (std::vector<int>{1, 1, 2, 2}));
+  EXPECT_EQ(p.allowed, (std::vector<std::pair<int, int>>{{1, 1}, {2, 2}}));
+  EXPECT_TRUE(p.fits(1, 1));
+  EXPECT_FALSE(p.fits(2, 1));
+  EXPECT_TRUE(p.fits(0, 1));  // a neutral voxel goes anywhere, anything onto one
+  EXPECT_TRUE(p.fits(2, 0));
+}
+
+search::CoverCounts count_of(const Problem& p) {
+  return search::VoxelCover(p, "test").count();
+}
+
+// Counted by hand (BurrTools' rule, src/lib/problem.cpp placementAllowed:
+// a piece voxel fits a result voxel where either is neutral or their pair
+// is listed) and checked with burrTxt -q (b72a71d) on the same files.
+TEST(XmpuzzleColours, CountsAsBurrToolsColourRuleSays) {
+  // The red-black domino and the plain one in the rows. Red onto red,
+  // black onto black: the red-black domino stands only upright (x = 0 or
+  // 1), red end at y = 0; the plain one fills the other column: 2 raw.
+  // The rows keep 2 rotations (the identity and the half turn about y,
+  // x -> 1 - x) and 4 symmetries (the mirrors x -> 1 - x and z -> -z),
+  // which take one assembly to the other: 1 class (burrTxt: 1).
+  const std::string parts = "<shape id=\"0\"/><shape id=\"1\"/>";
+  Problem p = read_xmpuzzle(file("rows", coloured_puzzle(kColouredShapes, parts, 2, kSameColours)))
+                  .problems.at(0);
+  const search::VoxelCover rows(p, "rows");
+  EXPECT_EQ(rows.placements(), 6U);  // 2 and the plain domino's 4
+  EXPECT_EQ(rows.rotation_order(), 2);
+  EXPECT_EQ(rows.symmetry_order(), 4);
+  search::CoverCounts c = rows.count();
+  EXPECT_EQ(c.raw, 2U);
+  EXPECT_EQ(c.rotations, 1U);
+  EXPECT_EQ(c.symmetries, 1U);
+
+  // Every pair allowed: the red-black domino anywhere, either end first (2
+  // columns and 2 rows, 2 ways each): 8 raw, in 4 pairs under the half turn
+  // (burrTxt: 4).
+  p.allowed = {{1, 1}, {1, 2}, {2, 1}, {2, 2}};
+  c = count_of(p);
+  EXPECT_EQ(c.raw, 8U);
+  EXPECT_EQ(c.rotations, 4U);
+  EXPECT_EQ(c.symmetries, 4U);
+
+  // No pair: colour onto colour nowhere (burrTxt: the piece can be placed
+  // nowhere).
+  p.allowed.clear();
+  EXPECT_EQ(count_of(p).raw, 0U);
+}
+
+TEST(XmpuzzleColours, ColoursTellOrientationsAndPiecesApart) {
+  // The red-black domino alone in a plain 2x1x1 box: its two ends make two
+  // assemblies where a plain domino makes one; the box's half turn about
+  // z swaps them (1 class; burrTxt: 1).
+  const std::string box = "<voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">##</voxel>";
+  Problem p = read_xmpuzzle(file("ends", coloured_puzzle({kColouredShapes[0], box},
+                                                         "<shape id=\"0\"/>", 1, "")))
+                  .problems.at(0);
+  search::CoverCounts c = count_of(p);
+  EXPECT_EQ(c.raw, 2U);
+  EXPECT_EQ(c.rotations, 1U);
+  EXPECT_EQ(c.symmetries, 1U);
+  p.pieces[0].colours.clear();
+  EXPECT_EQ(count_of(p).raw, 1U);
+
+  // An all-red domino and an all-black one in a plain 2x2x1 box: congruent
+  // but not alike, so not one piece of two copies: 2 tilings (rows or
+  // columns) times 2 ways to lay the two pieces, 4 raw, all turns of one
+  // another (1 class; burrTxt: 1). Plain, they are one piece: 2 raw.
+  const std::vector<std::string> shapes = {
+      "<voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\" name=\"red\">#1#1</voxel>",
+      "<voxel x=\"1\" y=\"2\" z=\"1\" type=\"0\" name=\"black\">#2#2</voxel>",
+      "<voxel x=\"2\" y=\"2\" z=\"1\" type=\"0\">####</voxel>"};
+  p = read_xmpuzzle(
+          file("pair", coloured_puzzle(shapes, "<shape id=\"0\"/><shape id=\"1\"/>", 2, "")))
+          .problems.at(0);
+  const search::VoxelCover two(p, "pair");
+  EXPECT_EQ(two.piece_names().size(), 2U);
+  EXPECT_EQ(two.rotation_order(), 8);
+  c = two.count();
+  EXPECT_EQ(c.raw, 4U);
+  EXPECT_EQ(c.rotations, 1U);
+  EXPECT_EQ(c.symmetries, 1U);
+  for (Piece& piece : p.pieces) piece.colours.clear();
+  EXPECT_EQ(search::VoxelCover(p, "pair").piece_names().size(), 1U);
+  EXPECT_EQ(count_of(p).raw, 2U);
+}
+
+TEST(XmpuzzleErrors, RefuseColoursOutOfRange) {
+  // Lines: 4 the red-black domino (shape 0), 8 the <pair>s.
+  const auto with = [](std::vector<std::string> shapes, const std::string& pairs) {
+    return coloured_puzzle(shapes, "<shape id=\"0\"/>", 2, pairs);
+  };
+  const std::string tag = ":4: <voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\" name=\"red-black\">: ";
+  std::string path = file("colour-3", with({"<voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\" "
+                                            "name=\"red-black\">#1#3</voxel>",
+                                            kColouredShapes[1], kColouredShapes[2]},
+                                           kSameColours));
+  EXPECT_EQ(error_of(path), path + tag +
+                                "voxel 2 of the string has colour 3, but the puzzle defines 2 "
+                                "colours (<colors>)");
+  // BurrTools keeps a colour in 6 bits (voxel.cpp: "constraint color too big > 63").
+  path = file("colour-64", with({"<voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\" "
+                                 "name=\"red-black\">#64#1</voxel>",
+                                 kColouredShapes[1], kColouredShapes[2]},
+                                kSameColours));
+  EXPECT_EQ(error_of(path), path + tag +
+                                "voxel 1 of the string has colour '64': BurrTools' colours are 1 "
+                                "to 63");
+  path = file("colour-empty", with({"<voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\" "
+                                    "name=\"red-black\">#1_2</voxel>",
+                                    kColouredShapes[1], kColouredShapes[2]},
+                                   kSameColours));
+  EXPECT_EQ(error_of(path), path + tag +
+                                "voxel 2 of the string is empty ('_') and has colour 2: a colour "
+                                "belongs on a filled or variable voxel");
+
+  const std::string pairs_tag = ":8: problem 1 ('c'), ";
+  path = file("pair-2", with(kColouredShapes, "<pair piece=\"0\" result=\"2\"/>"));
+  EXPECT_EQ(error_of(path), path + pairs_tag +
+                                "<pair piece=\"0\" result=\"2\">: result=2 is colour 3, but the "
+                                "puzzle defines 2 colours (<colors>; a pair numbers them from 0)");
+  path = file("pair-word", with(kColouredShapes, "<pair piece=\"red\" result=\"0\"/>"));
+  EXPECT_EQ(error_of(path), path + pairs_tag +
+                                "<pair piece=\"red\" result=\"0\">: piece='red' is not a whole "
+                                "number from 0 to 1000000000");
+  path = file("pair-half", with(kColouredShapes, "<pair piece=\"0\"/>"));
+  EXPECT_EQ(error_of(path), path + pairs_tag + "<pair piece=\"0\">: no result attribute");
 }
 
 // ------------------------------------------- tools/xmpuzzle-from-text

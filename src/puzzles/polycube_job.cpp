@@ -34,10 +34,20 @@ namespace {
 using polycube::Voxel;
 using Problems = std::vector<std::pair<int, polycube::Problem>>;
 
+// A shape's colours for the identity below ("": none, so that a puzzle
+// without colours keeps the identity it had before colours were read).
+std::string colour_text(const std::vector<int>& colours) {
+  if (std::all_of(colours.begin(), colours.end(), [](int c) { return c == 0; })) return "";
+  std::string text = "colours";
+  for (const int c : colours) text += fmt::format(" {}", c);
+  return text + ':';
+}
+
 // What a count's checkpoint must match: each problem's pieces, counts and
 // target (hashed: a file whose comments changed still fits), the weights
 // and groups of the pieces that have any (they decide which classes come
-// apart: a checkpoint of --disassemble holds those decided), and the search.
+// apart: a checkpoint of --disassemble holds those decided), the colours
+// where there are any, and the search.
 CheckpointJson count_identity(const Problems& problems) {
   CheckpointJson list = CheckpointJson::array();
   for (const auto& [number, p] : problems) {
@@ -51,11 +61,14 @@ CheckpointJson count_identity(const Problems& problems) {
         text += ':';
       }
       for (const Voxel& v : piece.cubes) text += fmt::format("{},{},{};", v[0], v[1], v[2]);
+      text += colour_text(piece.colours);
     }
     for (const auto* voxels : {&p.fixed, &p.variable}) {
       text += '|';
       for (const Voxel& v : *voxels) text += fmt::format("{},{},{};", v[0], v[1], v[2]);
     }
+    text += colour_text(p.fixed_colours) + colour_text(p.variable_colours);
+    for (const auto& [piece, target] : p.allowed) text += fmt::format("{}>{};", piece, target);
     list.push_back({{"problem", number},
                     {"xxh3", fmt::format("{:016x}", hash_bytes(text.data(), text.size()))}});
   }
@@ -559,12 +572,17 @@ search::DisassemblyResult disassemble_assembly(const search::CoverAssembly& asse
 
 namespace {
 
-using Shape = std::vector<Voxel>;
+// Shapes with their colours: orientations, pieces and the result's
+// symmetries are the same only where the colours coincide too.
+using Shape = std::vector<search::ColouredVoxel>;
 
 Shape turned(const Shape& s, const CubeSymmetry& g) {
   Shape out;
   out.reserve(s.size());
-  for (const Voxel& v : s) out.push_back(g.apply(v));
+  for (const search::ColouredVoxel& c : s) {
+    const Voxel v = g.apply({c[0], c[1], c[2]});
+    out.push_back({v[0], v[1], v[2], c[3]});
+  }
   return search::normalized(std::move(out));
 }
 
@@ -617,7 +635,10 @@ BurrToolsMember::BurrToolsMember(const polycube::Problem& problem, const search:
     : tables_(std::make_unique<Tables>()) {
   Tables& t = *tables_;
   const std::vector<int>& source = cover.source_pieces();
-  const auto shape = [&](int p) { return problem.pieces[static_cast<std::size_t>(p)].cubes; };
+  const auto shape = [&](int p) {
+    const polycube::Piece& piece = problem.pieces[static_cast<std::size_t>(p)];
+    return search::with_colours(piece.cubes, piece.colours);
+  };
   const auto canonical = [&](const Shape& s) {
     Shape least = turned(s, t.numbering[0]);
     for (int r = 1; r < kRotationCount; ++r) least = std::min(least, turned(s, t.numbering[r]));
@@ -682,12 +703,15 @@ BurrToolsMember::BurrToolsMember(const polycube::Problem& problem, const search:
   }
 
   // The result's self-symmetries: fixed voxels onto fixed ones, variable
-  // onto variable, the bounding box onto itself.
-  const std::set<Voxel> fixed(problem.fixed.begin(), problem.fixed.end()),
-      variable(problem.variable.begin(), problem.variable.end());
-  Shape all = problem.fixed;
+  // onto variable, each onto one of its colour, the bounding box onto
+  // itself.
+  const Shape fixed_shape = search::with_colours(problem.fixed, problem.fixed_colours),
+              variable_shape = search::with_colours(problem.variable, problem.variable_colours);
+  const std::set<search::ColouredVoxel> fixed(fixed_shape.begin(), fixed_shape.end()),
+      variable(variable_shape.begin(), variable_shape.end());
+  std::vector<Voxel> all = problem.fixed;
   all.insert(all.end(), problem.variable.begin(), problem.variable.end());
-  const auto low_of = [](const Shape& s) {
+  const auto low_of = [](const std::vector<Voxel>& s) {
     Voxel low = s.front();
     for (const Voxel& v : s)
       for (int a = 0; a < 3; ++a) low[a] = std::min(low[a], v[a]);
@@ -697,19 +721,18 @@ BurrToolsMember::BurrToolsMember(const polycube::Problem& problem, const search:
   std::uint64_t result_symmetry = 0;
   for (int n = 0; n < kSymmetryCount; ++n) {
     const CubeSymmetry& g = t.numbering[n];
-    Shape moved;
+    std::vector<Voxel> moved;
     for (const Voxel& v : all) moved.push_back(g.apply(v));
     const Voxel moved_low = low_of(moved);
     Voxel shift{};
     for (int a = 0; a < 3; ++a) shift[a] = low[a] - moved_low[a];
-    const auto onto = [&](const Shape& from, const std::set<Voxel>& to) {
-      return std::all_of(from.begin(), from.end(), [&](const Voxel& v) {
-        Voxel w = g.apply(v);
-        for (int a = 0; a < 3; ++a) w[a] += shift[a];
-        return to.count(w) != 0;
+    const auto onto = [&](const Shape& from, const std::set<search::ColouredVoxel>& to) {
+      return std::all_of(from.begin(), from.end(), [&](const search::ColouredVoxel& c) {
+        const Voxel w = g.apply({c[0], c[1], c[2]});
+        return to.count({w[0] + shift[0], w[1] + shift[1], w[2] + shift[2], c[3]}) != 0;
       });
     };
-    if (onto(problem.fixed, fixed) && onto(problem.variable, variable)) {
+    if (onto(fixed_shape, fixed) && onto(variable_shape, variable)) {
       t.result.push_back({g, shift});
       result_symmetry |= std::uint64_t(1) << n;
     }
@@ -766,7 +789,8 @@ search::CoverAssembly BurrToolsMember::operator()(const search::CoverAssembly& a
         q.low[a] = std::min(q.low[a], v[a]);
         q.high[a] = std::max(q.high[a], v[a]);
       }
-    const auto it = t.orientation.find({p.piece, search::normalized(p.voxels)});
+    const auto it = t.orientation.find(
+        {p.piece, search::normalized(search::with_colours(p.voxels, p.colours))});
     if (it == t.orientation.end())
       throw std::logic_error("BurrToolsMember: a placed piece that is no turn of its piece");
     q.rotation = t.numbering[it->second];
@@ -834,7 +858,8 @@ search::CoverAssembly BurrToolsMember::operator()(const search::CoverAssembly& a
   const bool mirror = !best->g.is_rotation();
   for (const std::size_t i : best_order) {
     const search::PlacedPiece& p = assembly[i];
-    member.push_back({mirror ? t.partner[static_cast<std::size_t>(p.piece)] : p.piece, {}});
+    member.push_back(
+        {mirror ? t.partner[static_cast<std::size_t>(p.piece)] : p.piece, {}, p.colours});
     for (const Voxel& v : p.voxels) {
       Voxel w = best->g.apply(v);
       for (int a = 0; a < 3; ++a) w[a] += best->shift[a];

@@ -23,15 +23,18 @@
 // '_' empty, '#' filled, '+' variable, each optionally followed by the
 // decimal number of a colour constraint.
 //
-// Read here: the cube grid, the shapes (and their weights), each problem's
-// pieces (count, or a min-max range; their groups), its result (fixed and
-// variable voxels); weights and groups matter for disassembly only.
-// Ignored, as they change neither the assemblies nor their disassembly:
-// colours defined but not used, hot spots, saved solutions and solver
-// state, the comment. Refused, naming the file and the element:
-// anything else that changes the assemblies (other grids, colour
-// constraints, maxHoles, variable voxels in a piece) and anything
-// malformed.
+// Read here: the cube grid, the shapes (and their weights, and their
+// voxels' colours), each problem's pieces (count, or a min-max range;
+// their groups), its result (fixed and variable voxels), its colour
+// constraints (the bitmap's pairs); weights and groups matter for
+// disassembly only. Colours are numbered from 1 in voxel strings (0: none)
+// and from 0 in a pair (BurrTools' problem.cpp stores a pair as the colours
+// less one), each at most the number of <color>s. Ignored, as they change
+// neither the assemblies nor their disassembly: the colours' RGB values,
+// hot spots, saved solutions and solver state, the comment. Refused,
+// naming the file and the element: anything else that changes the
+// assemblies (other grids, maxHoles, variable voxels in a piece, a colour
+// on an empty voxel) and anything malformed.
 #include <fmt/format.h>
 #include <zlib.h>
 
@@ -114,7 +117,8 @@ struct Shape {
   std::string name;  // as the file names it, or "S<id+1>" as BurrTools shows it
   std::vector<Voxel> filled;
   std::vector<Voxel> variable;
-  int weight = 1;  // for disassembly
+  std::vector<int> filled_colours, variable_colours;  // parallel (empty: no colours)
+  int weight = 1;                                     // for disassembly
 };
 
 class Reader {
@@ -140,6 +144,8 @@ class Reader {
                                                  excerpt(version, 20)));
     }
     read_grid(puzzle);
+    for (const pugi::xml_node colours : puzzle.children("colors"))
+      for ([[maybe_unused]] const pugi::xml_node colour : colours.children("color")) ++colours_;
     for (const pugi::xml_node shapes : puzzle.children("shapes"))
       for (const pugi::xml_node voxel : shapes.children("voxel")) read_shape(voxel);
 
@@ -287,11 +293,7 @@ class Reader {
       while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
       const std::string_view colour = text.substr(i, digits - i);
       i = digits;
-      if (!colour.empty() && colour.find_first_not_of('0') != std::string_view::npos) {
-        fail(voxel, fmt::format("voxel {} of the string has colour {}: colour constraints are not "
-                                "supported",
-                                index + 1, excerpt(colour, 20)));
-      }
+      const int colour_number = voxel_colour(voxel, colour, c, index);
       if (index >= expected) {
         fail(voxel, fmt::format("more voxels in the string than x*y*z = {}*{}*{} = {}", sx, sy, sz,
                                 expected));
@@ -300,6 +302,7 @@ class Reader {
         const Voxel v = {static_cast<int>(index % sx), static_cast<int>(index / sx % sy),
                          static_cast<int>(index / sx / sy)};
         (c == '#' ? shape.filled : shape.variable).push_back(v);
+        (c == '#' ? shape.filled_colours : shape.variable_colours).push_back(colour_number);
         if (shape.filled.size() + shape.variable.size() > static_cast<std::size_t>(kMaxShapeCubes))
           fail(voxel, fmt::format("more than {} voxels filled: a shape takes at most {}",
                                   kMaxShapeCubes, kMaxShapeCubes));
@@ -310,7 +313,35 @@ class Reader {
       fail(voxel, fmt::format("{} voxels in the string, x*y*z = {}*{}*{} = {} expected", index, sx,
                               sy, sz, expected));
     }
+    for (auto* colours : {&shape.filled_colours, &shape.variable_colours})
+      if (std::all_of(colours->begin(), colours->end(), [](int n) { return n == 0; }))
+        colours->clear();
     shapes_.push_back(std::move(shape));
+  }
+
+  // The colour written after voxel `index` (its character c): 0 for none,
+  // else 1 to the number of <color>s.
+  int voxel_colour(const pugi::xml_node voxel, std::string_view digits, char c,
+                   std::uint64_t index) const {
+    constexpr std::uint64_t kMaxColour = 63;  // BurrTools keeps a colour in 6 bits
+    if (digits.empty()) return 0;
+    const auto colour = number(digits, kMaxColour);
+    if (!colour) {
+      fail(voxel,
+           fmt::format("voxel {} of the string has colour {}: BurrTools' colours are 1 to {}",
+                       index + 1, excerpt(digits, 20), kMaxColour));
+    }
+    if (*colour == 0) return 0;
+    if (*colour > colours_) {
+      fail(voxel, fmt::format("voxel {} of the string has colour {}, but the puzzle defines {} "
+                              "(<colors>)",
+                              index + 1, *colour, colour_count()));
+    }
+    if (c == '_')
+      fail(voxel, fmt::format("voxel {} of the string is empty ('_') and has colour {}: a colour "
+                              "belongs on a filled or variable voxel",
+                              index + 1, *colour));
+    return static_cast<int>(*colour);
   }
 
   const Shape& shape_of(const pugi::xml_node node) const {
@@ -367,7 +398,8 @@ class Reader {
                            excerpt(shape.name)));
         }
         problem.pieces.push_back({shape.name, shape.filled, static_cast<int>(min),
-                                  static_cast<int>(max), shape.weight, part_groups(part, max)});
+                                  static_cast<int>(max), shape.weight, part_groups(part, max),
+                                  shape.filled_colours});
       }
     }
     if (problem.pieces.empty()) fail(node, "no pieces (no <shape> in its <shapes>)");
@@ -381,17 +413,36 @@ class Reader {
       fail(result, fmt::format("the result shape ({}) is empty", excerpt(target.name)));
     problem.fixed = target.filled;
     problem.variable = target.variable;
-
-    for (const pugi::xml_node bitmap : node.children("bitmap")) {
-      if (const pugi::xml_node pair = bitmap.child("pair"))
-        fail(pair, "colour constraints are not supported");
-    }
+    problem.fixed_colours = target.filled_colours;
+    problem.variable_colours = target.variable_colours;
+    for (const pugi::xml_node bitmap : node.children("bitmap"))
+      for (const pugi::xml_node pair : bitmap.children("pair")) {
+        const int piece = pair_colour(pair, "piece");  // (checked first, then the result's)
+        problem.allowed.emplace_back(piece, pair_colour(pair, "result"));
+      }
     context_.clear();
     return problem;
   }
 
+  std::string colour_count() const {
+    if (colours_ == 0) return "no colours";
+    return fmt::format("{} colour{}", colours_, colours_ == 1 ? "" : "s");
+  }
+
+  // A colour of a bitmap's pair, from 1 (the file's number plus one).
+  int pair_colour(const pugi::xml_node pair, const char* name) const {
+    const auto colour = attribute_number(pair, name);
+    if (colour >= colours_) {
+      fail(pair, fmt::format("{}={} is colour {}, but the puzzle defines {} (<colors>; a pair "
+                             "numbers them from 0)",
+                             name, colour, colour + 1, colour_count()));
+    }
+    return static_cast<int>(colour) + 1;
+  }
+
   std::string path_;
   XmlText xml_;
+  std::uint64_t colours_ = 0;  // the <color>s defined
   std::vector<Shape> shapes_;
   std::string context_;  // "problem 2 ('name'), " while a problem is read
 };
