@@ -547,6 +547,24 @@ TEST(Disassembly, FamousBurrsAtTheirPublishedLevels) {
   }
 }
 
+// BurrTools' example of colour constraints, Draculas Dental Desaster
+// (data/polycubes/draculas-dental-desaster.xmpuzzle, its comment says
+// where from): nine plates of red and black voxels into a 14x14x14 result
+// half red and half black, red only onto red and black onto black.
+// burrTxt -d -q -o all (b72a71d) on the file: "84 assemblies and 1
+// solutions", "level: 3.5.16.6.4".
+TEST(Disassembly, ColourConstraintsAsBurrTools) {
+  const auto p = count_solutions(kData + "/polycubes/draculas-dental-desaster.xmpuzzle", 2);
+  EXPECT_EQ(p.counts.symmetries, 84u);
+  EXPECT_EQ(p.counts.rotations, 84u);
+  EXPECT_EQ(p.counts.raw, 168u);  // the colours keep 2 of the plain result's 12 rotations
+  ASSERT_TRUE(p.solutions);
+  EXPECT_EQ(p.solutions->symmetries, 1u);
+  EXPECT_EQ(p.solutions->undecided, 0u);
+  ASSERT_EQ(p.solutions->levels.size(), 1u);
+  EXPECT_EQ(p.solutions->levels.begin()->first, "3.5.16.6.4");
+}
+
 // Three unit cubes in the 3x3x3 room of tests/room_puzzle.hpp, two of
 // them listed as one piece and the third apart: the count takes them as
 // three identical cubes, BurrTools tells the third apart (its count is
