@@ -171,15 +171,15 @@ void set_bit(std::vector<std::uint64_t>& w, int bit) {
 // The target's voxels and their colours.
 struct Target {
   Shape fixed, variable;
-  std::map<Voxel, int> colour;  // every voxel of the target
+  std::vector<int> colour;  // by cell of the box (-1: not the target's)
 };
 
-Target target_of(const VoxelProblem& problem) {
+Target target_of(const VoxelCover::Model& m, const VoxelProblem& problem) {
   Target t{with_colours(problem.fixed, problem.fixed_colours),
            with_colours(problem.variable, problem.variable_colours),
-           {}};
+           std::vector<int>(static_cast<std::size_t>(m.cells), -1)};
   for (const Shape* part : {&t.fixed, &t.variable})
-    for (const Cube& c : *part) t.colour.emplace(at(c), c[3]);
+    for (const Cube& c : *part) t.colour[static_cast<std::size_t>(m.index(at(c)))] = c[3];
   return t;
 }
 
@@ -196,16 +196,17 @@ std::vector<int> colours_of(Cells cells, bool coloured) {
   return colours;
 }
 
-// Orientation o of a piece at offset d, if it fits the target (its voxels
-// and colours): its cells and their colours.
+// Orientation o of a piece at offset d (inside the box), if it fits the
+// target (its voxels and colours): its cells and their colours.
 std::optional<Cells> fit(const VoxelCover::Model& m, const VoxelProblem& problem,
                          const Target& target, const Shape& o, const Voxel& d) {
   Cells cells;
   for (const Cube& c : o) {
-    const Voxel v = {c[0] + m.low[0] + d[0], c[1] + m.low[1] + d[1], c[2] + m.low[2] + d[2]};
-    const auto in = m.inside(v) ? target.colour.find(v) : target.colour.end();
-    if (in == target.colour.end() || !problem.fits(c[3], in->second)) return std::nullopt;
-    cells.emplace_back(m.index(v), c[3]);
+    const int cell =
+        m.index({c[0] + m.low[0] + d[0], c[1] + m.low[1] + d[1], c[2] + m.low[2] + d[2]});
+    const int colour = target.colour[static_cast<std::size_t>(cell)];
+    if (colour < 0 || !problem.fits(c[3], colour)) return std::nullopt;
+    cells.emplace_back(cell, c[3]);
   }
   return cells;
 }
@@ -216,10 +217,13 @@ void make_placements(VoxelCover::Model& m, const Merged& pieces, const VoxelProb
                      const Target& target) {
   for (int t = 0; t < static_cast<int>(pieces.shapes.size()); ++t) {
     std::set<std::pair<std::vector<std::uint64_t>, std::vector<int>>> seen;
-    for (const Shape& o : orientations(pieces.shapes[t]))
-      for (int dx = 0; dx < m.extent[0]; ++dx)
-        for (int dy = 0; dy < m.extent[1]; ++dy)
-          for (int dz = 0; dz < m.extent[2]; ++dz) {
+    for (const Shape& o : orientations(pieces.shapes[t])) {
+      Voxel room = m.extent;  // the offsets that keep the orientation in the box
+      for (const Cube& c : o)
+        for (int a = 0; a < 3; ++a) room[a] = std::min(room[a], m.extent[a] - c[a]);
+      for (int dx = 0; dx < room[0]; ++dx)
+        for (int dy = 0; dy < room[1]; ++dy)
+          for (int dz = 0; dz < room[2]; ++dz) {
             const std::optional<Cells> cells = fit(m, problem, target, o, {dx, dy, dz});
             if (!cells) continue;
             std::vector<std::uint64_t> mask(m.words, 0);
@@ -235,6 +239,7 @@ void make_placements(VoxelCover::Model& m, const Merged& pieces, const VoxelProb
             m.masks.insert(m.masks.end(), mask.begin(), mask.end());
             if (m.coloured) m.colours.push_back(std::move(colours));
           }
+    }
   }
 }
 
@@ -447,7 +452,7 @@ void build_model(VoxelCover::Model& m, const VoxelProblem& problem, const std::s
     if (!in_target.count(m.voxel_of[c])) set_bit(m.outside, c);
   for (const Voxel& v : problem.variable) set_bit(m.variable, m.index(v));
   m.coloured = problem.coloured();
-  const Target coloured_target = target_of(problem);
+  const Target coloured_target = target_of(m, problem);
   make_placements(m, pieces, problem, coloured_target);
 
   const std::vector<TargetSymmetry> symmetries = target_symmetries(coloured_target);
