@@ -30,7 +30,15 @@ constexpr int kMaxCoordinate = 10000;
 // repeat the same few.
 class Gaps {
  public:
-  explicit Gaps(const std::vector<std::vector<Voxel>>& pieces) : pieces_(pieces) {}
+  explicit Gaps(const std::vector<std::vector<Voxel>>& pieces) : pieces_(pieces) {
+    for (const auto& piece : pieces) {
+      auto& lines = lines_.emplace_back();
+      for (int a = 0; a < 3; ++a) {
+        for (const Voxel& v : piece) lines[a][line_key(v, a, {0, 0, 0})].push_back(v[a]);
+        for (auto& [key, on_line] : lines[a]) std::sort(on_line.begin(), on_line.end());
+      }
+    }
+  }
 
   // i slides, j stays; j stands at `r` relative to i.
   const std::array<std::uint32_t, 3>& get(int i, int j, const Offset& r) {
@@ -44,23 +52,32 @@ class Gaps {
   }
 
  private:
+  // The line along axis a through v - r: its other two coordinates.
+  static std::uint64_t line_key(const Voxel& v, int a, const Offset& r) {
+    const int b = (a + 1) % 3, c = (a + 2) % 3;
+    return std::uint64_t(std::uint32_t(v[b] - r[b])) << 32 | std::uint32_t(v[c] - r[c]);
+  }
+
   // Along each axis, the fewest empty cells between a voxel of i and a
-  // voxel of j beyond it on the same line.
+  // voxel of j beyond it on the same line (each voxel of i looks up the
+  // first of j's beyond it on its line: large pieces meet often).
   std::array<std::uint32_t, 3> compute(int i, int j, const Offset& r) const {
     std::array<std::uint32_t, 3> gap = {kFree, kFree, kFree};
-    for (const Voxel& v : pieces_[i])
-      for (const Voxel& w : pieces_[j]) {
-        const int d[3] = {w[0] + r[0] - v[0], w[1] + r[1] - v[1], w[2] + r[2] - v[2]};
-        for (int a = 0; a < 3; ++a) {
-          const int b = (a + 1) % 3, c = (a + 2) % 3;
-          if (d[b] == 0 && d[c] == 0 && d[a] > 0)
-            gap[a] = std::min(gap[a], static_cast<std::uint32_t>(d[a] - 1));
-        }
+    for (int a = 0; a < 3; ++a)
+      for (const Voxel& v : pieces_[i]) {
+        const auto line = lines_[j][a].find(line_key(v, a, r));
+        if (line == lines_[j][a].end()) continue;
+        // j's voxels on the line, in i's frame: w + r[a] > v[a].
+        const auto beyond = std::upper_bound(line->second.begin(), line->second.end(), v[a] - r[a]);
+        if (beyond != line->second.end())
+          gap[a] = std::min(gap[a], static_cast<std::uint32_t>(*beyond + r[a] - v[a] - 1));
       }
     return gap;
   }
 
   const std::vector<std::vector<Voxel>>& pieces_;
+  // Each piece's voxels by line along each axis, sorted along it.
+  std::vector<std::array<std::unordered_map<std::uint64_t, std::vector<int>>, 3>> lines_;
   std::unordered_map<Mask, std::array<std::uint32_t, 3>> cache_;
   std::array<std::uint32_t, 3> scratch_{};
 };
