@@ -12,7 +12,6 @@
 #include <memory>
 #include <set>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "cubenum/core/hash.hpp"
 
@@ -30,13 +29,10 @@ constexpr int kMaxCoordinate = 10000;
 // repeat the same few.
 class Gaps {
  public:
-  explicit Gaps(const std::vector<std::vector<Voxel>>& pieces) : pieces_(pieces) {
+  explicit Gaps(const std::vector<std::vector<Voxel>>& pieces) {
     for (const auto& piece : pieces) {
-      auto& lines = lines_.emplace_back();
-      for (int a = 0; a < 3; ++a) {
-        for (const Voxel& v : piece) lines[a][line_key(v, a, {0, 0, 0})].push_back(v[a]);
-        for (auto& [key, on_line] : lines[a]) std::sort(on_line.begin(), on_line.end());
-      }
+      auto& axes = lines_.emplace_back();
+      for (int a = 0; a < 3; ++a) axes[a] = lines_of(piece, a);
     }
   }
 
@@ -44,41 +40,109 @@ class Gaps {
   const std::array<std::uint32_t, 3>& get(int i, int j, const Offset& r) {
     const bool small = std::all_of(r.begin(), r.end(), [](int c) { return std::abs(c) < 32768; });
     if (!small) return scratch_ = compute(i, j, r);
+    // (Never 0, the empty slot's key: i and j differ.)
     const Mask key = (Mask(i) << 58) | (Mask(j) << 52) | (Mask(r[0] & 0xFFFF) << 32) |
                      (Mask(r[1] & 0xFFFF) << 16) | Mask(r[2] & 0xFFFF);
-    auto [it, added] = cache_.try_emplace(key);
-    if (added) it->second = compute(i, j, r);
-    return it->second;
+    if ((used_ + 1) * 2 > cache_.size()) grow();
+    for (std::size_t h = slot_of(key);; h = (h + 1) & (cache_.size() - 1)) {
+      Slot& slot = cache_[h];
+      if (slot.key == key) return slot.gap;
+      if (slot.key == 0) {
+        ++used_;
+        return slot = {key, compute(i, j, r)}, slot.gap;
+      }
+    }
   }
 
  private:
-  // The line along axis a through v - r: its other two coordinates.
-  static std::uint64_t line_key(const Voxel& v, int a, const Offset& r) {
+  // A piece's voxels along axis a, line by line (a line: the voxels whose
+  // other two coordinates are u and w), each line's sorted along a.
+  struct Line {
+    std::uint64_t key;
+    int u, w;
+    int begin, end;  // in `along`
+  };
+  struct Lines {
+    std::vector<Line> lines;  // by key
+    std::vector<int> along;
+  };
+
+  static std::uint64_t line_key(int u, int w) {
+    return std::uint64_t(std::uint32_t(u)) << 32 | std::uint32_t(w);
+  }
+
+  static Lines lines_of(const std::vector<Voxel>& piece, int a) {
     const int b = (a + 1) % 3, c = (a + 2) % 3;
-    return std::uint64_t(std::uint32_t(v[b] - r[b])) << 32 | std::uint32_t(v[c] - r[c]);
+    std::vector<std::pair<std::uint64_t, int>> sorted;
+    for (const Voxel& v : piece) sorted.emplace_back(line_key(v[b], v[c]), v[a]);
+    std::sort(sorted.begin(), sorted.end());
+    Lines out;
+    for (std::size_t k = 0; k < sorted.size(); ++k) {
+      if (k == 0 || sorted[k].first != sorted[k - 1].first) {
+        const auto u = static_cast<int>(sorted[k].first >> 32);
+        const auto w = static_cast<int>(static_cast<std::uint32_t>(sorted[k].first));
+        out.lines.push_back({sorted[k].first, u, w, static_cast<int>(k), static_cast<int>(k)});
+      }
+      out.along.push_back(sorted[k].second);
+      ++out.lines.back().end;
+    }
+    return out;
   }
 
   // Along each axis, the fewest empty cells between a voxel of i and a
-  // voxel of j beyond it on the same line (each voxel of i looks up the
-  // first of j's beyond it on its line: large pieces meet often).
+  // voxel of j beyond it on the same line: each line of i meets j's line
+  // (if any) in one merge of the two sorted lists.
   std::array<std::uint32_t, 3> compute(int i, int j, const Offset& r) const {
     std::array<std::uint32_t, 3> gap = {kFree, kFree, kFree};
-    for (int a = 0; a < 3; ++a)
-      for (const Voxel& v : pieces_[i]) {
-        const auto line = lines_[j][a].find(line_key(v, a, r));
-        if (line == lines_[j][a].end()) continue;
-        // j's voxels on the line, in i's frame: w + r[a] > v[a].
-        const auto beyond = std::upper_bound(line->second.begin(), line->second.end(), v[a] - r[a]);
-        if (beyond != line->second.end())
-          gap[a] = std::min(gap[a], static_cast<std::uint32_t>(*beyond + r[a] - v[a] - 1));
+    for (int a = 0; a < 3; ++a) {
+      const int b = (a + 1) % 3, c = (a + 2) % 3;
+      const Lines &mine = lines_[i][a], &theirs = lines_[j][a];
+      for (const Line& line : mine.lines) {
+        const std::uint64_t key = line_key(line.u - r[b], line.w - r[c]);
+        const auto other =
+            std::lower_bound(theirs.lines.begin(), theirs.lines.end(), key,
+                             [](const Line& l, std::uint64_t k) { return l.key < k; });
+        if (other == theirs.lines.end() || other->key != key) continue;
+        // For each of j's voxels (in i's frame), the last of i's before it.
+        int x = line.begin;
+        for (int y = other->begin; y < other->end; ++y) {
+          const int ahead = theirs.along[y] + r[a];
+          while (x + 1 < line.end && mine.along[x + 1] < ahead) ++x;
+          if (mine.along[x] < ahead)
+            gap[a] = std::min(gap[a], static_cast<std::uint32_t>(ahead - mine.along[x] - 1));
+        }
       }
+    }
     return gap;
   }
 
-  const std::vector<std::vector<Voxel>>& pieces_;
-  // Each piece's voxels by line along each axis, sorted along it.
-  std::vector<std::array<std::unordered_map<std::uint64_t, std::vector<int>>, 3>> lines_;
-  std::unordered_map<Mask, std::array<std::uint32_t, 3>> cache_;
+  // The cache: open addressing, a power of two slots (positions look up
+  // every pair of pieces, the search's most frequent step).
+  struct Slot {
+    Mask key = 0;  // 0: empty
+    std::array<std::uint32_t, 3> gap{};
+  };
+
+  // The product's top bits, which every bit of the key reaches.
+  std::size_t slot_of(Mask key) const {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >>
+                                    (64 - std::countr_zero(cache_.size())));
+  }
+
+  void grow() {
+    std::vector<Slot> old(std::max<std::size_t>(1024, cache_.size() * 2));
+    old.swap(cache_);
+    for (const Slot& slot : old) {
+      if (slot.key == 0) continue;
+      std::size_t h = slot_of(slot.key);
+      while (cache_[h].key != 0) h = (h + 1) & (cache_.size() - 1);
+      cache_[h] = slot;
+    }
+  }
+
+  std::vector<std::array<Lines, 3>> lines_;  // by piece and axis
+  std::vector<Slot> cache_;
+  std::size_t used_ = 0;
   std::array<std::uint32_t, 3> scratch_{};
 };
 
