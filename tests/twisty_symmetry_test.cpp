@@ -481,11 +481,17 @@ End
   const SymmetryGroup group(def, moves, {});
   ASSERT_GT(group.order(), 1u);
   const TwistySpace space(def, moves);
-  const SymCoordinate split = choose_sym_coordinate(space, group);
-  ASSERT_EQ(split.rest_blocks.size(), 2u) << split.text;
-  std::vector<std::size_t> a_parts;
+  std::vector<std::size_t> a_pieces, a_parts;
   for (std::size_t i = 0; i < space.parts().size(); ++i)
-    if (space.orbits()[space.parts()[i].orbit].set == 0) a_parts.push_back(i);
+    if (space.orbits()[space.parts()[i].orbit].set == 0) {
+      a_parts.push_back(i);
+      if (space.parts()[i].kind == Part::Kind::Pieces) a_pieces.push_back(i);
+    }
+  // Blocks even where one table would be small.
+  const SymCoordinate split = sym_coordinate(space, group, a_pieces, 1, 0);
+  ASSERT_EQ(split.text, "A pieces (4 values)");
+  ASSERT_EQ(split.rest_blocks.size(), 2u);
+  EXPECT_EQ(choose_sym_coordinate(space, group).rest_blocks.size(), 1u);
   const SymCoordinate with_twists = sym_coordinate(space, group, a_parts);
   ASSERT_EQ(with_twists.text, "A pieces and twists (64 values)");
   ASSERT_EQ(with_twists.rest_blocks.size(), 1u);

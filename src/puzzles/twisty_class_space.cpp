@@ -94,7 +94,8 @@ std::string set_names(const TwistySpace& space, const std::vector<std::size_t>& 
 // The split with C the parts `c_parts` (whole blocks' pieces, maybe their
 // twists), R in its blocks; no parts where C has more than 2^32 values.
 SymCoordinate make_split(const TwistySpace& space, const std::vector<std::size_t>& block,
-                         std::vector<std::size_t> c_parts, std::size_t order) {
+                         std::vector<std::size_t> c_parts, std::size_t order,
+                         std::uint64_t one_table_bytes = kOneRestTableBytes) {
   const auto& parts = space.parts();
   SymCoordinate split;
   long double values = 1;
@@ -117,6 +118,15 @@ SymCoordinate make_split(const TwistySpace& space, const std::vector<std::size_t
     if (added) split.rest_blocks.emplace_back();
     split.rest_blocks[it->second].parts.push_back(i);
     split.rest_blocks[it->second].values *= parts[i].size;
+  }
+  // One table where it is small: one look-up a neighbour, not one a block.
+  const auto moves = static_cast<std::uint64_t>(space.moves());
+  if (split.rest_blocks.size() > 1 && split.rest * (moves + order) * 4 <= one_table_bytes) {
+    SymCoordinate::Block all;
+    for (std::size_t i = parts.size(); i-- > 0;)
+      if (!std::binary_search(split.parts.begin(), split.parts.end(), i)) all.parts.push_back(i);
+    all.values = split.rest;
+    split.rest_blocks = {std::move(all)};
   }
   if (split.rest_blocks.empty()) split.rest_blocks.emplace_back();  // R has one value
   const bool with_twists = std::any_of(split.parts.begin(), split.parts.end(), [&](std::size_t i) {
@@ -197,8 +207,10 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
 }
 
 SymCoordinate sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
-                             std::vector<std::size_t> c_parts, std::size_t turns) {
-  return make_split(space, orbit_blocks(space, group), std::move(c_parts), group.order() * turns);
+                             std::vector<std::size_t> c_parts, std::size_t turns,
+                             std::uint64_t one_table_bytes) {
+  return make_split(space, orbit_blocks(space, group), std::move(c_parts), group.order() * turns,
+                    one_table_bytes);
 }
 
 ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
@@ -234,6 +246,7 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
   if (options.method == NeighbourMethod::ByTable) build_rest_tables();
   if (table_driven() && !rest_tables_agree()) {
     rest_blocks_.clear();
+    one_block_ = nullptr;
     shifts_.clear();
     stabiliser_shifts_.clear();
   }
@@ -712,6 +725,7 @@ void ClassSpace::build_rest_tables() {
   c_solved_ = value(s.coded, c_weight_);
   for (const SymCoordinate::Block& block : split_.rest_blocks)
     rest_blocks_.push_back(build_rest_block(block));
+  if (rest_blocks_.size() == 1) one_block_ = &rest_blocks_[0];
   stabiliser_shifts_.resize(stabilisers_.size());
   for (std::size_t e = 0; e < stabilisers_.size(); ++e) {
     const auto& [cls, fixing] = stabilisers_[e];

@@ -61,11 +61,16 @@ struct SymCoordinate {
 // in all), the moves at most bfs::kMaxNeighbours.
 SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
                                     std::size_t turns = 1);
+// R's blocks are moved by one table where R's tables take at most this
+// (one look-up a neighbour instead of one a block).
+inline constexpr std::uint64_t kOneRestTableBytes = 32ULL << 20;
+
 // The split with C the parts `c_parts` of the space (whole orbits' pieces,
 // maybe with their twists, closed under the group as choose_sym_coordinate
 // takes them); no parts where C has more than 2^32 values.
 SymCoordinate sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
-                             std::vector<std::size_t> c_parts, std::size_t turns = 1);
+                             std::vector<std::size_t> c_parts, std::size_t turns = 1,
+                             std::uint64_t one_table_bytes = kOneRestTableBytes);
 
 // How a class's neighbours are found: by table where the definition allows
 // (table_driven() says), or always through positions (for tests: the two
@@ -218,6 +223,7 @@ class ClassSpace {
     return r;
   }
   std::uint64_t conjugated_rest(std::size_t k, std::uint64_t r) const {
+    if (one_block_ != nullptr) return one_block_->conjugated[k * one_block_->size + r];
     std::array<std::uint32_t, kMaxRestBlocks> digits;
     rest_digits(r, digits.data());
     std::uint64_t image = 0;
@@ -269,6 +275,7 @@ class ClassSpace {
     std::vector<std::uint32_t> conjugated;  // [k * size + value]
   };
   std::vector<RestBlock> rest_blocks_;
+  const RestBlock* one_block_ = nullptr;  // R's block where it is one (most files)
   std::vector<TwistShift> shifts_;
   std::vector<std::vector<std::uint32_t>> stabiliser_shifts_;
   // [class * moves + m] and [(class * moves + m) * shift_stride() + t]:
@@ -322,6 +329,12 @@ class ClassSpace::Cursor {
     if (cls != row_class_) load_steps(cls);
     if (space_.is_special_[cls] != 0 && space_.least_rest_by_table(cls, r) != r) return false;
     const std::size_t stride = space_.shift_stride();
+    if (const RestBlock* one = space_.one_block_; one != nullptr) {
+      const std::uint32_t* moved = one->moved.data() + r;
+      for (std::size_t m = 0; m < moves_; ++m)
+        if (visit(space_.step_index(steps_[m], ids_ + m * stride, moved[m * rest]))) return true;
+      return false;
+    }
     std::array<std::uint32_t, kMaxRestBlocks> digits;
     space_.rest_digits(r, digits.data());
     for (std::size_t m = 0; m < moves_; ++m)
