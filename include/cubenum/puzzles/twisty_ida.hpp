@@ -1,0 +1,47 @@
+#pragma once
+// Optimal solutions beyond the depth table: iterative deepening (IDA*) over
+// a definition file's positions in canonical move sequences
+// (twisty_canonical.hpp), pruned by pattern databases (twisty_pattern.hpp:
+// a position's distance in each projection is a lower bound of its own).
+// Each depth's tree is cut a few moves down into subtrees searched on
+// every thread; the solutions are taken in move order, so the answer is
+// the same at any thread count.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "cubenum/puzzles/twisty.hpp"
+#include "cubenum/puzzles/twisty_pattern.hpp"
+
+namespace cubenum::twisty {
+
+struct IdaOptions {
+  unsigned max_depth = 64;
+  // Count every optimal solution (the whole last depth searched); else the
+  // search stops at the first subtree, in move order, that holds one.
+  bool count = false;
+  std::size_t keep = 1;  // solutions listed, the first in move order
+  std::function<bool()> should_stop;
+  // After each depth searched: the depth and the nodes so far.
+  std::function<void(unsigned depth, std::uint64_t nodes)> on_depth;
+};
+
+struct IdaResult {
+  std::optional<unsigned> length;           // of an optimal solution, where found
+  std::vector<std::vector<int>> solutions;  // indices into the moves
+  // Canonical optimal solutions: every one with IdaOptions::count, else at
+  // least those of the subtrees searched.
+  std::uint64_t count = 0;
+  unsigned proven = 0;  // no solution shorter than this
+  std::uint64_t nodes = 0;
+  // By should_stop: before any solution, or with the count (and which
+  // solution is first in move order) unfinished.
+  bool stopped = false;
+};
+
+// `start` must be a position the moves reach.
+IdaResult solve_ida(const Definition& def, const std::vector<Move>& moves, const Arrangement& start,
+                    const std::vector<const PatternDatabase*>& pdbs, const IdaOptions& options);
+
+}  // namespace cubenum::twisty
