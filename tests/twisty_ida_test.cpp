@@ -12,6 +12,8 @@
 #include "cubenum/bfs/row_bfs.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
+#include "cubenum/report/json.hpp"
+#include "run_cubenum.hpp"
 
 namespace cubenum::twisty {
 namespace {
@@ -141,6 +143,32 @@ TEST(Ida, MaxDepthBelowTheOptimumProvesItsDepth) {
   EXPECT_GE(r.proven, 3u);  // depths 0-2 searched, or a bound above them from the start
   EXPECT_FALSE(r.stopped);
   EXPECT_TRUE(solve_ida(def, moves, def.solved, {&corners}, {}).length == 0u);
+}
+
+// The command line: `--method search` gives the table's length, with the
+// count; a wrong method, or --table with the search, is refused.
+TEST(IdaCli, SearchGivesTheTablesLengthAndCounts) {
+  const std::string file = data_file("tower-2x3x2.tws") + " --scramble \"R U F D L U2\"";
+  auto r = testing::run_cubenum("twisty solve " + file + " --json -");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json table = Json::parse(r.output);
+  EXPECT_EQ(table["method"], "table");
+  r = testing::run_cubenum("twisty solve " + file + " --method search --count --json -");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json search = Json::parse(r.output);
+  EXPECT_EQ(search["method"], "search");
+  EXPECT_EQ(search["length"], table["length"]);
+  EXPECT_EQ(search["pattern_databases"], Json::array({"CORNER", "EDGE"}));
+  EXPECT_GE(search["optimal_solutions"].get<std::uint64_t>(), 1u);
+  r = testing::run_cubenum("twisty solve " + file + " --method search --max-depth 2");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("no solution of at most 2 moves"), std::string::npos) << r.output;
+  r = testing::run_cubenum("twisty solve " + file + " --method quick");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("unknown method 'quick'"), std::string::npos) << r.output;
+  r = testing::run_cubenum("twisty solve " + file + " --method search --table /tmp/x.table");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("the search keeps no depth table"), std::string::npos) << r.output;
 }
 
 }  // namespace

@@ -56,7 +56,9 @@ struct BfsArgs {
   CheckpointOptions checkpoints;
 };
 
-using SolveArgs = tw::SolveRequest;
+struct SolveArgs : tw::SolveRequest {
+  std::string method_text = "auto";
+};
 
 void print_space(const tw::TwistySpace& space, std::ostream& out) {
   const tw::Definition& def = space.definition();
@@ -170,15 +172,38 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
 
 Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
   const bool writes_table = args.table && !tw::reads_table(args);
-  const tw::Solution solution = tw::solve(args);
+  tw::SolveRequest request = args;
+  request.method = tw::parse_solve_method(args.method_text);
+  const tw::Solution solution = tw::solve(request);
   if (writes_table) say_wrote(ctx, *args.table);
-  fmt::print(ctx.out, "{}{} ({} move{}, optimal)\n",
-             solution.text.empty() ? "already solved" : solution.text, "", solution.moves.size(),
-             solution.moves.size() == 1 ? "" : "s");
-  return {{"file", solution.file},
-          {"scramble", args.scramble},
-          {"length", solution.moves.size()},
-          {"moves", solution.text}};
+  Json json = {{"file", solution.file}, {"scramble", args.scramble}};
+  if (!solution.found) {
+    fmt::print(ctx.out, "no solution of at most {} moves (none shorter than {} moves)\n",
+               args.max_depth, solution.proven);
+    json["length"] = nullptr;
+    json["moves"] = nullptr;
+  } else {
+    fmt::print(ctx.out, "{} ({} move{}, optimal)\n",
+               solution.text.empty() ? "already solved" : solution.text, solution.moves.size(),
+               solution.moves.size() == 1 ? "" : "s");
+    json["length"] = solution.moves.size();
+    json["moves"] = solution.text;
+  }
+  json["method"] = solution.searched ? "search" : "table";
+  if (solution.searched) {
+    std::string sets;
+    for (const std::string& s : solution.pattern_databases) sets += (sets.empty() ? "" : ", ") + s;
+    fmt::print(ctx.out, "IDA* over canonical sequences, pattern databases: {}; {} nodes\n",
+               sets.empty() ? "none" : sets, solution.nodes);
+    if (solution.count)
+      fmt::print(ctx.out, "{} optimal solution{} (canonical sequences)\n", *solution.count,
+                 *solution.count == 1 ? "" : "s");
+    json["pattern_databases"] = solution.pattern_databases;
+    json["nodes"] = solution.nodes;
+    json["proven_depth"] = solution.proven;
+    if (solution.count) json["optimal_solutions"] = *solution.count;
+  }
+  return json;
 }
 
 void add_symmetry_options(Command* action, SymmetryArgs& args, const std::string& what) {
@@ -267,6 +292,15 @@ void bind_twisty(Command* puzzle) {
     return tw::reads_table(*solve_args) ? std::nullopt : solve_args->table;
   });
   solve->add_option("--memory", solve_args->memory_gib, "as for bfs")->type_name("GIB");
+  solve
+      ->add_option("--method", solve_args->method_text,
+                   "table: the full depth table; search: IDA* with pattern databases (one per "
+                   "set that fits); auto (default): the table where it fits")
+      ->type_name("auto|table|search");
+  solve->add_flag("--count", solve_args->count,
+                  "the search: count every optimal solution (canonical sequences)");
+  solve->add_option("--max-depth", solve_args->max_depth, "the search: no deeper (default 30)")
+      ->type_name("MOVES");
 }
 
 }  // namespace cubenum::cli

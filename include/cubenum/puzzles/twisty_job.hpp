@@ -102,21 +102,39 @@ BfsResult run_bfs(const BfsRequest& request,
 // The result's JSON fields (docs/PUZZLES.md, twisty bfs).
 Json bfs_json(const BfsResult& result);
 
+enum class SolveMethod { Auto, Table, Search };
+SolveMethod parse_solve_method(const std::string& text);  // auto, table, search
+
 struct SolveRequest {
   SpaceRequest space;
   std::string scramble;              // any move of the file and its powers
   std::optional<std::string> table;  // read where it exists, else written
   std::optional<double> memory_gib;
+  // auto: the full depth table where it fits, else the search (IDA* with
+  // pattern databases, twisty_ida.hpp).
+  SolveMethod method = SolveMethod::Auto;
+  bool count = false;       // the search: count every optimal solution
+  unsigned max_depth = 30;  // the search: no deeper
 };
 
 struct Solution {
   std::string file;
-  std::vector<int> moves;  // an optimal sequence, in the space's moves
+  std::vector<int> moves;  // an optimal sequence, in the search's moves
   std::string text;
+  bool found = true;  // false: none within max_depth (the search)
+  // The search's: its pattern databases (the sets of each), nodes, the
+  // depth below which no solution exists, and the count of optimal
+  // (canonical) solutions where asked.
+  bool searched = false;
+  std::vector<std::string> pattern_databases;
+  std::uint64_t nodes = 0;
+  unsigned proven = 0;
+  std::optional<std::uint64_t> count;
 };
 
 // An optimal solution from the full depth table (read from the request's
-// table where it exists, else built and written there if named).
+// table where it exists, else built and written there if named), or by
+// the search where the table does not fit or the request asks.
 Solution solve(const SolveRequest& request);
 
 // Whether solve reads the request's table (it exists) rather than writing it.
