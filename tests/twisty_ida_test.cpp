@@ -163,6 +163,14 @@ TEST(IdaCli, SearchGivesTheTablesLengthAndCounts) {
   r = testing::run_cubenum("twisty solve " + file + " --method search --max-depth 2");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("no solution of at most 2 moves"), std::string::npos) << r.output;
+  // A time limit spent before any depth is searched: stopped, nothing
+  // claimed beyond what was proven.
+  r = testing::run_cubenum("twisty solve " + file + " --method search --time-limit 1e-9 --json -");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json stopped = Json::parse(r.output);
+  EXPECT_EQ(stopped["stopped_by"], "--time-limit");
+  EXPECT_TRUE(stopped["length"].is_null());
+  EXPECT_LE(stopped["proven_depth"].get<unsigned>(), table["length"].get<unsigned>());
   r = testing::run_cubenum("twisty solve " + file + " --method quick");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("unknown method 'quick'"), std::string::npos) << r.output;

@@ -177,7 +177,12 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
   const tw::Solution solution = tw::solve(request);
   if (writes_table) say_wrote(ctx, *args.table);
   Json json = {{"file", solution.file}, {"scramble", args.scramble}};
-  if (!solution.found) {
+  if (!solution.found && solution.stopped) {
+    fmt::print(ctx.out, "stopped by --time-limit: no solution shorter than {} moves\n",
+               solution.proven);
+    json["length"] = nullptr;
+    json["moves"] = nullptr;
+  } else if (!solution.found) {
     fmt::print(ctx.out, "no solution of at most {} moves (none shorter than {} moves)\n",
                args.max_depth, solution.proven);
     json["length"] = nullptr;
@@ -196,8 +201,10 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
     fmt::print(ctx.out, "IDA* over canonical sequences, pattern databases: {}; {} nodes\n",
                sets.empty() ? "none" : sets, solution.nodes);
     if (solution.count)
-      fmt::print(ctx.out, "{} optimal solution{} (canonical sequences)\n", *solution.count,
+      fmt::print(ctx.out, "{}{} optimal solution{} (canonical sequences)\n",
+                 solution.stopped && solution.found ? "at least " : "", *solution.count,
                  *solution.count == 1 ? "" : "s");
+    json["stopped_by"] = solution.stopped ? Json("--time-limit") : Json(nullptr);
     json["pattern_databases"] = solution.pattern_databases;
     json["nodes"] = solution.nodes;
     json["proven_depth"] = solution.proven;
@@ -301,6 +308,10 @@ void bind_twisty(Command* puzzle) {
                   "the search: count every optimal solution (canonical sequences)");
   solve->add_option("--max-depth", solve_args->max_depth, "the search: no deeper (default 30)")
       ->type_name("MOVES");
+  solve
+      ->add_option("--time-limit", solve_args->time_limit,
+                   "the search: stop after this many seconds, saying the depth proven")
+      ->type_name("SECONDS");
 }
 
 }  // namespace cubenum::cli

@@ -146,6 +146,10 @@ IdaResult solve_ida(const Definition& def, const std::vector<Move>& moves, const
     parallel_for_chunks(subtrees.size(), 1, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i != end; ++i) {
         if (!options.count && options.keep <= 1 && first_found.load() < i) continue;
+        if (options.should_stop && options.should_stop()) {
+          found[i].interrupted = true;
+          continue;
+        }
         search.search(subtrees[i], bound, found[i], abandon[i]);
         if (found[i].count == 0 || options.count || options.keep > 1) continue;
         std::size_t seen = first_found.load();

@@ -480,6 +480,9 @@ Solution solve_by_search(const SolveRequest& request) {
   IdaOptions options;
   options.max_depth = request.max_depth;
   options.count = request.count;
+  const Stopwatch clock;
+  if (request.time_limit > 0)
+    options.should_stop = [&] { return clock.seconds() > request.time_limit; };
   IdaResult result;
   try {
     result = solve_ida(def, moves, position, used, options);
@@ -489,6 +492,7 @@ Solution solve_by_search(const SolveRequest& request) {
   }
   solution.nodes = result.nodes;
   solution.proven = result.proven;
+  solution.stopped = result.stopped;
   if (request.count) solution.count = result.count;
   solution.found = result.length.has_value();
   if (solution.found) {

@@ -115,6 +115,7 @@ struct SolveRequest {
   SolveMethod method = SolveMethod::Auto;
   bool count = false;       // the search: count every optimal solution
   unsigned max_depth = 30;  // the search: no deeper
+  double time_limit = 0;    // the search: seconds, 0 for none
 };
 
 struct Solution {
@@ -130,6 +131,7 @@ struct Solution {
   std::uint64_t nodes = 0;
   unsigned proven = 0;
   std::optional<std::uint64_t> count;
+  bool stopped = false;  // by the time limit (found: the count unfinished)
 };
 
 // An optimal solution from the full depth table (read from the request's
