@@ -100,15 +100,21 @@ TEST(TwistyLimitsCli, BfsBeyondMemoryIsRefusedBeforeTheTables) {
   // p13: 13! = 6,227,020,800 ranked states, at least 6227020800 / 4 bytes
   // = 1.45 GiB: more than --memory 1 (GiB). Refused as before, but before
   // its tables (8.6 million rows' contexts) are built. The same space is
-  // refused by `solve`, which needs the same depth table.
+  // refused by `solve --method table`, which needs the same depth table
+  // (`solve` by itself then searches instead).
   const fs::path file = reproducer(13);
-  for (const std::string action : {"bfs", "solve --scramble S"}) {
+  for (const std::string action : {"bfs", "solve --method table --scramble S"}) {
     const auto run =
         run_limited(2'000'000, "twisty " + action + " " + file.string() + " --memory 1");
     EXPECT_EQ(run.status, 2) << action << ": " << run.output;
     EXPECT_TRUE(contains(run.output, "6227020800 ranked states need")) << run.output;
     EXPECT_TRUE(contains(run.output, "more than the 1.00 GiB that --memory allows")) << run.output;
   }
+  const auto search =
+      run_limited(2'000'000, "twisty solve --scramble S " + file.string() + " --memory 1 --json -");
+  EXPECT_EQ(search.status, 0) << search.output;
+  EXPECT_TRUE(contains(search.output, "\"method\": \"search\"")) << search.output;
+  EXPECT_TRUE(contains(search.output, "\"length\": 1")) << search.output;
 }
 
 TEST(TwistyLimitsCli, AnAddressSpaceLimitIsMemoryNotAvailable) {

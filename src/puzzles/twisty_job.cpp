@@ -314,6 +314,13 @@ BfsResult run_bfs(const BfsRequest& request,
   if (plan)
     identity["over_classes"] = {symmetry_choice_name(group->choice()), group->order(),
                                 plan->split.parts};
+  // R's order of parts, where its blocks reorder them (an index means
+  // another position otherwise).
+  if (plan && plan->split.rest_blocks.size() > 1) {
+    CheckpointJson blocks = CheckpointJson::array();
+    for (const SymCoordinate::Block& b : plan->split.rest_blocks) blocks.push_back(b.parts);
+    identity["rest_blocks"] = std::move(blocks);
+  }
   if (request.up_to_rotation) identity["up_to_rotation"] = true;
   CheckpointSession checkpoints(request.checkpoints, identity);
   if (laid_out) laid_out(*space);
