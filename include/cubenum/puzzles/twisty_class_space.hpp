@@ -63,8 +63,8 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
                                     std::size_t turns = 1);
 // R's blocks are moved by one table where R's tables take at most this:
 // one look-up a neighbour instead of a division and a look-up a block,
-// while the table stays in cache (tangram's 2.0 MB: 1.4x faster as one;
-// mastermorphix's 4.0 MB: 3x slower as one than its blocks' 126 KiB).
+// while the table stays in cache (past it, small blocks' tables are
+// faster: results/twisty.md).
 inline constexpr std::uint64_t kOneRestTableBytes = 2ULL << 20;
 
 // The split with C the parts `c_parts` of the space (whole orbits' pieces,
