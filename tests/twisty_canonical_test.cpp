@@ -9,21 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "twisty_test_support.hpp"
+
 namespace cubenum::twisty {
 namespace {
 
-std::string data_file(const std::string& name) {
-  return std::string(CUBENUM_DATA_DIR) + "/twisty/" + name;
-}
-
-std::string key_of(const Arrangement& a) {
-  std::string key;
-  for (std::size_t set = 0; set < a.perm.size(); ++set) {
-    key.append(a.perm[set].begin(), a.perm[set].end());
-    key.append(a.ori[set].begin(), a.ori[set].end());
-  }
-  return key;
-}
+using test_support::data_file;
+using test_support::key_of;
 
 // The positions of every sequence (canonical only, or all) of length at
 // most `depth`, from solved.

@@ -14,13 +14,13 @@
 #include "cubenum/puzzles/twisty_search.hpp"
 #include "cubenum/report/json.hpp"
 #include "run_cubenum.hpp"
+#include "twisty_test_support.hpp"
 
 namespace cubenum::twisty {
 namespace {
 
-std::string data_file(const std::string& name) {
-  return std::string(CUBENUM_DATA_DIR) + "/twisty/" + name;
-}
+using test_support::data_file;
+using test_support::random_walk;
 
 Arrangement play(const Definition& def, const std::vector<Move>& moves, Arrangement x,
                  const std::vector<int>& sequence) {
@@ -86,9 +86,7 @@ TEST(Ida, LengthsAreTheTablesAndCountsTheBruteForces) {
     std::mt19937 rng(11);
     int brute_forced = 0;
     for (int sample = 0; sample < 24; ++sample) {
-      Arrangement x = def.solved;
-      const int walk = sample < 8 ? 4 : 30;
-      for (int i = 0; i < walk; ++i) x = apply(def.sets, x, moves[rng() % moves.size()].effect);
+      const Arrangement x = random_walk(def, moves, sample < 8 ? 4 : 30, rng);
       const auto optimal = static_cast<unsigned>(path_to_solved(full, depths, full.rank(x)).size());
       SCOPED_TRACE(::testing::Message() << "sample " << sample << ", " << optimal << " moves");
       IdaOptions options;

@@ -14,22 +14,14 @@
 #include "cubenum/bfs/row_bfs.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
+#include "twisty_test_support.hpp"
 
 namespace cubenum::twisty {
 namespace {
 
-std::string data_file(const std::string& name) {
-  return std::string(CUBENUM_DATA_DIR) + "/twisty/" + name;
-}
-
-std::string key_of(const Arrangement& a) {
-  std::string key;
-  for (std::size_t set = 0; set < a.perm.size(); ++set) {
-    key.append(a.perm[set].begin(), a.perm[set].end());
-    key.append(a.ori[set].begin(), a.ori[set].end());
-  }
-  return key;
-}
+using test_support::data_file;
+using test_support::key_of;
+using test_support::random_walk;
 
 // Every position of a definition by its distance, by a plain BFS over
 // arrangements.
@@ -83,8 +75,7 @@ TEST(PatternDatabase, DistancesAreTheProjectionsAndLowerBounds) {
       PatternDatabase::Scratch scratch;
       std::mt19937 rng(7);
       for (int sample = 0; sample < 200; ++sample) {
-        Arrangement x = def.solved;
-        for (int i = 0; i < 25; ++i) x = apply(def.sets, x, moves[rng() % moves.size()].effect);
+        const Arrangement x = random_walk(def, moves, 25, rng);
         const unsigned h = pdb.distance(x, scratch);
         Arrangement px;
         for (std::size_t s = 0; s < def.sets.size(); ++s)

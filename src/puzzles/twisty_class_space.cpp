@@ -58,6 +58,14 @@ std::vector<std::size_t> orbit_blocks(const TwistySpace& space, const SymmetryGr
   return block;
 }
 
+// A sample's next number (xorshift: the same samples on every run).
+std::uint64_t next_sample(std::uint64_t& state) {
+  state ^= state << 13;
+  state ^= state >> 7;
+  state ^= state << 17;
+  return state;
+}
+
 // Whether the symmetries map ranked positions to ranked positions (they
 // map reached ones to reached ones, but the ranking may hold more twists
 // than the moves reach): then C may hold twists, its values all ranked
@@ -67,10 +75,7 @@ bool symmetries_keep_ranked(const TwistySpace& space, const SymmetryGroup& group
   Position scratch;
   std::uint64_t state = 0x2545f4914f6cdd1dULL;
   for (int sample = 0; sample < 1024; ++sample) {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    space.unrank(state % space.size(), position, scratch);
+    space.unrank(next_sample(state) % space.size(), position, scratch);
     for (std::size_t k = 0; k < group.order(); ++k) {
       group.conjugate(k, position, image);
       if (!space.contains(image)) return false;
@@ -912,12 +917,7 @@ bool ClassSpace::rest_tables_agree() {
   std::vector<Step> steps(moves);
   std::vector<std::uint32_t> ids(moves * shift_stride());
   std::uint64_t state = 0x9e3779b97f4a7c15ULL;
-  const auto next = [&state](std::uint64_t bound) {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state % bound;
-  };
+  const auto next = [&state](std::uint64_t bound) { return next_sample(state) % bound; };
   std::array<std::uint32_t, kMaxRestBlocks> digits;
   for (int sample = 0; sample < 256; ++sample) {
     const auto cls = static_cast<std::uint32_t>(next(reps_.size()));

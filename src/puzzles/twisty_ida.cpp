@@ -35,19 +35,22 @@ class Search {
          const std::vector<const PatternDatabase*>& pdbs, const IdaOptions& options)
       : def_(def), moves_(moves), canonical_(def, moves), pdbs_(pdbs), options_(options) {}
 
-  // The children of `node` within `bound`, or the solution it is.
+  // The children of `node` (g moves down) within `bound`: each written
+  // into `child` (its position, state and distances), then visit(move).
   template <class Visit>
-  void children(const Node& node, unsigned bound, std::vector<PatternDatabase::Scratch>& scratch,
-                Arrangement& moved, std::vector<unsigned>& h, Visit&& visit) const {
-    const auto g = static_cast<unsigned>(node.path.size());
+  void children(const Node& node, unsigned g, unsigned bound,
+                std::vector<PatternDatabase::Scratch>& scratch, Node& child, Visit&& visit) const {
     for (std::size_t m = 0; m < moves_.size(); ++m) {
       const std::uint32_t next = canonical_.next(node.state, m);
       if (next == CanonicalMoves::kRefused) continue;
-      apply(def_.sets, node.position, moves_[m].effect, moved);
+      apply(def_.sets, node.position, moves_[m].effect, child.position);
       unsigned most = 0;
       for (std::size_t i = 0; i < pdbs_.size(); ++i)
-        most = std::max(most, h[i] = pdbs_[i]->distance_after(node.h[i], moved, scratch[i]));
-      if (g + 1 + most <= bound) visit(static_cast<int>(m), next, moved, h);
+        most = std::max(
+            most, child.h[i] = pdbs_[i]->distance_after(node.h[i], child.position, scratch[i]));
+      if (g + 1 + most > bound) continue;
+      child.state = next;
+      visit(static_cast<int>(m));
     }
   }
 
@@ -55,64 +58,51 @@ class Search {
   std::vector<Node> frontier(const Node& root, unsigned bound, unsigned depth) const {
     std::vector<Node> level{root};
     std::vector<PatternDatabase::Scratch> scratch(pdbs_.size());
-    Arrangement moved = root.position;
-    std::vector<unsigned> h(pdbs_.size());
+    Node child{{}, CanonicalMoves::kStart, root.position, root.h};
     for (unsigned d = 0; d < depth; ++d) {
       std::vector<Node> next;
       for (const Node& node : level)
-        children(
-            node, bound, scratch, moved, h,
-            [&](int m, std::uint32_t state, const Arrangement& y, const std::vector<unsigned>& hy) {
-              Node child{node.path, state, y, hy};
-              child.path.push_back(m);
-              next.push_back(std::move(child));
-            });
+        children(node, d, bound, scratch, child, [&](int m) {
+          next.push_back(child);
+          next.back().path = node.path;
+          next.back().path.push_back(m);
+        });
       level = std::move(next);
     }
     return level;
   }
 
-  // Depth-first from `node` to `bound`.
+  // Depth-first from `node` to `bound`: one node of storage a depth, the
+  // moves to the current node in `path`.
   void search(const Node& node, unsigned bound, SubtreeResult& out,
               const std::atomic<bool>& abandon) const {
     std::vector<PatternDatabase::Scratch> scratch(pdbs_.size());
-    std::vector<Node> stack(bound + 1);
-    stack[node.path.size()] = node;
-    descend(stack, node.path.size(), bound, scratch, out, abandon);
+    std::vector<Node> stack(bound + 1, Node{{}, CanonicalMoves::kStart, node.position, node.h});
+    const std::size_t g = node.path.size();
+    stack[g].state = node.state;
+    std::vector<int> path = node.path;
+    descend(stack, path, g, bound, scratch, out, abandon);
   }
 
-  const CanonicalMoves& canonical() const { return canonical_; }
-
  private:
-  void descend(std::vector<Node>& stack, std::size_t g, unsigned bound,
+  void descend(std::vector<Node>& stack, std::vector<int>& path, std::size_t g, unsigned bound,
                std::vector<PatternDatabase::Scratch>& scratch, SubtreeResult& out,
                const std::atomic<bool>& abandon) const {
-    const Node& node = stack[g];
     if ((++out.nodes & 0xFFFF) == 0)
       out.interrupted |= options_.should_stop && options_.should_stop();
     if (out.interrupted || abandon.load(std::memory_order_relaxed)) return;
     if (g == bound) {
-      if (node.position == def_.solved) {
+      if (stack[g].position == def_.solved) {
         ++out.count;
-        if (out.solutions.size() < options_.keep) out.solutions.push_back(node.path);
+        if (out.solutions.size() < options_.keep) out.solutions.push_back(path);
       }
       return;
     }
-    Node& child = stack[g + 1];
-    if (child.position.perm.empty()) child.position = node.position;
-    child.h.resize(pdbs_.size());
-    std::vector<unsigned> h(pdbs_.size());
-    Arrangement moved = node.position;
-    children(
-        node, bound, scratch, moved, h,
-        [&](int m, std::uint32_t state, const Arrangement& y, const std::vector<unsigned>& hy) {
-          child.path = node.path;
-          child.path.push_back(m);
-          child.state = state;
-          child.position = y;
-          child.h = hy;
-          descend(stack, g + 1, bound, scratch, out, abandon);
-        });
+    children(stack[g], static_cast<unsigned>(g), bound, scratch, stack[g + 1], [&](int m) {
+      path.push_back(m);
+      descend(stack, path, g + 1, bound, scratch, out, abandon);
+      path.pop_back();
+    });
   }
 
   const Definition& def_;

@@ -420,6 +420,15 @@ SolveMethod parse_solve_method(const std::string& text) {
 
 namespace {
 
+// The position a scramble makes: any move of the file and its powers.
+Arrangement scrambled(const Definition& def, const std::string& scramble) {
+  const std::vector<Move> all = all_powers(def);
+  Arrangement position = def.solved;
+  for (int m : parse_sequence(all, scramble))
+    position = apply(def.sets, position, all[static_cast<std::size_t>(m)].effect);
+  return position;
+}
+
 // Whether the full depth table fits: a space cubenum can rank, whose BFS
 // fits in memory.
 bool table_fits(const SolveRequest& request) {
@@ -445,10 +454,7 @@ std::vector<std::unique_ptr<PatternDatabase>> pattern_databases(const Definition
     try {
       SpaceOptions layout_only;
       layout_only.tables = false;
-      MoveChoice kept{{}, choice.quarter};
-      for (const std::string& name : choice.names)
-        for (const MoveDef& m : projected.moves)
-          if (m.name == name) kept.names.push_back(name);
+      const MoveChoice kept = projected_choice(projected, choice);
       if (!choice.names.empty() && kept.names.empty()) continue;
       const TwistySpace laid(projected, expand_moves(projected, kept), layout_only);
       if (laid.size() > 1) sets.emplace_back(bfs_need(laid, 1, true), set.name);
@@ -471,10 +477,7 @@ Solution solve_by_search(const SolveRequest& request) {
   const Definition def = load_definition(request.space.file);
   const MoveChoice choice{split_move_list(request.space.moves.value_or("")), request.space.quarter};
   const std::vector<Move> moves = expand_moves(def, choice);
-  const std::vector<Move> all = all_powers(def);
-  Arrangement position = def.solved;
-  for (int m : parse_sequence(all, request.scramble))
-    position = apply(def.sets, position, all[static_cast<std::size_t>(m)].effect);
+  const Arrangement position = scrambled(def, request.scramble);
   Solution solution;
   solution.file = def.file;
   solution.searched = true;
@@ -522,11 +525,7 @@ Solution solve(const SolveRequest& request) {
     check_bfs_fits(laid_out, 1, true, request.memory_gib);
   });
   const Definition& def = space->definition();
-  // The scramble may use any move of the file and its powers.
-  const std::vector<Move> all = all_powers(def);
-  Arrangement position = def.solved;
-  for (int m : parse_sequence(all, request.scramble))
-    position = apply(def.sets, position, all[static_cast<std::size_t>(m)].effect);
+  const Arrangement position = scrambled(def, request.scramble);
   if (!space->contains(position))
     throw InputError("--scramble", 0,
                      "the scramble leaves the positions the chosen moves can reach");

@@ -57,15 +57,19 @@ Definition project(const Definition& def, const std::vector<std::string>& sets) 
   return out;
 }
 
+MoveChoice projected_choice(const Definition& projected, const MoveChoice& choice) {
+  MoveChoice kept{{}, choice.quarter};
+  for (const std::string& name : choice.names)
+    if (std::any_of(projected.moves.begin(), projected.moves.end(),
+                    [&](const MoveDef& m) { return m.name == name; }))
+      kept.names.push_back(name);
+  return kept;
+}
+
 PatternDatabase::PatternDatabase(const Definition& def, const MoveChoice& choice,
                                  const std::vector<std::string>& sets)
     : projected_(project(def, sets)), kept_(kept_sets(def, sets)) {
-  // The moves chosen that still change something.
-  MoveChoice kept_choice{{}, choice.quarter};
-  for (const std::string& name : choice.names)
-    if (std::any_of(projected_.moves.begin(), projected_.moves.end(),
-                    [&](const MoveDef& m) { return m.name == name; }))
-      kept_choice.names.push_back(name);
+  const MoveChoice kept_choice = projected_choice(projected_, choice);
   if (!choice.names.empty() && kept_choice.names.empty())
     throw InputError(def.file, 0, "no chosen move changes the sets projected onto");
   space_ = std::make_unique<TwistySpace>(projected_, expand_moves(projected_, kept_choice));

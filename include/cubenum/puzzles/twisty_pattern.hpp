@@ -19,6 +19,8 @@ namespace cubenum::twisty {
 // The definition with only the sets named (in the file's order), and the
 // moves that change them; an InputError for an unknown or repeated name.
 Definition project(const Definition& def, const std::vector<std::string>& sets);
+// The chosen moves a projection keeps (those that change its sets).
+MoveChoice projected_choice(const Definition& projected, const MoveChoice& choice);
 
 class PatternDatabase {
  public:
