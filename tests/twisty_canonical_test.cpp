@@ -45,12 +45,15 @@ std::set<std::string> ball(const Definition& def, const std::vector<Move>& moves
 // face's would be the other order): with f, s the sequences ending on a
 // first and a second face, f' = 6 (f + s), s' = 9 f + 6 s from f = s = 9,
 // giving 18, 243, 3240, 43254, 577368 (the 3x3x3's face turns make the
-// same counts).
+// same counts, OEIS A080601).
 TEST(CanonicalMoves, HalfTurnMetricCountsAsDerivedByHand) {
-  const Definition def = load_definition(data_file("pocket-cube.tws"));
-  const CanonicalMoves canonical(def, expand_moves(def, {}));
-  EXPECT_EQ(canonical.generators(), 6u);
-  EXPECT_EQ(canonical.count(5), (std::vector<std::uint64_t>{1, 18, 243, 3240, 43254, 577368}));
+  for (const char* file : {"pocket-cube.tws", "rubiks-cube.tws"}) {
+    SCOPED_TRACE(file);
+    const Definition def = load_definition(data_file(file));
+    const CanonicalMoves canonical(def, expand_moves(def, {}));
+    EXPECT_EQ(canonical.generators(), 6u);
+    EXPECT_EQ(canonical.count(5), (std::vector<std::uint64_t>{1, 18, 243, 3240, 43254, 577368}));
+  }
 }
 
 // Quarter turns: a run of one face may be two quarter turns the same way

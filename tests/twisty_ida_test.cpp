@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "cubenum/bfs/row_bfs.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/puzzles/twisty_pieces.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
 #include "cubenum/report/json.hpp"
 #include "run_cubenum.hpp"
@@ -81,7 +84,9 @@ TEST(Ida, LengthsAreTheTablesAndCountsTheBruteForces) {
     const TwistySpace full(def, moves);
     const std::uint64_t solved = full.solved_rank();
     const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
-    const PatternDatabase corners(def, choice, {"CORNER"}), edges(def, choice, {"EDGE"});
+    const PieceMoves by_piece(def, moves);
+    const PatternDatabase corners(by_piece, {{{0, {0, 1, 2, 3, 4, 5, 6, 7}}}}),
+        edges(by_piece, {{{1, {0, 1, 2, 3}}}});
     const std::vector<const PatternDatabase*> pdbs{&corners, &edges};
     std::mt19937 rng(11);
     int brute_forced = 0;
@@ -95,11 +100,11 @@ TEST(Ida, LengthsAreTheTablesAndCountsTheBruteForces) {
       IdaResult one, two;
       {
         ThreadLimit limit(1);
-        one = solve_ida(def, moves, x, pdbs, options);
+        one = solve_ida(by_piece, x, pdbs, options);
       }
       {
         ThreadLimit limit(2);
-        two = solve_ida(def, moves, x, pdbs, options);
+        two = solve_ida(by_piece, x, pdbs, options);
       }
       ASSERT_TRUE(one.length.has_value());
       EXPECT_EQ(*one.length, optimal);
@@ -117,7 +122,7 @@ TEST(Ida, LengthsAreTheTablesAndCountsTheBruteForces) {
       }
       // Without counting: the same first solution.
       IdaOptions first;
-      const IdaResult quick = solve_ida(def, moves, x, pdbs, first);
+      const IdaResult quick = solve_ida(by_piece, x, pdbs, first);
       ASSERT_EQ(quick.solutions.size(), 1u);
       EXPECT_EQ(quick.solutions[0], one.solutions[0]);
     }
@@ -129,18 +134,19 @@ TEST(Ida, LengthsAreTheTablesAndCountsTheBruteForces) {
 TEST(Ida, MaxDepthBelowTheOptimumProvesItsDepth) {
   const Definition def = load_definition(data_file("tower-2x3x2.tws"));
   const std::vector<Move> moves = expand_moves(def, {});
-  const PatternDatabase corners(def, {}, {"CORNER"});
+  const PieceMoves by_piece(def, moves);
+  const PatternDatabase corners(by_piece, {{{0, {0, 1, 2, 3, 4, 5, 6, 7}}}});
   Arrangement x = def.solved;
   for (const char* name : {"R", "U", "F", "D", "L"})
     for (const Move& m : moves)
       if (m.name == name) x = apply(def.sets, x, m.effect);
   IdaOptions options;
   options.max_depth = 2;
-  const IdaResult r = solve_ida(def, moves, x, {&corners}, options);
+  const IdaResult r = solve_ida(by_piece, x, {&corners}, options);
   EXPECT_FALSE(r.length.has_value());
   EXPECT_GE(r.proven, 3u);  // depths 0-2 searched, or a bound above them from the start
   EXPECT_FALSE(r.stopped);
-  EXPECT_TRUE(solve_ida(def, moves, def.solved, {&corners}, {}).length == 0u);
+  EXPECT_TRUE(solve_ida(by_piece, def.solved, {&corners}, {}).length == 0u);
 }
 
 // The command line: `--method search` gives the table's length, with the
@@ -156,7 +162,8 @@ TEST(IdaCli, SearchGivesTheTablesLengthAndCounts) {
   const Json search = Json::parse(r.output);
   EXPECT_EQ(search["method"], "search");
   EXPECT_EQ(search["length"], table["length"]);
-  EXPECT_EQ(search["pattern_databases"], Json::array({"CORNER", "EDGE"}));
+  ASSERT_EQ(search["pattern_databases"].size(), 1u);
+  EXPECT_EQ(search["pattern_databases"][0]["name"], "CORNER + EDGE");
   EXPECT_GE(search["optimal_solutions"].get<std::uint64_t>(), 1u);
   r = testing::run_cubenum("twisty solve " + file + " --method search --max-depth 2");
   ASSERT_EQ(r.status, 0) << r.output;
@@ -175,6 +182,83 @@ TEST(IdaCli, SearchGivesTheTablesLengthAndCounts) {
   r = testing::run_cubenum("twisty solve " + file + " --method search --table /tmp/x.table");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("the search keeps no depth table"), std::string::npos) << r.output;
+}
+
+// Several scrambles, the tables made once: lines of moves, and twsearch's
+// blocks (a sequence, and a position as in Solved); --all lists several
+// optimal solutions, each solving; --tables writes the tables, and a second
+// run reads them for the same answers.
+TEST(IdaCli, ScrambleFilesAllSolutionsAndTablesFolder) {
+  const std::string dir = ::testing::TempDir() + "/ida-cli";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string lines = dir + "/lines.txt", blocks = dir + "/blocks.scr";
+  std::ofstream(lines) << "# two scrambles\nR U F D L U2\n\nU2 F\n";
+  std::ofstream(blocks) << "ScrambleAlg six\nR U F\nD L U2\nEnd\n"
+                           "Scramble turned\nCORNER\n1 2 4 8 5 6 3 7\nEDGE\n1 2 3 4\nEnd\n";
+  const std::string file = data_file("tower-2x3x2.tws");
+  auto r = testing::run_cubenum("twisty solve " + file + " --method search --scrambles " + lines +
+                                " --all 4 --tables " + dir + "/tables --json -");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json first = Json::parse(r.output);
+  ASSERT_EQ(first["solutions"].size(), 2u);
+  EXPECT_EQ(first["solutions"][0]["scramble"], "R U F D L U2");
+  EXPECT_EQ(first["solutions"][1]["length"], 2);
+  EXPECT_FALSE(first["pattern_databases"][0]["loaded"].get<bool>());
+  const Definition def = load_definition(file);
+  const std::vector<Move> all = all_powers(def);
+  for (const Json& s : first["solutions"]) {
+    const auto scrambled = play(def, all, def.solved, parse_sequence(all, s["scramble"]));
+    ASSERT_TRUE(s.contains("solutions")) << s.dump();
+    EXPECT_LE(s["solutions"].size(), 4u);
+    EXPECT_EQ(s["solutions"].size(), std::min<std::uint64_t>(4, s["optimal_solutions"]));
+    for (const Json& sequence : s["solutions"]) {
+      const auto moves = parse_sequence(all, sequence);
+      EXPECT_EQ(moves.size(), s["length"].get<std::size_t>());
+      EXPECT_EQ(play(def, all, scrambled, moves), def.solved) << sequence;
+    }
+  }
+  r = testing::run_cubenum("twisty solve " + file + " --method search --scrambles " + lines +
+                           " --all 4 --tables " + dir + "/tables --json -");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json second = Json::parse(r.output);
+  EXPECT_TRUE(second["pattern_databases"][0]["loaded"].get<bool>());
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(second["solutions"][i]["solutions"], first["solutions"][i]["solutions"]);
+  // twsearch's blocks, and the table gives the same lengths.
+  r = testing::run_cubenum("twisty solve " + file + " --method search --scrambles " + blocks +
+                           " --json -");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json searched = Json::parse(r.output);
+  r = testing::run_cubenum("twisty solve " + file + " --method table --scrambles " + blocks +
+                           " --json -");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json table = Json::parse(r.output);
+  ASSERT_EQ(searched["solutions"].size(), 2u);
+  EXPECT_EQ(searched["solutions"][0]["scramble"], "six");
+  EXPECT_EQ(searched["solutions"][1]["scramble"], "turned");
+  EXPECT_EQ(searched["solutions"][1]["length"], 1);  // the position U makes
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(searched["solutions"][i]["length"], table["solutions"][i]["length"]);
+  // Bad scramble files: the file and line named.
+  std::ofstream(lines) << "R U\nR Q2\n";
+  r = testing::run_cubenum("twisty solve " + file + " --method search --scrambles " + lines);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find(lines + ":2"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("unknown move 'Q2'"), std::string::npos) << r.output;
+  std::ofstream(blocks) << "ScrambleAlg open\nR U\n";
+  r = testing::run_cubenum("twisty solve " + file + " --scrambles " + blocks);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("has no End"), std::string::npos) << r.output;
+  std::ofstream(blocks) << "Scramble bad\nCORNER\n1 1 3 4 5 6 7 8\nEnd\n";
+  r = testing::run_cubenum("twisty solve " + file + " --scrambles " + blocks);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("does not hold the solved position's pieces"), std::string::npos)
+      << r.output;
+  r = testing::run_cubenum("twisty solve " + file);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("give --scramble or --scrambles"), std::string::npos) << r.output;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,18 +1,25 @@
-// Pattern databases (twisty_pattern.hpp): a projection's distances against
-// a naive BFS of the projection, lower bounds of the full puzzle's
-// distances, and a child's distance from its parent's by one look-up.
+// Positions by piece (twisty_pieces.hpp) against the definition's form,
+// and pattern databases (twisty_pattern.hpp): a view's distances against a
+// naive BFS of the views, lower bounds of the full puzzle's distances, a
+// child's distance from its parent's by one look-up, the table's file, and
+// the automatic choice.
 #include "cubenum/puzzles/twisty_pattern.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cubenum/bfs/row_bfs.hpp"
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
 #include "twisty_test_support.hpp"
 
@@ -23,75 +30,290 @@ using test_support::data_file;
 using test_support::key_of;
 using test_support::random_walk;
 
-// Every position of a definition by its distance, by a plain BFS over
-// arrangements.
-std::map<std::string, unsigned> naive_distances(const Definition& def,
-                                                const std::vector<Move>& moves) {
-  std::map<std::string, unsigned> dist{{key_of(def.solved), 0}};
+std::vector<std::uint8_t> by_piece(const PieceMoves& moves, const Arrangement& x) {
+  std::vector<std::uint8_t> pieces(moves.pieces());
+  moves.encode(x, pieces.data());
+  return pieces;
+}
+
+// A set with identical pieces (two 1s and two 2s): by piece, a sequence
+// and its inverse come back to solved, and solved tells identical pieces
+// alike.
+constexpr char kIdentical[] = R"(Name Pairs
+Set A 4 2
+Solved
+A
+1 1 2 2
+End
+Move X
+A
+2 3 4 1
+1 0 0 1
+End
+Move Y
+A
+2 1 3 4
+End
+)";
+
+// Moving by piece is moving by slot: on the tower, the pocket cube and the
+// 3x3x3, for positions of random walks and every move, encode(x m) is
+// encode(x) moved by m's tables.
+TEST(PieceMoves, MovesAsTheDefinitionDoes) {
+  for (const char* file : {"tower-2x3x2.tws", "pocket-cube.tws", "rubiks-cube.tws"}) {
+    SCOPED_TRACE(file);
+    const Definition def = load_definition(data_file(file));
+    const std::vector<Move> list = expand_moves(def, {});
+    const PieceMoves moves(def, list);
+    std::mt19937 rng(3);
+    EXPECT_TRUE(moves.solved(by_piece(moves, def.solved).data()));
+    for (int sample = 0; sample < 50; ++sample) {
+      const Arrangement x = random_walk(def, list, 20, rng);
+      const std::vector<std::uint8_t> px = by_piece(moves, x);
+      EXPECT_EQ(moves.solved(px.data()), x == def.solved);
+      std::vector<std::uint8_t> moved(px.size());
+      for (std::size_t m = 0; m < list.size(); ++m) {
+        moves.apply(px.data(), m, moved.data());
+        EXPECT_EQ(moved, by_piece(moves, apply(def.sets, x, list[m].effect)));
+      }
+    }
+  }
+}
+
+TEST(PieceMoves, IdenticalPiecesAreSolvedAlike) {
+  std::istringstream in(kIdentical);
+  const Definition def = parse_definition(in, "pairs.tws");
+  const std::vector<Move> list = expand_moves(def, {});
+  const PieceMoves moves(def, list);
+  EXPECT_FALSE(moves.distinct(0, 0));
+  // Y swaps the two 1s: solved again, though the copies changed places.
+  std::size_t y = 0;
+  while (list[y].name != "Y") ++y;
+  std::vector<std::uint8_t> x = by_piece(moves, def.solved), out(x.size());
+  moves.apply(x.data(), y, out.data());
+  EXPECT_NE(out, x);
+  EXPECT_TRUE(moves.solved(out.data()));
+  std::mt19937 rng(5);
+  for (int sample = 0; sample < 30; ++sample) {
+    const Arrangement a = random_walk(def, list, 9, rng);
+    EXPECT_EQ(moves.solved(by_piece(moves, a).data()), a == def.solved);
+  }
+}
+
+// The view of a position: each tracked piece's slot and twist.
+std::string view_key(const PieceMoves& moves, const Pattern& pattern, const Arrangement& x) {
+  const std::vector<std::uint8_t> pieces = by_piece(moves, x);
+  std::string key;
+  for (const Pattern::Part& part : pattern.parts)
+    for (std::uint8_t p : part.pieces)
+      key += static_cast<char>(pieces[moves.first_piece(part.set) + p]);
+  return key;
+}
+
+// Every view's distance by a plain BFS over positions, a view once.
+std::map<std::string, unsigned> naive_view_distances(const PieceMoves& moves,
+                                                     const Pattern& pattern) {
+  const Definition& def = moves.definition();
+  std::map<std::string, unsigned> dist{{view_key(moves, pattern, def.solved), 0}};
   std::deque<Arrangement> queue{def.solved};
   while (!queue.empty()) {
     const Arrangement x = queue.front();
     queue.pop_front();
-    const unsigned d = dist.at(key_of(x));
-    for (const Move& m : moves) {
+    const unsigned d = dist.at(view_key(moves, pattern, x));
+    for (const Move& m : moves.moves()) {
       Arrangement y = apply(def.sets, x, m.effect);
-      if (dist.emplace(key_of(y), d + 1).second) queue.push_back(std::move(y));
+      if (dist.emplace(view_key(moves, pattern, y), d + 1).second) queue.push_back(std::move(y));
     }
   }
   return dist;
 }
 
-TEST(PatternDatabase, ProjectionKeepsTheSetsNamedAndTheMovesThatChangeThem) {
+// On the tower (corners and edges), both metrics, whole sets, some pieces
+// of a set and a pattern over both sets, on one thread and two: for
+// positions of random walks, the view's distance is the naive BFS's, at
+// most the full distance (the full BFS's table), and each neighbour's
+// distance follows from the position's by one look-up.
+TEST(PatternDatabase, DistancesAreTheViewsAndLowerBounds) {
   const Definition def = load_definition(data_file("tower-2x3x2.tws"));
-  const Definition edges = project(def, {"EDGE"});
-  ASSERT_EQ(edges.sets.size(), 1u);
-  EXPECT_EQ(edges.sets[0].name, "EDGE");
-  EXPECT_EQ(edges.solved.perm.size(), 1u);
-  for (const MoveDef& m : edges.moves) EXPECT_NE(m.effect, edges.identity()) << m.name;
-  EXPECT_EQ(project(def, {"EDGE", "CORNER"}).sets.size(), 2u);
-  EXPECT_THROW(project(def, {"FACE"}), InputError);
-  EXPECT_THROW(project(def, {"EDGE", "EDGE"}), InputError);
-}
-
-// On the tower (corners and edges), both metrics: for positions of random
-// walks, each projection's distance is the naive BFS's of the projected
-// position, at most the full distance (the full BFS's table), and each
-// neighbour's distance follows from the position's by one look-up.
-TEST(PatternDatabase, DistancesAreTheProjectionsAndLowerBounds) {
-  const Definition def = load_definition(data_file("tower-2x3x2.tws"));
+  const std::size_t corner = 0, edge = 1;
+  ASSERT_EQ(def.sets[corner].name, "CORNER");
+  ASSERT_EQ(def.sets[edge].name, "EDGE");
+  const std::vector<Pattern> patterns{
+      {{{corner, {0, 1, 2, 3, 4, 5, 6, 7}}}},
+      {{{edge, {0, 1, 2, 3}}}},
+      {{{edge, {3, 1}}}},
+      {{{corner, {1, 6}}, {edge, {3}}}},
+  };
   for (bool quarter : {false, true}) {
     SCOPED_TRACE(quarter ? "quarter" : "all powers");
-    const MoveChoice choice{{}, quarter};
-    const std::vector<Move> moves = expand_moves(def, choice);
-    const TwistySpace full(def, moves);
+    const std::vector<Move> list = expand_moves(def, {{}, quarter});
+    const PieceMoves moves(def, list);
+    const TwistySpace full(def, list);
     const std::uint64_t solved = full.solved_rank();
     const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
-    for (const char* set : {"CORNER", "EDGE"}) {
-      SCOPED_TRACE(set);
-      const PatternDatabase pdb(def, choice, {set});
-      const Definition& projected = pdb.projection();
-      const auto naive = naive_distances(projected, expand_moves(projected, choice));
-      EXPECT_EQ(pdb.states(), naive.size());
-      PatternDatabase::Scratch scratch;
-      std::mt19937 rng(7);
-      for (int sample = 0; sample < 200; ++sample) {
-        const Arrangement x = random_walk(def, moves, 25, rng);
-        const unsigned h = pdb.distance(x, scratch);
-        Arrangement px;
-        for (std::size_t s = 0; s < def.sets.size(); ++s)
-          if (def.sets[s].name == set) {
-            px.perm.push_back(x.perm[s]);
-            px.ori.push_back(x.ori[s]);
+    for (const Pattern& pattern : patterns) {
+      SCOPED_TRACE(pattern_name(def, pattern));
+      const auto naive = naive_view_distances(moves, pattern);
+      ASSERT_TRUE(pattern_states(moves, pattern).has_value());
+      EXPECT_LE(naive.size(), *pattern_states(moves, pattern));
+      unsigned deepest = 0;
+      for (const auto& [key, d] : naive) deepest = std::max(deepest, d);
+      for (int threads : {1, 2}) {
+        ThreadLimit limit(threads);
+        const PatternDatabase pdb(moves, pattern);
+        EXPECT_EQ(pdb.max_depth(), deepest);
+        std::mt19937 rng(7);
+        for (int sample = 0; sample < 100; ++sample) {
+          const Arrangement x = random_walk(def, list, 25, rng);
+          const std::vector<std::uint8_t> px = by_piece(moves, x);
+          const unsigned h = pdb.distance(px.data());
+          EXPECT_EQ(h, naive.at(view_key(moves, pattern, x)));
+          EXPECT_LE(h, path_to_solved(full, depths, full.rank(x)).size());
+          std::vector<std::uint8_t> py(px.size());
+          for (std::size_t m = 0; m < list.size(); ++m) {
+            moves.apply(px.data(), m, py.data());
+            EXPECT_EQ(pdb.distance_after(h, pdb.rank(py.data())), pdb.distance(py.data()));
           }
-        EXPECT_EQ(h, naive.at(key_of(px)));
-        EXPECT_LE(h, path_to_solved(full, depths, full.rank(x)).size());
-        for (const Move& m : moves) {
-          const Arrangement y = apply(def.sets, x, m.effect);
-          EXPECT_EQ(pdb.distance_after(h, y, scratch), pdb.distance(y, scratch));
         }
       }
     }
   }
+}
+
+// The index: every view has its own rank, each in range (the corners'
+// twists' last digit implied where all are tracked: 8! 3^7 states).
+TEST(PatternDatabase, RanksAreDistinctAndInRange) {
+  const Definition def = load_definition(data_file("pocket-cube.tws"));
+  const PieceMoves moves(def, expand_moves(def, {}));
+  const Pattern corners{{{0, {0, 1, 2, 3, 4, 5, 6, 7}}}};
+  EXPECT_EQ(pattern_states(moves, corners), 40320u * 2187u);
+  const Pattern some{{{0, {2, 5}}}};
+  EXPECT_EQ(pattern_states(moves, some), 8u * 7 * 9);
+  const PatternDatabase pdb(moves, some);
+  std::map<std::uint64_t, std::string> seen;
+  std::mt19937 rng(9);
+  for (int sample = 0; sample < 20000; ++sample) {
+    const Arrangement x = random_walk(def, moves.moves(), 30, rng);
+    const std::uint64_t r = pdb.rank(by_piece(moves, x).data());
+    EXPECT_LT(r, pdb.states());
+    const auto [it, fresh] = seen.emplace(r, view_key(moves, some, x));
+    EXPECT_EQ(it->second, view_key(moves, some, x)) << "rank " << r << " of two views";
+  }
+  EXPECT_EQ(seen.size(), 8u * 7 * 9);  // every view turns up
+  // A pattern with no index: no piece, a piece twice, a set twice.
+  EXPECT_FALSE(pattern_states(moves, {{{0, {}}}}));
+  EXPECT_FALSE(pattern_states(moves, {{{0, {1, 1}}}}));
+  EXPECT_FALSE(pattern_states(moves, {{{0, {1}}, {0, {2}}}}));
+}
+
+// The table's file: written and read back, the same distances; a damaged
+// file, a truncated one and another pattern's are refused with the file
+// named.
+TEST(PatternDatabase, TableFileRoundTripsAndRefusesOthers) {
+  const Definition def = load_definition(data_file("tower-2x3x2.tws"));
+  const PieceMoves moves(def, expand_moves(def, {}));
+  const Pattern edges{{{1, {0, 1, 2, 3}}}};
+  const PatternDatabase built(moves, edges);
+  const std::string file = ::testing::TempDir() + "/edges.pdb";
+  built.save(file);
+  const PatternDatabase read(moves, edges, file);
+  EXPECT_EQ(read.max_depth(), built.max_depth());
+  std::mt19937 rng(1);
+  for (int sample = 0; sample < 50; ++sample) {
+    const auto px = by_piece(moves, random_walk(def, moves.moves(), 20, rng));
+    EXPECT_EQ(read.distance(px.data()), built.distance(px.data()));
+  }
+  const auto refused = [&](const Pattern& pattern, const std::string& path, const char* why) {
+    try {
+      const PatternDatabase other(moves, pattern, path);
+      ADD_FAILURE() << "read " << path;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  refused({{{1, {0, 1, 2}}}}, file, "another puzzle, other moves or another pattern");
+  const PieceMoves quarter(def, expand_moves(def, {{}, true}));
+  try {
+    const PatternDatabase other(quarter, edges, file);
+    ADD_FAILURE() << "read with other moves";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("other moves"), std::string::npos) << e.what();
+  }
+  std::string bytes;
+  {
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string damaged = ::testing::TempDir() + "/damaged.pdb";
+  std::string flipped = bytes;
+  flipped[flipped.size() - 3] ^= 0x10;
+  std::ofstream(damaged, std::ios::binary) << flipped;
+  refused(edges, damaged, "damaged");
+  std::ofstream(damaged, std::ios::binary) << bytes.substr(0, bytes.size() - 5);
+  refused(edges, damaged, "truncated");
+  std::ofstream(damaged, std::ios::binary) << "not a table\n";
+  refused(edges, damaged, "not a cubenum pattern database");
+  std::remove(file.c_str());
+  std::remove(damaged.c_str());
+}
+
+// Patterns as written: sets, pieces and ranges from 1, parts joined by
+// '+'; a bad one is refused naming the option and saying why.
+TEST(PatternDatabase, PatternsAsWritten) {
+  const Definition def = load_definition(data_file("tower-2x3x2.tws"));
+  const PieceMoves moves(def, expand_moves(def, {}));
+  const Pattern p = parse_pattern(moves, "EDGE 2 4 + CORNER 1-3", "--patterns");
+  EXPECT_EQ(p, (Pattern{{{0, {0, 1, 2}}, {1, {1, 3}}}}));
+  EXPECT_EQ(pattern_name(def, p), "CORNER 1-3 + EDGE 2 4");
+  EXPECT_EQ(parse_pattern(moves, " CORNER ", "--patterns"),
+            (Pattern{{{0, {0, 1, 2, 3, 4, 5, 6, 7}}}}));
+  for (const auto& [text, why] :
+       std::vector<std::pair<std::string, std::string>>{{"FACE", "no set FACE"},
+                                                        {"CORNER 9", "'9' is not a piece"},
+                                                        {"CORNER 3-1", "'3-1' is not a piece"},
+                                                        {"CORNER x", "'x' is not a piece"},
+                                                        {"CORNER 1 1", "a piece repeated"},
+                                                        {"CORNER + CORNER", "a set named twice"},
+                                                        {"CORNER + ", "an empty part"}}) {
+    try {
+      parse_pattern(moves, text, "--patterns");
+      ADD_FAILURE() << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("--patterns"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  }
+  std::istringstream in(kIdentical);
+  const Definition pairs = parse_definition(in, "pairs.tws");
+  const PieceMoves pair_moves(pairs, expand_moves(pairs, {}));
+  EXPECT_THROW(parse_pattern(pair_moves, "A 1", "--patterns"), InputError);
+}
+
+// The automatic choice on the 3x3x3: the corners whole (8! 3^7 states) and
+// the edges in two halves of six (12!/6! 2^6 each), Korf's patterns;
+// within less memory, the largest that fit.
+TEST(PatternDatabase, ChoosesKorfsPatternsForTheCube) {
+  const Definition def = load_definition(data_file("rubiks-cube.tws"));
+  const PieceMoves moves(def, expand_moves(def, {}));
+  std::vector<std::string> names;
+  for (const Pattern& p : choose_patterns(moves, 1e9)) names.push_back(pattern_name(def, p));
+  EXPECT_EQ(names, (std::vector<std::string>{"CORNER", "EDGE 1-6", "EDGE 7-12"}));
+  const double corners_bytes = 40320.0 * 2187 / 4;
+  names.clear();
+  for (const Pattern& p : choose_patterns(moves, corners_bytes))
+    names.push_back(pattern_name(def, p));
+  EXPECT_EQ(names, (std::vector<std::string>{"CORNER"}));
+  names.clear();
+  for (const Pattern& p : choose_patterns(moves, corners_bytes - 1))
+    names.push_back(pattern_name(def, p));
+  EXPECT_EQ(names, (std::vector<std::string>{"EDGE 1-6", "EDGE 7-12"}));
+  // The tower: its corners and edges together have few states: one pattern.
+  const Definition tower = load_definition(data_file("tower-2x3x2.tws"));
+  const PieceMoves tower_moves(tower, expand_moves(tower, {}));
+  const auto chosen = choose_patterns(tower_moves, 1e9);
+  ASSERT_EQ(chosen.size(), 1u);
+  EXPECT_EQ(pattern_name(tower, chosen[0]), "CORNER + EDGE");
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
 #include "cubenum/puzzles/twisty_job.hpp"
+#include "cubenum/puzzles/twisty_solve.hpp"
 #include "puzzles.hpp"
 
 namespace cubenum::cli {
@@ -170,45 +171,83 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
   return tw::bfs_json(e);
 }
 
+// One scramble's answer: a line (with the scramble's name when there are
+// several) and its JSON.
+Json solution_json(const tw::Solution& solution, const SolveArgs& args, bool named,
+                   std::ostream& out) {
+  const std::string name = named ? solution.scramble + ": " : "";
+  Json json = {{"scramble", solution.scramble}};
+  if (!solution.found && solution.stopped) {
+    fmt::print(out, "{}stopped by --time-limit: no solution shorter than {} moves\n", name,
+               solution.proven);
+  } else if (!solution.found) {
+    fmt::print(out, "{}no solution of at most {} moves (none shorter than {} moves)\n", name,
+               args.max_depth, solution.proven);
+  } else {
+    fmt::print(out, "{}{} ({} move{}, optimal)\n", name,
+               solution.text.empty() ? "already solved" : solution.text, solution.moves.size(),
+               solution.moves.size() == 1 ? "" : "s");
+    for (std::size_t i = 1; i < solution.listed.size(); ++i)
+      fmt::print(out, "{}{}\n", std::string(name.size(), ' '), solution.listed[i]);
+  }
+  json["length"] = solution.found ? Json(solution.moves.size()) : Json(nullptr);
+  json["moves"] = solution.found ? Json(solution.text) : Json(nullptr);
+  json["seconds"] = solution.seconds;
+  return json;
+}
+
+void add_search_json(const tw::Solution& solution, std::size_t listed, std::ostream& out,
+                     Json& json) {
+  fmt::print(out, "  {} nodes, {:.3f} s{}\n", solution.nodes, solution.seconds,
+             solution.stopped ? " (stopped by --time-limit)" : "");
+  if (solution.count)
+    fmt::print(out, "  {}{} optimal solution{} (canonical sequences)\n",
+               solution.stopped && solution.found ? "at least " : "", *solution.count,
+               *solution.count == 1 ? "" : "s");
+  json["stopped_by"] = solution.stopped ? Json("--time-limit") : Json(nullptr);
+  json["nodes"] = solution.nodes;
+  json["proven_depth"] = solution.proven;
+  if (solution.count) json["optimal_solutions"] = *solution.count;
+  if (listed > 1) json["solutions"] = solution.listed;
+}
+
 Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
   const bool writes_table = args.table && !tw::reads_table(args);
   tw::SolveRequest request = args;
   request.method = tw::parse_solve_method(args.method_text);
-  const tw::Solution solution = tw::solve(request);
+  const bool named = args.scramble_file.has_value();
+  Json solutions = Json::array();
+  const tw::SolveResult result = tw::solve(request, [&](const tw::Solution& solution) {
+    Json json = solution_json(solution, args, named, ctx.out);
+    if (solution.searched) add_search_json(solution, args.all, ctx.out, json);
+    solutions.push_back(std::move(json));
+  });
   if (writes_table) say_wrote(ctx, *args.table);
-  Json json = {{"file", solution.file}, {"scramble", args.scramble}};
-  if (!solution.found && solution.stopped) {
-    fmt::print(ctx.out, "stopped by --time-limit: no solution shorter than {} moves\n",
-               solution.proven);
-    json["length"] = nullptr;
-    json["moves"] = nullptr;
-  } else if (!solution.found) {
-    fmt::print(ctx.out, "no solution of at most {} moves (none shorter than {} moves)\n",
-               args.max_depth, solution.proven);
-    json["length"] = nullptr;
-    json["moves"] = nullptr;
-  } else {
-    fmt::print(ctx.out, "{} ({} move{}, optimal)\n",
-               solution.text.empty() ? "already solved" : solution.text, solution.moves.size(),
-               solution.moves.size() == 1 ? "" : "s");
-    json["length"] = solution.moves.size();
-    json["moves"] = solution.text;
+  Json json = {{"file", result.file}, {"method", result.searched ? "search" : "table"}};
+  if (result.searched) {
+    Json tables = Json::array();
+    fmt::print(ctx.out, "IDA* over canonical sequences, pattern databases:{}\n",
+               result.pattern_databases.empty() ? " none" : "");
+    for (const tw::PatternUse& use : result.pattern_databases) {
+      fmt::print(ctx.out, "  {}: {} states, {}, depth {}, {} in {:.2f} s{}\n", use.name, use.states,
+                 bytes_text(double(use.bytes)), use.max_depth, use.loaded ? "read" : "built",
+                 use.seconds,
+                 use.file ? (use.loaded ? " from " : ", written to ") + *use.file : "");
+      tables.push_back({{"name", use.name},
+                        {"states", use.states},
+                        {"bytes", use.bytes},
+                        {"max_depth", use.max_depth},
+                        {"file", use.file ? Json(*use.file) : Json(nullptr)},
+                        {"loaded", use.loaded},
+                        {"seconds", use.seconds}});
+    }
+    json["pattern_databases"] = tables;
   }
-  json["method"] = solution.searched ? "search" : "table";
-  if (solution.searched) {
-    std::string sets;
-    for (const std::string& s : solution.pattern_databases) sets += (sets.empty() ? "" : ", ") + s;
-    fmt::print(ctx.out, "IDA* over canonical sequences, pattern databases: {}; {} nodes\n",
-               sets.empty() ? "none" : sets, solution.nodes);
-    if (solution.count)
-      fmt::print(ctx.out, "{}{} optimal solution{} (canonical sequences)\n",
-                 solution.stopped && solution.found ? "at least " : "", *solution.count,
-                 *solution.count == 1 ? "" : "s");
-    json["stopped_by"] = solution.stopped ? Json("--time-limit") : Json(nullptr);
-    json["pattern_databases"] = solution.pattern_databases;
-    json["nodes"] = solution.nodes;
-    json["proven_depth"] = solution.proven;
-    if (solution.count) json["optimal_solutions"] = *solution.count;
+  if (!named) {
+    json.update(solutions[0]);
+  } else {
+    json["scramble_file"] = *args.scramble_file;
+    json["solutions"] = solutions;
   }
   return json;
 }
@@ -288,8 +327,18 @@ void bind_twisty(Command* puzzle) {
       add_action(*puzzle, "solve", "an optimal solution of a scramble, from the BFS depth table",
                  [solve_args](const ActionContext& ctx) { return run_solve(*solve_args, ctx); });
   add_space_options(solve, solve_args->space);
-  solve->add_option("--scramble", solve_args->scramble, "moves of the file, e.g. \"R U2 F'\"")
-      ->required();
+  auto* scramble =
+      solve->add_option("--scramble", solve_args->scramble, "moves of the file, e.g. \"R U2 F'\"");
+  auto* scrambles =
+      solve
+          ->add_option("--scrambles", solve_args->scramble_file,
+                       "solve each scramble of FILE, the tables made once: a sequence of moves a "
+                       "line, or twsearch's blocks (ScrambleAlg NAME / moves / End; Scramble "
+                       "NAME / a position as in Solved / End)")
+          ->type_name("FILE");
+  scramble->excludes(scrambles);
+  scrambles->excludes(scramble);
+
   solve
       ->add_option("--table", solve_args->table,
                    "the depth table's file: loaded if it exists, else built and written")
@@ -301,11 +350,28 @@ void bind_twisty(Command* puzzle) {
   solve->add_option("--memory", solve_args->memory_gib, "as for bfs")->type_name("GIB");
   solve
       ->add_option("--method", solve_args->method_text,
-                   "table: the full depth table; search: IDA* with pattern databases (one per "
-                   "set that fits); auto (default): the table where it fits")
+                   "table: the full depth table; search: IDA* with pattern databases (chosen "
+                   "within --memory); auto (default): the table where it fits and neither --tables "
+                   "nor --patterns is given")
       ->type_name("auto|table|search");
   solve->add_flag("--count", solve_args->count,
                   "the search: count every optimal solution (canonical sequences)");
+  solve
+      ->add_option("--all", solve_args->all,
+                   "the search: list up to N optimal solutions, the first in move order (and "
+                   "count them all)")
+      ->type_name("N");
+  solve
+      ->add_option("--patterns", solve_args->patterns,
+                   "the search: the pattern databases, ';' between them, each sets and pieces "
+                   "(from 1) joined by '+': \"CORNER; EDGE 1-7; EDGE 6-12\" (default: chosen "
+                   "within --memory)")
+      ->type_name("LIST");
+  solve
+      ->add_option("--tables", solve_args->tables,
+                   "the search: the pattern databases' folder: each read where there, else "
+                   "built and written there")
+      ->type_name("DIR");
   solve->add_option("--max-depth", solve_args->max_depth, "the search: no deeper (default 30)")
       ->type_name("MOVES");
   solve

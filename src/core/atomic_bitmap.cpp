@@ -1,5 +1,8 @@
 #include "cubenum/core/atomic_bitmap.hpp"
 
+#include <sys/mman.h>
+
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -16,6 +19,14 @@ AtomicBitmap::AtomicBitmap(std::uint64_t bits)
   auto* p = static_cast<Word*>(std::calloc(words_ == 0 ? 1 : words_, sizeof(Word)));
   if (p == nullptr) throw std::bad_alloc();
   data_.reset(p);
+}
+
+void AtomicBitmap::advise_huge_pages() {
+  constexpr std::uintptr_t kHuge = std::uintptr_t{1} << 21;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(data_.get()) + kHuge - 1) & ~(kHuge - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(data_.get() + words_)) & ~(kHuge - 1);
+  // Advice only: where the system has none to give, the pages stay small.
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
 std::uint64_t AtomicBitmap::count() const {

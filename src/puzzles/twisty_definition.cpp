@@ -113,6 +113,44 @@ const std::set<std::string>& unsupported_keywords() {
 class Reader {
  public:
   Reader(std::istream& in, const std::string& file) : lines_(in, file) { def_.file = file; }
+  // For a scramble file of the definition's puzzle.
+  Reader(std::istream& in, const std::string& file, const Definition& def)
+      : lines_(in, file), def_(def) {}
+
+  std::vector<Scramble> read_scrambles() {
+    std::vector<Scramble> scrambles;
+    std::vector<std::string> t;
+    while (lines_.next(t)) {
+      Scramble s{"", lines_.line(), {}, std::nullopt};
+      if (t[0] == "ScrambleAlg") {
+        expect(t, 2, "ScrambleAlg NAME");
+        s.name = t[1];
+        while (true) {
+          if (!lines_.next(t))
+            lines_.fail_at(s.line,
+                           "ScrambleAlg " + s.name + " has no End: the file ends inside it");
+          if (t[0] == "End") break;
+          s.moves.insert(s.moves.end(), t.begin(), t.end());
+        }
+      } else if (t[0] == "Scramble" || t[0] == "ScrambleState" || t[0] == "StartState") {
+        expect(t, 2, "Scramble NAME");
+        s.name = t[1];
+        s.position = read_block(t[0] + " " + t[1], true);
+        check_pieces(*s.position, s.line);
+      } else if (unsupported_keywords().contains(t[0]) || t[0] == "End" || t[0] == "CPOS") {
+        lines_.fail(
+            fmt::format("{} is not supported in a scramble file (expected ScrambleAlg, "
+                        "Scramble or a line of moves)",
+                        quote(t[0])));
+      } else {
+        s.name = fmt::format("line {}", s.line);
+        s.moves = t;
+      }
+      scrambles.push_back(std::move(s));
+    }
+    if (scrambles.empty()) lines_.fail_at(0, "no scramble in the file");
+    return scrambles;
+  }
 
   Definition read() {
     std::vector<std::string> t;
@@ -274,6 +312,19 @@ class Reader {
     }
   }
 
+  // A position must hold the solved position's pieces.
+  void check_pieces(const Arrangement& a, int line) const {
+    for (std::size_t s = 0; s < a.perm.size(); ++s) {
+      std::vector<std::uint8_t> have = a.perm[s], want = def_.solved.perm[s];
+      std::sort(have.begin(), have.end());
+      std::sort(want.begin(), want.end());
+      if (have != want)
+        lines_.fail_at(line, fmt::format("the position's set {} does not hold the solved "
+                                         "position's pieces",
+                                         def_.sets[s].name));
+    }
+  }
+
   // A ksolve move's twists are by piece: the piece coming from slot p[i]
   // twists by o[p[i]]. By slot, slot i's piece twists by that.
   void to_state_form(Arrangement& a, const std::vector<bool>& has_ori) const {
@@ -322,6 +373,16 @@ void apply(const std::vector<PieceSet>& sets, const Arrangement& state, const Ar
 
 Definition parse_definition(std::istream& in, const std::string& file) {
   return Reader(in, file).read();
+}
+
+std::vector<Scramble> parse_scrambles(std::istream& in, const std::string& file,
+                                      const Definition& def) {
+  return Reader(in, file, def).read_scrambles();
+}
+
+std::vector<Scramble> load_scrambles(const std::string& path, const Definition& def) {
+  std::istringstream in(read_input_file(path, "scramble file"));
+  return parse_scrambles(in, path, def);
 }
 
 Definition load_definition(const std::string& path) {

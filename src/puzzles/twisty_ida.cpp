@@ -14,12 +14,12 @@ namespace {
 
 constexpr unsigned kSplitDepth = 3;  // subtrees cut this many moves down
 
-// A node of the tree: the moves to it, the canonical state, the position
-// and its distance in each pattern database.
-struct Node {
+// A subtree's root: the moves to it, its canonical state, the position by
+// piece and its distance in each pattern database.
+struct Root {
   std::vector<int> path;
   std::uint32_t state = CanonicalMoves::kStart;
-  Arrangement position;
+  std::vector<std::uint8_t> pieces;
   std::vector<unsigned> h;
 };
 
@@ -29,84 +29,151 @@ struct SubtreeResult {
   bool interrupted = false;  // by should_stop
 };
 
+// The children of one node, made together: their positions and the ranks
+// of their views first, each rank's table cell asked for from memory, then
+// the look-ups, so that the cells arrive while others are computed.
+class Children {
+ public:
+  Children(std::size_t moves, std::size_t pieces, std::size_t pdbs)
+      : pieces_(moves * pieces),
+        ranks_(moves * pdbs),
+        h_(moves * pdbs),
+        move_(moves),
+        state_(moves),
+        kept_(moves),
+        width_(pieces),
+        pdbs_(pdbs) {}
+  std::uint8_t* pieces(std::size_t j) { return &pieces_[j * width_]; }
+  std::uint64_t* ranks(std::size_t j) { return &ranks_[j * pdbs_]; }
+  unsigned* h(std::size_t j) { return &h_[j * pdbs_]; }
+  int& move(std::size_t j) { return move_[j]; }
+  std::uint32_t& state(std::size_t j) { return state_[j]; }
+  // The children within the bound, in move order.
+  std::size_t& kept() { return count_; }
+  std::size_t& kept(std::size_t k) { return kept_[k]; }
+
+ private:
+  std::vector<std::uint8_t> pieces_;
+  std::vector<std::uint64_t> ranks_;
+  std::vector<unsigned> h_;
+  std::vector<int> move_;
+  std::vector<std::uint32_t> state_;
+  std::vector<std::size_t> kept_;
+  std::size_t count_ = 0, width_, pdbs_;
+};
+
 class Search {
  public:
-  Search(const Definition& def, const std::vector<Move>& moves,
-         const std::vector<const PatternDatabase*>& pdbs, const IdaOptions& options)
-      : def_(def), moves_(moves), canonical_(def, moves), pdbs_(pdbs), options_(options) {}
+  Search(const PieceMoves& moves, const std::vector<const PatternDatabase*>& pdbs,
+         const IdaOptions& options)
+      : moves_(moves),
+        canonical_(moves.definition(), moves.moves()),
+        pdbs_(pdbs),
+        options_(options) {}
 
-  // The children of `node` (g moves down) within `bound`: each written
-  // into `child` (its position, state and distances), then visit(move).
-  template <class Visit>
-  void children(const Node& node, unsigned g, unsigned bound,
-                std::vector<PatternDatabase::Scratch>& scratch, Node& child, Visit&& visit) const {
-    for (std::size_t m = 0; m < moves_.size(); ++m) {
-      const std::uint32_t next = canonical_.next(node.state, m);
+  Children children_storage() const {
+    return Children(moves_.moves().size(), moves_.pieces(), pdbs_.size());
+  }
+
+  // The children of a node (its position, distances and canonical state)
+  // whose distances are at most `slack`, each table in turn over the
+  // children the tables before it kept. At slack 0 only a solved child can
+  // be, and is told apart without the tables.
+  void expand(const std::uint8_t* pieces, const unsigned* h, std::uint32_t state, unsigned slack,
+              Children& out) const {
+    std::size_t& kept = out.kept();
+    kept = 0;
+    for (std::size_t m = 0; m < moves_.moves().size(); ++m) {
+      const std::uint32_t next = canonical_.next(state, m);
       if (next == CanonicalMoves::kRefused) continue;
-      apply(def_.sets, node.position, moves_[m].effect, child.position);
-      unsigned most = 0;
-      for (std::size_t i = 0; i < pdbs_.size(); ++i)
-        most = std::max(
-            most, child.h[i] = pdbs_[i]->distance_after(node.h[i], child.position, scratch[i]));
-      if (g + 1 + most > bound) continue;
-      child.state = next;
-      visit(static_cast<int>(m));
+      std::uint8_t* child = out.pieces(kept);
+      moves_.apply(pieces, m, child);
+      if (slack == 0 && !moves_.solved(child)) continue;
+      out.move(kept) = static_cast<int>(m);
+      out.state(kept) = next;
+      out.kept(kept) = kept;
+      ++kept;
+    }
+    if (slack == 0) {
+      for (std::size_t k = 0; k < kept; ++k) std::fill(out.h(k), out.h(k) + pdbs_.size(), 0U);
+      return;
+    }
+    for (std::size_t i = 0; i < pdbs_.size() && kept > 0; ++i) {
+      const PatternDatabase& pdb = *pdbs_[i];
+      for (std::size_t k = 0; k < kept; ++k) {
+        const std::size_t j = out.kept(k);
+        out.ranks(j)[i] = pdb.rank(out.pieces(j));
+        pdb.prefetch(out.ranks(j)[i]);
+      }
+      std::size_t within = 0;
+      for (std::size_t k = 0; k < kept; ++k) {
+        const std::size_t j = out.kept(k);
+        if ((out.h(j)[i] = pdb.distance_after(h[i], out.ranks(j)[i])) <= slack)
+          out.kept(within++) = j;
+      }
+      kept = within;
     }
   }
 
   // The nodes `depth` moves down (fewer where the bound is nearer).
-  std::vector<Node> frontier(const Node& root, unsigned bound, unsigned depth) const {
-    std::vector<Node> level{root};
-    std::vector<PatternDatabase::Scratch> scratch(pdbs_.size());
-    Node child{{}, CanonicalMoves::kStart, root.position, root.h};
+  std::vector<Root> frontier(const Root& root, unsigned bound, unsigned depth) const {
+    std::vector<Root> level{root};
+    Children children = children_storage();
     for (unsigned d = 0; d < depth; ++d) {
-      std::vector<Node> next;
-      for (const Node& node : level)
-        children(node, d, bound, scratch, child, [&](int m) {
-          next.push_back(child);
-          next.back().path = node.path;
-          next.back().path.push_back(m);
-        });
+      std::vector<Root> next;
+      for (const Root& node : level) {
+        expand(node.pieces.data(), node.h.data(), node.state, bound - d - 1, children);
+        for (std::size_t k = 0; k < children.kept(); ++k) {
+          const std::size_t j = children.kept(k);
+          Root child{node.path,
+                     children.state(j),
+                     {children.pieces(j), children.pieces(j) + moves_.pieces()},
+                     {children.h(j), children.h(j) + pdbs_.size()}};
+          child.path.push_back(children.move(j));
+          next.push_back(std::move(child));
+        }
+      }
       level = std::move(next);
     }
     return level;
   }
 
-  // Depth-first from `node` to `bound`: one node of storage a depth, the
-  // moves to the current node in `path`.
-  void search(const Node& node, unsigned bound, SubtreeResult& out,
+  // Depth-first from `root` to `bound`.
+  void search(const Root& root, unsigned bound, SubtreeResult& out,
               const std::atomic<bool>& abandon) const {
-    std::vector<PatternDatabase::Scratch> scratch(pdbs_.size());
-    std::vector<Node> stack(bound + 1, Node{{}, CanonicalMoves::kStart, node.position, node.h});
-    const std::size_t g = node.path.size();
-    stack[g].state = node.state;
-    std::vector<int> path = node.path;
-    descend(stack, path, g, bound, scratch, out, abandon);
+    std::vector<Children> stack;
+    for (unsigned g = 0; g < bound; ++g) stack.push_back(children_storage());
+    std::vector<int> path = root.path;
+    descend(stack, path, root.pieces.data(), root.h.data(), root.state, bound, out, abandon);
   }
 
  private:
-  void descend(std::vector<Node>& stack, std::vector<int>& path, std::size_t g, unsigned bound,
-               std::vector<PatternDatabase::Scratch>& scratch, SubtreeResult& out,
+  void descend(std::vector<Children>& stack, std::vector<int>& path, const std::uint8_t* pieces,
+               const unsigned* h, std::uint32_t state, unsigned bound, SubtreeResult& out,
                const std::atomic<bool>& abandon) const {
     if ((++out.nodes & 0xFFFF) == 0)
       out.interrupted |= options_.should_stop && options_.should_stop();
     if (out.interrupted || abandon.load(std::memory_order_relaxed)) return;
+    const std::size_t g = path.size();
     if (g == bound) {
-      if (stack[g].position == def_.solved) {
+      if (moves_.solved(pieces)) {
         ++out.count;
         if (out.solutions.size() < options_.keep) out.solutions.push_back(path);
       }
       return;
     }
-    children(stack[g], static_cast<unsigned>(g), bound, scratch, stack[g + 1], [&](int m) {
-      path.push_back(m);
-      descend(stack, path, g + 1, bound, scratch, out, abandon);
+    Children& children = stack[g];
+    expand(pieces, h, state, static_cast<unsigned>(bound - g - 1), children);
+    for (std::size_t k = 0; k < children.kept(); ++k) {
+      const std::size_t j = children.kept(k);
+      path.push_back(children.move(j));
+      descend(stack, path, children.pieces(j), children.h(j), children.state(j), bound, out,
+              abandon);
       path.pop_back();
-    });
+    }
   }
 
-  const Definition& def_;
-  const std::vector<Move>& moves_;
+  const PieceMoves& moves_;
   CanonicalMoves canonical_;
   const std::vector<const PatternDatabase*>& pdbs_;
   const IdaOptions& options_;
@@ -114,25 +181,27 @@ class Search {
 
 }  // namespace
 
-IdaResult solve_ida(const Definition& def, const std::vector<Move>& moves, const Arrangement& start,
+IdaResult solve_ida(const PieceMoves& moves, const Arrangement& start,
                     const std::vector<const PatternDatabase*>& pdbs, const IdaOptions& options) {
-  const Search search(def, moves, pdbs, options);
-  Node root{{}, CanonicalMoves::kStart, start, {}};
+  const Search search(moves, pdbs, options);
+  Root root{{}, CanonicalMoves::kStart, std::vector<std::uint8_t>(moves.pieces()), {}};
+  moves.encode(start, root.pieces.data());
   unsigned bound = 0;
   for (const PatternDatabase* pdb : pdbs) {
-    PatternDatabase::Scratch s;
-    root.h.push_back(pdb->distance(start, s));
+    root.h.push_back(pdb->distance(root.pieces.data()));
     bound = std::max(bound, root.h.back());
   }
   IdaResult result;
   result.proven = bound;
   for (; bound <= options.max_depth; ++bound) {
-    const std::vector<Node> subtrees = search.frontier(root, bound, std::min(bound, kSplitDepth));
+    const std::vector<Root> subtrees = search.frontier(root, bound, std::min(bound, kSplitDepth));
     std::vector<SubtreeResult> found(subtrees.size());
     // Without counting, a subtree is abandoned once one before it in move
     // order holds a solution (its own first solution is then not needed).
     std::atomic<std::size_t> first_found{std::numeric_limits<std::size_t>::max()};
     std::vector<std::atomic<bool>> abandon(subtrees.size());
+    std::atomic<std::uint64_t> nodes{result.nodes};
+    std::atomic<std::size_t> done{0};
     parallel_for_chunks(subtrees.size(), 1, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i != end; ++i) {
         if (!options.count && options.keep <= 1 && first_found.load() < i) continue;
@@ -141,6 +210,9 @@ IdaResult solve_ida(const Definition& def, const std::vector<Move>& moves, const
           continue;
         }
         search.search(subtrees[i], bound, found[i], abandon[i]);
+        const std::uint64_t so_far = nodes += found[i].nodes;
+        const std::size_t finished = ++done;
+        if (options.on_subtree) options.on_subtree(bound, so_far, finished, subtrees.size());
         if (found[i].count == 0 || options.count || options.keep > 1) continue;
         std::size_t seen = first_found.load();
         while (i < seen && !first_found.compare_exchange_weak(seen, i)) {

@@ -1,4 +1,4 @@
-// `twisty bfs` and `twisty solve` as jobs (puzzles/twisty_job.hpp).
+// `twisty bfs` as a job (puzzles/twisty_job.hpp).
 #include "cubenum/puzzles/twisty_job.hpp"
 
 #include <fmt/format.h>
@@ -13,8 +13,6 @@
 #include "cubenum/core/memory.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
-#include "cubenum/puzzles/twisty_ida.hpp"
-#include "cubenum/puzzles/twisty_pattern.hpp"
 
 namespace cubenum::twisty {
 namespace {
@@ -405,144 +403,6 @@ Json bfs_json(const BfsResult& result) {
     }
   }
   return json;
-}
-
-bool reads_table(const SolveRequest& request) {
-  return request.table && std::ifstream(*request.table);
-}
-
-SolveMethod parse_solve_method(const std::string& text) {
-  if (text == "auto") return SolveMethod::Auto;
-  if (text == "table") return SolveMethod::Table;
-  if (text == "search") return SolveMethod::Search;
-  throw InputError("--method", 0, "unknown method '" + text + "' (expected auto, table or search)");
-}
-
-namespace {
-
-// The position a scramble makes: any move of the file and its powers.
-Arrangement scrambled(const Definition& def, const std::string& scramble) {
-  const std::vector<Move> all = all_powers(def);
-  Arrangement position = def.solved;
-  for (int m : parse_sequence(all, scramble))
-    position = apply(def.sets, position, all[static_cast<std::size_t>(m)].effect);
-  return position;
-}
-
-// Whether the full depth table fits: a space cubenum can rank, whose BFS
-// fits in memory.
-bool table_fits(const SolveRequest& request) {
-  try {
-    const auto laid = make_space(request.space, {}, false);
-    return positions_fit(*laid, 1, true, request.memory_gib);
-  } catch (const InputError&) {  // more states than cubenum ranks
-    return false;
-  }
-}
-
-// A pattern database per set whose projection's BFS fits in what memory is
-// left, the largest first.
-std::vector<std::unique_ptr<PatternDatabase>> pattern_databases(const Definition& def,
-                                                                const MoveChoice& choice,
-                                                                std::optional<double> memory_gib) {
-  const double allowed = memory_allowed(memory_gib);
-  double left = allowed > 0 ? allowed : 4.0 * (1ULL << 30);
-  std::vector<std::pair<std::uint64_t, std::string>> sets;
-  for (const PieceSet& set : def.sets) {
-    const Definition projected = project(def, {set.name});
-    if (projected.moves.empty()) continue;
-    try {
-      SpaceOptions layout_only;
-      layout_only.tables = false;
-      const MoveChoice kept = projected_choice(projected, choice);
-      if (!choice.names.empty() && kept.names.empty()) continue;
-      const TwistySpace laid(projected, expand_moves(projected, kept), layout_only);
-      if (laid.size() > 1) sets.emplace_back(bfs_need(laid, 1, true), set.name);
-    } catch (const InputError&) {  // a projection too big to rank
-    }
-  }
-  std::sort(sets.rbegin(), sets.rend());
-  std::vector<std::unique_ptr<PatternDatabase>> pdbs;
-  for (const auto& [bytes, name] : sets)
-    if (double(bytes) <= left) {
-      left -= double(bytes);
-      pdbs.push_back(std::make_unique<PatternDatabase>(def, choice, std::vector{name}));
-    }
-  return pdbs;
-}
-
-Solution solve_by_search(const SolveRequest& request) {
-  if (request.table)
-    throw InputError("--table", 0, "the search keeps no depth table (drop --table)");
-  const Definition def = load_definition(request.space.file);
-  const MoveChoice choice{split_move_list(request.space.moves.value_or("")), request.space.quarter};
-  const std::vector<Move> moves = expand_moves(def, choice);
-  const Arrangement position = scrambled(def, request.scramble);
-  Solution solution;
-  solution.file = def.file;
-  solution.searched = true;
-  const auto pdbs = pattern_databases(def, choice, request.memory_gib);
-  std::vector<const PatternDatabase*> used;
-  for (const auto& pdb : pdbs) {
-    used.push_back(pdb.get());
-    solution.pattern_databases.push_back(pdb->projection().sets[0].name);
-  }
-  IdaOptions options;
-  options.max_depth = request.max_depth;
-  options.count = request.count;
-  const Stopwatch clock;
-  if (request.time_limit > 0)
-    options.should_stop = [&] { return clock.seconds() > request.time_limit; };
-  IdaResult result;
-  try {
-    result = solve_ida(def, moves, position, used, options);
-  } catch (const std::invalid_argument&) {
-    throw InputError("--scramble", 0,
-                     "the scramble leaves the positions the chosen moves can reach");
-  }
-  solution.nodes = result.nodes;
-  solution.proven = result.proven;
-  solution.stopped = result.stopped;
-  if (request.count) solution.count = result.count;
-  solution.found = result.length.has_value();
-  if (solution.found) {
-    solution.moves = result.solutions[0];
-    for (int m : solution.moves)
-      solution.text += (solution.text.empty() ? "" : " ") + moves[static_cast<std::size_t>(m)].name;
-  }
-  return solution;
-}
-
-}  // namespace
-
-Solution solve(const SolveRequest& request) {
-  if (request.method == SolveMethod::Search ||
-      (request.method == SolveMethod::Auto && !request.table && !table_fits(request)))
-    return solve_by_search(request);
-  // The depth table, read or built, and the tables: refused before any is
-  // built.
-  const auto space = make_space(request.space, [&](const TwistySpace& laid_out) {
-    check_bfs_fits(laid_out, 1, true, request.memory_gib);
-  });
-  const Definition& def = space->definition();
-  const Arrangement position = scrambled(def, request.scramble);
-  if (!space->contains(position))
-    throw InputError("--scramble", 0,
-                     "the scramble leaves the positions the chosen moves can reach");
-  const std::uint64_t rank = space->rank(position);
-  bfs::RowDepths depths;
-  if (reads_table(request)) {
-    depths = load_table(*request.table, *space);
-  } else {
-    const std::uint64_t solved = space->solved_rank();
-    depths = std::move(*bfs::row_bfs(*space, {&solved, 1}).depths);
-    if (request.table) save_table(*request.table, *space, depths);
-  }
-  Solution solution;
-  solution.file = def.file;
-  solution.moves = path_to_solved(*space, depths, rank);
-  solution.text = sequence_text(*space, solution.moves);
-  return solution;
 }
 
 }  // namespace cubenum::twisty

@@ -1,99 +1,510 @@
-// A definition projected onto some of its sets, and the depth table of the
-// projection.
+// Pattern databases: the index of a view of some pieces, the BFS that fills
+// its depth table, look-ups, and the table's file.
 #include "cubenum/puzzles/twisty_pattern.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 
-#include "cubenum/bfs/row_bfs.hpp"
+#include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/core/error.hpp"
-#include "cubenum/puzzles/twisty_search.hpp"
+#include "cubenum/core/hash.hpp"
+#include "cubenum/core/output_file.hpp"
 
 namespace cubenum::twisty {
 
 namespace {
 
-std::vector<std::size_t> kept_sets(const Definition& def, const std::vector<std::string>& names) {
-  std::vector<std::size_t> kept;
-  for (const std::string& name : names) {
-    const auto it = std::find_if(def.sets.begin(), def.sets.end(),
-                                 [&](const PieceSet& s) { return s.name == name; });
-    if (it == def.sets.end())
-      throw InputError(def.file, 0, fmt::format("no set {} to project onto", name));
-    const auto set = static_cast<std::size_t>(it - def.sets.begin());
-    if (std::find(kept.begin(), kept.end(), set) != kept.end())
-      throw InputError(def.file, 0, fmt::format("set {} named twice", name));
-    kept.push_back(set);
-  }
-  std::sort(kept.begin(), kept.end());
-  return kept;
+constexpr char kMagic[] = "cubenum pattern database 1\n";
+
+bool multiply(std::uint64_t& x, std::uint64_t by) {
+  if (by != 0 && x > std::numeric_limits<std::uint64_t>::max() / by) return false;
+  x *= by;
+  return true;
 }
 
-Arrangement project_arrangement(const Arrangement& a, const std::vector<std::size_t>& kept) {
-  Arrangement out;
-  for (std::size_t set : kept) {
-    out.perm.push_back(a.perm[set]);
-    out.ori.push_back(a.ori[set]);
+// Whether some move twists set s's pieces.
+bool twists_pieces(const PieceMoves& moves, std::size_t s) {
+  for (const Move& m : moves.moves())
+    for (std::uint8_t t : m.effect.ori[s])
+      if (t != 0) return true;
+  return false;
+}
+
+// Whether every move keeps the sum of set s's twists.
+bool keeps_twist_sum(const PieceMoves& moves, std::size_t s) {
+  const unsigned o = moves.definition().sets[s].orientations;
+  for (const Move& m : moves.moves()) {
+    unsigned sum = 0;
+    for (std::uint8_t t : m.effect.ori[s]) sum += t;
+    if (sum % o != 0) return false;
   }
-  return out;
+  return true;
+}
+
+// The index's layout, or nullopt where pattern_states has none.
+std::optional<PatternDatabase::Layout> lay_out(const PieceMoves& moves, const Pattern& pattern) {
+  const Definition& def = moves.definition();
+  PatternDatabase::Layout layout;
+  for (std::size_t part = 0; part < pattern.parts.size(); ++part) {
+    const Pattern::Part& p = pattern.parts[part];
+    if (p.set >= def.sets.size() || p.pieces.empty()) return std::nullopt;
+    const PieceSet& set = def.sets[p.set];
+    if (set.slots > 64) return std::nullopt;
+    for (std::size_t other = 0; other < part; ++other)
+      if (pattern.parts[other].set == p.set) return std::nullopt;
+    std::vector<bool> seen(set.slots);
+    for (std::uint8_t piece : p.pieces) {
+      if (piece >= set.slots || seen[piece] || !moves.distinct(p.set, piece)) return std::nullopt;
+      seen[piece] = true;
+    }
+    // Twists no move changes are left out, and the last where all are
+    // tracked and their sum is kept.
+    const bool twisted = twists_pieces(moves, p.set);
+    const bool implied = p.pieces.size() == set.slots && keeps_twist_sum(moves, p.set);
+    layout.parts.emplace_back(layout.tracked.size(), layout.tracked.size() + p.pieces.size());
+    for (std::size_t i = 0; i < p.pieces.size(); ++i) {
+      PatternDatabase::Tracked t;
+      t.byte = moves.first_piece(p.set) + p.pieces[i];
+      t.set = p.set;
+      t.radix = static_cast<unsigned>(set.slots - i);
+      t.twists = !twisted || (implied && i + 1 == p.pieces.size()) ? 0 : set.orientations;
+      t.first = i == 0;
+      t.table = part * 256;
+      if (!multiply(layout.slot_states, t.radix)) return std::nullopt;
+      if (t.twists != 0 && !multiply(layout.twist_states, t.twists)) return std::nullopt;
+      layout.tracked.push_back(t);
+    }
+    for (unsigned b = 0; b < 256; ++b) {
+      layout.slot_of.push_back(static_cast<std::uint8_t>(b / set.orientations));
+      layout.twist_of.push_back(static_cast<std::uint8_t>(b % set.orientations));
+    }
+  }
+  if (layout.tracked.empty()) return std::nullopt;
+  std::uint64_t states = layout.slot_states;
+  if (!multiply(states, layout.twist_states)) return std::nullopt;
+  // Place values: the slots' digits above the twists', the first piece's
+  // highest (Horner's order).
+  std::uint64_t slot_weight = layout.twist_states, twist_weight = 1;
+  for (std::size_t i = layout.tracked.size(); i-- > 0;) {
+    PatternDatabase::Tracked& t = layout.tracked[i];
+    t.slot_weight = slot_weight;
+    slot_weight *= t.radix;
+    t.twist_weight = t.twists != 0 ? twist_weight : 0;
+    twist_weight *= std::max(t.twists, 1U);
+  }
+  return layout;
+}
+
+std::string pieces_text(const std::vector<std::uint8_t>& pieces, unsigned slots) {
+  if (pieces.size() == slots) return "";
+  std::vector<std::uint8_t> sorted = pieces;
+  std::sort(sorted.begin(), sorted.end());
+  const bool run = sorted.back() - sorted.front() + 1u == sorted.size();
+  if (run && sorted.size() > 2) return fmt::format(" {}-{}", sorted.front() + 1, sorted.back() + 1);
+  std::string text;
+  for (std::uint8_t p : pieces) text += fmt::format(" {}", p + 1);
+  return text;
+}
+
+// The view's states as the BFS engine's ranked space: each state's
+// neighbours through the moves' tables on its tracked pieces. A cursor
+// keeps, for the slots of its last rank, where each move takes them and
+// what it adds to their twists, so consecutive ranks decode only twists.
+class ViewSpace {
+ public:
+  ViewSpace(const PieceMoves& moves, const PatternDatabase::Layout& layout)
+      : moves_(moves), layout_(layout) {}
+  std::uint64_t size() const { return layout_.slot_states * layout_.twist_states; }
+
+  class Cursor {
+   public:
+    explicit Cursor(const ViewSpace& space)
+        : space_(space),
+          slots_(space.layout_.tracked.size()),
+          next_slots_(space.moves_.moves().size()),
+          added_(space.moves_.moves().size() * slots_.size()),
+          twists_(slots_.size()),
+          after_(space.moves_.pieces()) {}
+
+    template <class Visit>
+    bool for_each_neighbour(std::uint64_t rank, Visit&& visit) {
+      const PatternDatabase::Layout& layout = space_.layout_;
+      const std::uint64_t slots = rank / layout.twist_states;
+      if (slots != decoded_) decode_slots(slots);
+      std::uint64_t twists = rank % layout.twist_states;
+      const std::size_t k = layout.tracked.size();
+      for (std::size_t i = k; i-- > 0;)
+        if (const unsigned o = layout.tracked[i].twists; o != 0) {
+          twists_[i] = static_cast<unsigned>(twists % o);
+          twists /= o;
+        }
+      for (std::size_t m = 0; m < next_slots_.size(); ++m) {
+        std::uint64_t next = 0;
+        const unsigned* added = &added_[m * k];
+        for (std::size_t i = 0; i < k; ++i)
+          if (const unsigned o = layout.tracked[i].twists; o != 0) {
+            const unsigned t = twists_[i] + added[i];
+            next = next * o + (t >= o ? t - o : t);
+          }
+        if (visit(next_slots_[m] * layout.twist_states + next)) return true;
+      }
+      return false;
+    }
+
+   private:
+    // The tracked pieces' slots of the slots' rank, and for each move
+    // their slots' rank after it and what it adds to each twist.
+    void decode_slots(std::uint64_t rank) {
+      const PatternDatabase::Layout& layout = space_.layout_;
+      const std::size_t k = layout.tracked.size();
+      decoded_ = rank;
+      for (std::size_t i = k; i-- > 0;) {
+        slots_[i] = static_cast<unsigned>(rank % layout.tracked[i].radix);
+        rank /= layout.tracked[i].radix;
+      }
+      std::uint64_t used = 0;
+      for (std::size_t i = 0; i < k; ++i) {  // digit d: the d-th free slot
+        if (layout.tracked[i].first) used = 0;
+        unsigned slot = 0;
+        for (unsigned d = slots_[i];; ++slot)
+          if ((used >> slot & 1U) == 0 && d-- == 0) break;
+        slots_[i] = slot;
+        used |= std::uint64_t{1} << slot;
+      }
+      const PieceMoves& moves = space_.moves_;
+      for (std::size_t m = 0; m < next_slots_.size(); ++m) {
+        for (std::size_t i = 0; i < k; ++i) {
+          const PatternDatabase::Tracked& t = layout.tracked[i];
+          const unsigned o = moves.definition().sets[t.set].orientations;
+          const std::uint8_t b = moves.table(m, t.set)[slots_[i] * o];
+          after_[t.byte] = b;
+          added_[m * k + i] = layout.twist_of[t.table + b];
+        }
+        next_slots_[m] = space_.slot_rank(after_.data());
+      }
+    }
+
+    const ViewSpace& space_;
+    std::uint64_t decoded_ = std::numeric_limits<std::uint64_t>::max();
+    std::vector<unsigned> slots_;
+    std::vector<std::uint64_t> next_slots_;  // [move]
+    std::vector<unsigned> added_;            // [move][tracked]
+    std::vector<unsigned> twists_;
+    std::vector<std::uint8_t> after_;  // the tracked pieces after a move
+  };
+
+  Cursor cursor(std::uint64_t) const { return Cursor(*this); }
+  template <class Visit>
+  bool for_each_neighbour(std::uint64_t rank, Visit&& visit) const {
+    Cursor c(*this);
+    return c.for_each_neighbour(rank, visit);
+  }
+
+ private:
+  // The rank of the tracked pieces' slots alone.
+  std::uint64_t slot_rank(const std::uint8_t* pieces) const {
+    std::uint64_t slots = 0, used = 0;
+    for (const PatternDatabase::Tracked& t : layout_.tracked) {
+      const unsigned slot = layout_.slot_of[t.table + pieces[t.byte]];
+      if (t.first) used = 0;
+      slots = slots * t.radix + slot - std::popcount(used & ((std::uint64_t{1} << slot) - 1));
+      used |= std::uint64_t{1} << slot;
+    }
+    return slots;
+  }
+
+  const PieceMoves& moves_;
+  const PatternDatabase::Layout& layout_;
+};
+
+// What a table file must match: the states, the pattern, the moves and
+// the puzzle.
+std::string identity(const PieceMoves& moves, const Pattern& pattern, std::uint64_t states) {
+  const Definition& def = moves.definition();
+  std::string id = fmt::format("states {} pattern", states);
+  for (const Pattern::Part& p : pattern.parts) {
+    id += " " + def.sets[p.set].name;
+    for (std::uint8_t piece : p.pieces) id += fmt::format(" {}", piece);
+  }
+  id += " moves";
+  std::string effects;
+  for (const Move& m : moves.moves()) {
+    id += " " + m.name;
+    for (std::size_t s = 0; s < m.effect.perm.size(); ++s) {
+      effects.append(m.effect.perm[s].begin(), m.effect.perm[s].end());
+      effects.append(m.effect.ori[s].begin(), m.effect.ori[s].end());
+    }
+  }
+  for (std::size_t s = 0; s < def.solved.perm.size(); ++s) {
+    effects.append(def.solved.perm[s].begin(), def.solved.perm[s].end());
+    effects.append(def.solved.ori[s].begin(), def.solved.ori[s].end());
+  }
+  return id + fmt::format(" definition {:016x}", hash_bytes(effects.data(), effects.size()));
+}
+
+constexpr std::uint64_t kAutoStates = std::uint64_t{1} << 29;
+constexpr std::uint64_t kMergedStates = std::uint64_t{1} << 24;
+
+// The distinct pieces of set s that some move moves or twists.
+std::vector<std::uint8_t> moving_pieces(const PieceMoves& moves, std::size_t s) {
+  const unsigned o = moves.definition().sets[s].orientations;
+  std::vector<std::uint8_t> pieces;
+  for (unsigned p = 0; p < moves.definition().sets[s].slots; ++p) {
+    if (!moves.distinct(s, p)) continue;
+    for (std::size_t m = 0; m < moves.moves().size(); ++m)
+      if (moves.table(m, s)[p * o] != p * o) {
+        pieces.push_back(static_cast<std::uint8_t>(p));
+        break;
+      }
+  }
+  return pieces;
+}
+
+// Set s's moving pieces in as few groups of equal size as keep each
+// group's states within kAutoStates.
+std::vector<Pattern> split_set(const PieceMoves& moves, std::size_t s) {
+  const std::vector<std::uint8_t> pieces = moving_pieces(moves, s);
+  if (pieces.empty() || moves.definition().sets[s].slots > 64) return {};
+  std::size_t most = 0;  // the largest group within the bound
+  while (most < pieces.size()) {
+    const Pattern p{{{s, {pieces.begin(), pieces.begin() + static_cast<long>(most + 1)}}}};
+    const auto states = pattern_states(moves, p);
+    if (!states || *states > kAutoStates) break;
+    ++most;
+  }
+  if (most == 0) return {};
+  const std::size_t groups = (pieces.size() + most - 1) / most;
+  std::vector<Pattern> split;
+  for (std::size_t g = 0, begin = 0; g < groups; ++g) {
+    const std::size_t end = begin + (pieces.size() - begin) / (groups - g);
+    split.push_back(
+        {{{s,
+           {pieces.begin() + static_cast<long>(begin), pieces.begin() + static_cast<long>(end)}}}});
+    begin = end;
+  }
+  return split;
+}
+
+bool shares_a_set(const Pattern& a, const Pattern& b) {
+  for (const Pattern::Part& p : a.parts)
+    for (const Pattern::Part& q : b.parts)
+      if (p.set == q.set) return true;
+  return false;
 }
 
 }  // namespace
 
-Definition project(const Definition& def, const std::vector<std::string>& sets) {
-  const std::vector<std::size_t> kept = kept_sets(def, sets);
-  Definition out;
-  out.file = def.file;
-  out.name = def.name;
-  for (std::size_t set : kept) out.sets.push_back(def.sets[set]);
-  out.solved = project_arrangement(def.solved, kept);
-  const Arrangement identity = out.identity();
-  for (const MoveDef& move : def.moves) {
-    MoveDef m{move.name, move.line, project_arrangement(move.effect, kept)};
-    if (m.effect != identity) out.moves.push_back(std::move(m));
+std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes) {
+  std::vector<std::pair<std::uint64_t, Pattern>> sized;
+  for (std::size_t s = 0; s < moves.definition().sets.size(); ++s)
+    for (Pattern& p : split_set(moves, s))
+      sized.emplace_back(*pattern_states(moves, p), std::move(p));
+  // Merge the smallest with the next smallest it can take, while any can.
+  for (bool merged = true; merged;) {
+    merged = false;
+    std::sort(sized.begin(), sized.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < sized.size() && !merged; ++i)
+      for (std::size_t j = i + 1; j < sized.size() && !merged; ++j) {
+        if (shares_a_set(sized[i].second, sized[j].second)) continue;
+        Pattern both = sized[i].second;
+        both.parts.insert(both.parts.end(), sized[j].second.parts.begin(),
+                          sized[j].second.parts.end());
+        std::sort(both.parts.begin(), both.parts.end(),
+                  [](const auto& a, const auto& b) { return a.set < b.set; });
+        const auto states = pattern_states(moves, both);
+        if (!states || *states > kMergedStates) continue;
+        sized[i] = {*states, std::move(both)};
+        sized.erase(sized.begin() + static_cast<long>(j));
+        merged = true;
+      }
   }
-  return out;
+  std::sort(sized.begin(), sized.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<Pattern> chosen;
+  double left = bytes;
+  for (auto& [states, pattern] : sized)
+    if (double(states) / 4 <= left) {
+      left -= double(states) / 4;
+      chosen.push_back(std::move(pattern));
+    }
+  return chosen;
 }
 
-MoveChoice projected_choice(const Definition& projected, const MoveChoice& choice) {
-  MoveChoice kept{{}, choice.quarter};
-  for (const std::string& name : choice.names)
-    if (std::any_of(projected.moves.begin(), projected.moves.end(),
-                    [&](const MoveDef& m) { return m.name == name; }))
-      kept.names.push_back(name);
-  return kept;
+std::string pattern_file(const PieceMoves& moves, const Pattern& pattern) {
+  const std::string id = identity(moves, pattern, pattern_states(moves, pattern).value_or(0));
+  std::string name = moves.definition().name + "-" + pattern_name(moves.definition(), pattern);
+  for (char& c : name)
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '-') c = '_';
+  return fmt::format("{}-{:08x}.pdb", name, hash_bytes(id.data(), id.size()) & 0xFFFFFFFFU);
 }
 
-PatternDatabase::PatternDatabase(const Definition& def, const MoveChoice& choice,
-                                 const std::vector<std::string>& sets)
-    : projected_(project(def, sets)), kept_(kept_sets(def, sets)) {
-  const MoveChoice kept_choice = projected_choice(projected_, choice);
-  if (!choice.names.empty() && kept_choice.names.empty())
-    throw InputError(def.file, 0, "no chosen move changes the sets projected onto");
-  space_ = std::make_unique<TwistySpace>(projected_, expand_moves(projected_, kept_choice));
-  const std::uint64_t solved = space_->solved_rank();
-  depths_ = std::move(*bfs::row_bfs(*space_, {&solved, 1}).depths);
+std::string pattern_name(const Definition& def, const Pattern& pattern) {
+  std::string name;
+  for (const Pattern::Part& p : pattern.parts)
+    name += (name.empty() ? "" : " + ") + def.sets[p.set].name +
+            pieces_text(p.pieces, def.sets[p.set].slots);
+  return name;
 }
 
-PatternDatabase::~PatternDatabase() = default;
+namespace {
 
-std::uint64_t PatternDatabase::rank(const Arrangement& x, Scratch& s) const {
-  s.projected.perm.resize(kept_.size());
-  s.projected.ori.resize(kept_.size());
-  for (std::size_t i = 0; i < kept_.size(); ++i) {
-    s.projected.perm[i] = x.perm[kept_[i]];
-    s.projected.ori[i] = x.ori[kept_[i]];
+// "3" or "1-6" as 0-based pieces below `slots`; empty where not a number.
+std::vector<std::uint8_t> piece_range(const std::string& token, unsigned slots) {
+  const auto dash = token.find('-');
+  const std::string low = token.substr(0, dash),
+                    high = dash == std::string::npos ? low : token.substr(dash + 1);
+  const auto number = [&](const std::string& t) -> unsigned {
+    if (t.empty() || t.size() > 3 || !std::all_of(t.begin(), t.end(), ::isdigit)) return 0;
+    return static_cast<unsigned>(std::stoul(t));
+  };
+  const unsigned a = number(low), b = number(high);
+  std::vector<std::uint8_t> pieces;
+  if (a == 0 || b < a || b > slots) return pieces;
+  for (unsigned p = a; p <= b; ++p) pieces.push_back(static_cast<std::uint8_t>(p - 1));
+  return pieces;
+}
+
+}  // namespace
+
+Pattern parse_pattern(const PieceMoves& moves, const std::string& text, const std::string& option) {
+  const Definition& def = moves.definition();
+  const auto fail = [&](const std::string& problem) {
+    throw InputError(option, 0, fmt::format("pattern '{}': {}", text, problem));
+  };
+  Pattern pattern;
+  std::istringstream parts(text);
+  for (std::string part; std::getline(parts, part, '+');) {
+    std::istringstream words(part);
+    std::string name;
+    if (!(words >> name)) fail("an empty part");
+    const auto set = std::find_if(def.sets.begin(), def.sets.end(),
+                                  [&](const PieceSet& s) { return s.name == name; });
+    if (set == def.sets.end()) fail(fmt::format("no set {}", name));
+    Pattern::Part p{static_cast<std::size_t>(set - def.sets.begin()), {}};
+    for (std::string token; words >> token;) {
+      const std::vector<std::uint8_t> range = piece_range(token, set->slots);
+      if (range.empty())
+        fail(fmt::format("'{}' is not a piece of {} (1 to {}, or a range as 1-6)", token, name,
+                         set->slots));
+      p.pieces.insert(p.pieces.end(), range.begin(), range.end());
+    }
+    if (p.pieces.empty())
+      for (unsigned i = 0; i < set->slots; ++i) p.pieces.push_back(static_cast<std::uint8_t>(i));
+    for (std::uint8_t piece : p.pieces)
+      if (!moves.distinct(p.set, piece))
+        fail(fmt::format("piece {} of {} has an identical piece (tracked pieces must be distinct)",
+                         piece + 1, name));
+    pattern.parts.push_back(std::move(p));
   }
-  return space_->rank(s.projected, s.coded);
+  if (pattern.parts.empty()) fail("no set named");
+  std::sort(pattern.parts.begin(), pattern.parts.end(),
+            [](const Pattern::Part& a, const Pattern::Part& b) { return a.set < b.set; });
+  if (!pattern_states(moves, pattern))
+    fail("a set named twice, a piece repeated, more than 64 slots or more than 2^64 states");
+  return pattern;
 }
 
-unsigned PatternDatabase::distance(const Arrangement& x, Scratch& s) const {
-  const std::uint64_t r = rank(x, s);
-  if (!space_->contains(s.projected))
-    throw std::invalid_argument("twisty: a position whose projection the moves do not reach");
-  return static_cast<unsigned>(path_to_solved(*space_, depths_, r).size());
+std::optional<std::uint64_t> pattern_states(const PieceMoves& moves, const Pattern& pattern) {
+  const auto layout = lay_out(moves, pattern);
+  if (!layout) return std::nullopt;
+  return layout->slot_states * layout->twist_states;
+}
+
+PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern)
+    : moves_(&moves), pattern_(std::move(pattern)) {
+  const auto layout = lay_out(moves, pattern_);
+  if (!layout) throw std::invalid_argument("twisty: a pattern with no index");
+  layout_ = *layout;
+  states_ = layout_.slot_states * layout_.twist_states;
+  std::vector<std::uint8_t> solved(moves.pieces());
+  moves.encode(moves.definition().solved, solved.data());
+  solved_rank_ = rank(solved.data());
+  bfs::BfsOptions options;
+  options.two_bit = true;
+  bfs::BfsResult found = bfs::frontier_bfs(ViewSpace(moves, layout_), {&solved_rank_, 1}, options);
+  max_depth_ = found.max_depth();
+  // A copy in huge pages: the search's look-ups land anywhere in it.
+  depths_ = bfs::DepthTable(states_);
+  depths_.advise_huge_pages();
+  const auto from = found.depths->cells().bytes();
+  std::copy(from.begin(), from.end(), depths_.cells().bytes().begin());
+}
+
+void PatternDatabase::save(const std::string& file) const {
+  const auto bytes = depths_.cells().bytes();
+  const std::uint64_t checksum = hash_bytes(bytes.data(), bytes.size());
+  OutputFile out(file, "--tables");
+  out.write(std::string(kMagic) + identity(*moves_, pattern_, states_) +
+            fmt::format(" depth {}\n", max_depth_));
+  out.write({reinterpret_cast<const char*>(&checksum), sizeof checksum});
+  out.write({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
+  out.commit();
+}
+
+PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, const std::string& file)
+    : moves_(&moves), pattern_(std::move(pattern)) {
+  const auto layout = lay_out(moves, pattern_);
+  if (!layout) throw std::invalid_argument("twisty: a pattern with no index");
+  layout_ = *layout;
+  states_ = layout_.slot_states * layout_.twist_states;
+  std::vector<std::uint8_t> solved(moves.pieces());
+  moves.encode(moves.definition().solved, solved.data());
+  solved_rank_ = rank(solved.data());
+
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file, 0, "cannot open the pattern database");
+  std::string magic(sizeof kMagic - 1, '\0');
+  in.read(magic.data(), static_cast<std::streamsize>(magic.size()));
+  if (!in || magic != kMagic) throw InputError(file, 0, "not a cubenum pattern database");
+  std::string header;
+  std::getline(in, header);
+  const std::string id = identity(moves, pattern_, states_) + " depth ";
+  if (header.compare(0, id.size(), id) != 0)
+    throw InputError(file, 0,
+                     "this pattern database belongs to another puzzle, other moves or another "
+                     "pattern (delete it to build it again)");
+  max_depth_ = static_cast<unsigned>(std::stoul(header.substr(id.size())));
+  std::uint64_t checksum = 0;
+  in.read(reinterpret_cast<char*>(&checksum), sizeof checksum);
+  depths_ = bfs::DepthTable(states_);
+  depths_.advise_huge_pages();
+  const auto bytes = depths_.cells().bytes();
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!in || in.peek() != std::ifstream::traits_type::eof())
+    throw InputError(file, 0, "the pattern database is truncated or has extra bytes");
+  if (hash_bytes(bytes.data(), bytes.size()) != checksum)
+    throw InputError(file, 0, "the pattern database is damaged (checksum mismatch)");
+}
+
+unsigned PatternDatabase::distance(const std::uint8_t* pieces) const {
+  std::vector<std::uint8_t> x(pieces, pieces + moves_->pieces()), y(x.size());
+  std::uint64_t r = rank(x.data());
+  int code = depths_.depth_mod3(r);
+  if (code == bfs::DepthTable::kUnseen)
+    throw std::invalid_argument("twisty: a position whose view the moves do not reach");
+  unsigned steps = 0;
+  while (r != solved_rank_) {
+    const int closer = (code + 2) % 3;
+    std::size_t m = 0;
+    for (; m < moves_->moves().size(); ++m) {
+      moves_->apply(x.data(), m, y.data());
+      if (depths_.depth_mod3(rank(y.data())) == closer) break;
+    }
+    if (m == moves_->moves().size())
+      throw std::logic_error("twisty: a pattern table without a path");
+    x.swap(y);
+    r = rank(x.data());
+    code = closer;
+    ++steps;
+  }
+  return steps;
 }
 
 }  // namespace cubenum::twisty

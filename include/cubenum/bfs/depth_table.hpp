@@ -24,6 +24,11 @@ class DepthTable {
     return code - 1;
   }
 
+  // Before the table is written: huge pages for random look-ups.
+  void advise_huge_pages() { cells_.advise_huge_pages(); }
+  // Asks for the cell of `rank` ahead of depth_mod3.
+  void prefetch(std::uint64_t rank) const { cells_.prefetch(rank / 32); }
+
   // Records `depth` for the 64 states of bitmap word w (bits set in `mask`).
   // One thread owns the word: two plain stores.
   void record_word(std::size_t w, std::uint64_t mask, unsigned depth) {

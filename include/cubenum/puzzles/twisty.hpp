@@ -24,6 +24,7 @@
 //   perm'[i] = s.perm[m.perm[i]],  ori'[i] = (s.ori[m.perm[i]] + m.ori[i]) mod o.
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,19 @@ struct Definition {
 // the file, the line and the problem.
 Definition parse_definition(std::istream& in, const std::string& file);
 Definition load_definition(const std::string& path);
+
+// A scramble file, as twsearch reads them: blocks `ScrambleAlg NAME`
+// (lines of moves, up to `End`) and `Scramble NAME` (a position written as
+// the Solved block is, up to `End`), or lines of moves, a scramble a line.
+struct Scramble {
+  std::string name;                     // a line's: "line N"
+  int line = 0;                         // where it starts
+  std::vector<std::string> moves;       // as written (any move of the file and its powers)
+  std::optional<Arrangement> position;  // a Scramble block's
+};
+std::vector<Scramble> parse_scrambles(std::istream& in, const std::string& file,
+                                      const Definition& def);
+std::vector<Scramble> load_scrambles(const std::string& path, const Definition& def);
 
 // A move of the search: a power of a move of the file.
 struct Move {

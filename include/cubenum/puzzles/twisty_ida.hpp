@@ -1,8 +1,9 @@
 #pragma once
 // Optimal solutions beyond the depth table: iterative deepening (IDA*) over
-// a definition file's positions in canonical move sequences
-// (twisty_canonical.hpp), pruned by pattern databases (twisty_pattern.hpp:
-// a position's distance in each projection is a lower bound of its own).
+// a definition file's positions (by piece: twisty_pieces.hpp) in canonical
+// move sequences (twisty_canonical.hpp), pruned by pattern databases
+// (twisty_pattern.hpp: the distance of a position's view is a lower bound
+// of its own).
 // Each depth's tree is cut a few moves down into subtrees searched on
 // every thread; the solutions are taken in move order, so the answer is
 // the same at any thread count.
@@ -25,6 +26,10 @@ struct IdaOptions {
   std::function<bool()> should_stop;
   // After each depth searched: the depth and the nodes so far.
   std::function<void(unsigned depth, std::uint64_t nodes)> on_depth;
+  // After each subtree, from the thread that searched it: the depth being
+  // searched, the nodes so far (all depths) and the subtrees done of all.
+  std::function<void(unsigned depth, std::uint64_t nodes, std::size_t done, std::size_t subtrees)>
+      on_subtree;
 };
 
 struct IdaResult {
@@ -40,8 +45,9 @@ struct IdaResult {
   bool stopped = false;
 };
 
-// `start` must be a position the moves reach.
-IdaResult solve_ida(const Definition& def, const std::vector<Move>& moves, const Arrangement& start,
+// `start` must be a position the moves reach; the pattern databases must
+// be of the same moves.
+IdaResult solve_ida(const PieceMoves& moves, const Arrangement& start,
                     const std::vector<const PatternDatabase*>& pdbs, const IdaOptions& options);
 
 }  // namespace cubenum::twisty

@@ -1,8 +1,8 @@
 #pragma once
-// `twisty bfs` and `twisty solve` as jobs: a request (the definition file
-// and its moves; the limits and the checkpoint folders) and a result (the
-// positions by depth, the antipodes, the depth table; an optimal
-// solution). The library checks the memory before any table is built,
+// `twisty bfs` as a job: a request (the definition file and its moves;
+// the limits and the checkpoint folders) and a result (the positions by
+// depth, the antipodes, the depth table). `twisty solve` is in
+// twisty_solve.hpp. The library checks the memory before any table is built,
 // picks the engine (the row engine in one process, the frontier engine
 // across processes) and decides what a checkpoint must match.
 #include <cstdint>
@@ -101,45 +101,5 @@ BfsResult run_bfs(const BfsRequest& request,
 
 // The result's JSON fields (docs/PUZZLES.md, twisty bfs).
 Json bfs_json(const BfsResult& result);
-
-enum class SolveMethod { Auto, Table, Search };
-SolveMethod parse_solve_method(const std::string& text);  // auto, table, search
-
-struct SolveRequest {
-  SpaceRequest space;
-  std::string scramble;              // any move of the file and its powers
-  std::optional<std::string> table;  // read where it exists, else written
-  std::optional<double> memory_gib;
-  // auto: the full depth table where it fits, else the search (IDA* with
-  // pattern databases, twisty_ida.hpp).
-  SolveMethod method = SolveMethod::Auto;
-  bool count = false;       // the search: count every optimal solution
-  unsigned max_depth = 30;  // the search: no deeper
-  double time_limit = 0;    // the search: seconds, 0 for none
-};
-
-struct Solution {
-  std::string file;
-  std::vector<int> moves;  // an optimal sequence, in the search's moves
-  std::string text;
-  bool found = true;  // false: none within max_depth (the search)
-  // The search's: its pattern databases (the sets of each), nodes, the
-  // depth below which no solution exists, and the count of optimal
-  // (canonical) solutions where asked.
-  bool searched = false;
-  std::vector<std::string> pattern_databases;
-  std::uint64_t nodes = 0;
-  unsigned proven = 0;
-  std::optional<std::uint64_t> count;
-  bool stopped = false;  // by the time limit (found: the count unfinished)
-};
-
-// An optimal solution from the full depth table (read from the request's
-// table where it exists, else built and written there if named), or by
-// the search where the table does not fit or the request asks.
-Solution solve(const SolveRequest& request);
-
-// Whether solve reads the request's table (it exists) rather than writing it.
-bool reads_table(const SolveRequest& request);
 
 }  // namespace cubenum::twisty

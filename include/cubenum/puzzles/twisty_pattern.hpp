@@ -1,61 +1,141 @@
 #pragma once
-// Pattern databases for an optimal search (IDA*) over a definition file's
-// positions: the puzzle projected onto some of its sets (the others
-// forgotten), its every position's distance from solved by the BFS's depth
-// table (depth mod 3, two bits a position). A sequence of moves projects to
-// one no longer, so a projection's distance is a lower bound of the
-// position's; a child's distance follows from its parent's and its code.
+// Pattern databases for the optimal search (twisty_ida.hpp): the puzzle
+// seen through some of its distinct pieces (their slots and twists; every
+// other piece forgotten), and every such view's distance from solved, by
+// the BFS engine's two-bit depth table (depth mod 3). A sequence of moves
+// that solves a position solves its view, so a view's distance is a lower
+// bound of the position's; a child's distance follows from its parent's and
+// its code (Korf's pattern databases).
+//
+// A view's index: the tracked pieces' slots as a partial permutation of
+// each set's slots, then their twists (none where no move twists the set;
+// the last omitted where a whole set is tracked and every move keeps its
+// twists' sum).
+#include <bit>
 #include <cstdint>
-#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "cubenum/bfs/row_storage.hpp"
-#include "cubenum/puzzles/twisty.hpp"
-#include "cubenum/puzzles/twisty_space.hpp"
+#include "cubenum/bfs/depth_table.hpp"
+#include "cubenum/puzzles/twisty_pieces.hpp"
 
 namespace cubenum::twisty {
 
-// The definition with only the sets named (in the file's order), and the
-// moves that change them; an InputError for an unknown or repeated name.
-Definition project(const Definition& def, const std::vector<std::string>& sets);
-// The chosen moves a projection keeps (those that change its sets).
-MoveChoice projected_choice(const Definition& projected, const MoveChoice& choice);
+// The pieces a pattern database tracks: per set (at most 64 slots), some
+// of its distinct pieces, numbered by their solved slots.
+struct Pattern {
+  struct Part {
+    std::size_t set = 0;
+    std::vector<std::uint8_t> pieces;
+    bool operator==(const Part&) const = default;
+  };
+  std::vector<Part> parts;
+  bool operator==(const Pattern&) const = default;
+};
+
+// The pattern's name: each set, and its pieces (from 1, as in the file)
+// unless all: "CORNER", "EDGE 1-6", "EDGE 1 3 5".
+std::string pattern_name(const Definition& def, const Pattern& pattern);
+// A pattern as written: parts joined by '+', each a set's name and, unless
+// all its pieces, some (from 1, as in the file; ranges too): "CORNER",
+// "EDGE 1-7", "CORNER 1 2 + EDGE 3". An InputError naming `option` where a
+// set is unknown or named twice, a piece is out of range, repeated or has
+// an identical piece, or the pattern has no index.
+Pattern parse_pattern(const PieceMoves& moves, const std::string& text, const std::string& option);
+// The states of the pattern's index; nullopt beyond 2^64 or where the
+// pattern tracks no piece, a piece twice, an identical piece or a set of
+// more than 64 slots.
+std::optional<std::uint64_t> pattern_states(const PieceMoves& moves, const Pattern& pattern);
+
+// The patterns the search uses when none are named, their tables within
+// `bytes` together: per set, its distinct pieces that move, all in one
+// pattern where its index has at most 2^29 states (a table of 128 MiB,
+// built in seconds), else split in as few groups of equal size as keep
+// each under that (the 3x3x3: the corners, and the edges in two halves,
+// Korf's patterns); patterns of different sets merged while their product
+// has at most 2^24 states. The largest first, while they fit.
+std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes);
+
+// The file name of a pattern's table in a tables folder: the definition's
+// name, the pattern's, and a digest of the moves and pattern, so that
+// another puzzle or other moves never read it.
+std::string pattern_file(const PieceMoves& moves, const Pattern& pattern);
 
 class PatternDatabase {
  public:
-  // Builds the projection's depth table on every thread, with the moves
-  // `choice` names (those that change the kept sets) and their powers.
-  PatternDatabase(const Definition& def, const MoveChoice& choice,
-                  const std::vector<std::string>& sets);
-  ~PatternDatabase();
+  // Builds the table by the BFS engine, on every thread; invalid_argument
+  // where pattern_states has none.
+  PatternDatabase(const PieceMoves& moves, Pattern pattern);
+  // Reads the table `save` wrote: an InputError naming the file where it is
+  // not one, is damaged, or belongs to another puzzle, moves or pattern.
+  PatternDatabase(const PieceMoves& moves, Pattern pattern, const std::string& file);
+  void save(const std::string& file) const;
 
-  const Definition& projection() const { return projected_; }
-  std::uint64_t states() const { return space_->size(); }
+  const Pattern& pattern() const { return pattern_; }
+  std::uint64_t states() const { return states_; }
   std::uint64_t table_bytes() const { return depths_.bytes(); }
+  // The BFS's deepest level: the most the table's distance can say.
+  unsigned max_depth() const { return max_depth_; }
 
-  // A thread's storage for the look-ups.
-  struct Scratch {
-    Arrangement projected;
-    Position coded;
-  };
-  // The exact distance of x's projection (walked through the table).
-  unsigned distance(const Arrangement& x, Scratch& s) const;
-  // The same for a neighbour of a position whose distance is `parent`:
-  // one look-up.
-  unsigned distance_after(unsigned parent, const Arrangement& child, Scratch& s) const {
-    const int code = depths_.depth_mod3(rank(child, s));
+  // Each tracked piece's digits (its slot among those the pieces before
+  // it in its part leave, and its twist) times their place values.
+  std::uint64_t rank(const std::uint8_t* pieces) const {
+    std::uint64_t r = 0;
+    for (const auto& [begin, end] : layout_.parts) {
+      std::uint64_t used = 0;
+      for (std::size_t i = begin; i < end; ++i) {
+        const Tracked& t = layout_.tracked[i];
+        const std::uint8_t b = pieces[t.byte];
+        const unsigned slot = layout_.slot_of[t.table + b];
+        const std::uint64_t bit = std::uint64_t{1} << slot;
+        r += (slot - static_cast<unsigned>(std::popcount(used & (bit - 1)))) * t.slot_weight +
+             layout_.twist_of[t.table + b] * t.twist_weight;
+        used |= bit;
+      }
+    }
+    return r;
+  }
+  // The exact distance of a position's view (walked through the table);
+  // invalid_argument where the moves do not reach it.
+  unsigned distance(const std::uint8_t* pieces) const;
+  // The same for a neighbour (of rank `child`) of a position whose
+  // distance is `parent`: one look-up, which prefetch may ask for first.
+  unsigned distance_after(unsigned parent, std::uint64_t child) const {
+    const int code = depths_.depth_mod3(child);
     const int from = static_cast<int>(parent % 3);
     return code == from ? parent : code == (from + 2) % 3 ? parent - 1 : parent + 1;
   }
+  void prefetch(std::uint64_t rank) const { depths_.prefetch(rank); }
+
+  // Each tracked piece, in the index's order: its byte in a position by
+  // piece, its set, the slots left for it (its digit of the partial
+  // permutation), its set's twists (0 where left out),
+  // whether it is its part's first, where its set's tables of slot and
+  // twist by byte start, and the place values of its two digits.
+  struct Tracked {
+    std::size_t byte = 0, set = 0;
+    unsigned radix = 0, twists = 0;
+    bool first = false;
+    std::size_t table = 0;
+    std::uint64_t slot_weight = 0, twist_weight = 0;
+  };
+  struct Layout {
+    std::vector<Tracked> tracked;
+    std::vector<std::pair<std::size_t, std::size_t>> parts;  // their tracked pieces
+    std::vector<std::uint8_t> slot_of, twist_of;             // [part * 256 + byte]
+    std::uint64_t slot_states = 1, twist_states = 1;
+  };
 
  private:
-  std::uint64_t rank(const Arrangement& x, Scratch& s) const;
-
-  Definition projected_;
-  std::vector<std::size_t> kept_;  // the full definition's sets kept, in order
-  std::unique_ptr<TwistySpace> space_;
-  bfs::RowDepths depths_;
+  const PieceMoves* moves_;
+  Pattern pattern_;
+  Layout layout_;
+  std::uint64_t states_ = 0;
+  std::uint64_t solved_rank_ = 0;
+  unsigned max_depth_ = 0;
+  bfs::DepthTable depths_{0};
 };
 
 }  // namespace cubenum::twisty

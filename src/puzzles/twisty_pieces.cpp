@@ -1,0 +1,75 @@
+// Positions by piece, and each move as a table on a piece's byte.
+#include "cubenum/puzzles/twisty_pieces.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "cubenum/core/error.hpp"
+
+namespace cubenum::twisty {
+
+PieceMoves::PieceMoves(const Definition& def, const std::vector<Move>& moves)
+    : def_(def), moves_(moves), first_{0} {
+  for (std::size_t s = 0; s < def.sets.size(); ++s) {
+    const PieceSet& set = def.sets[s];
+    if (set.slots * set.orientations > 256)
+      throw InputError(def.file, 0,
+                       fmt::format("set {}: {} slots of {} twists are more than the search "
+                                   "handles (256 a set)",
+                                   set.name, set.slots, set.orientations));
+    first_.push_back(first_.back() + set.slots);
+    std::vector<bool> distinct(set.slots);
+    for (unsigned p = 0; p < set.slots; ++p)
+      distinct[p] = std::count(def.solved.perm[s].begin(), def.solved.perm[s].end(),
+                               def.solved.perm[s][p]) == 1;
+    all_distinct_ &= std::all_of(distinct.begin(), distinct.end(), [](bool d) { return d; });
+    distinct_.push_back(std::move(distinct));
+  }
+  solved_.resize(pieces());
+  encode(def.solved, solved_.data());
+  tables_.assign(moves.size() * def.sets.size() * 256, 0);
+  for (std::size_t m = 0; m < moves.size(); ++m)
+    for (std::size_t s = 0; s < def.sets.size(); ++s) {
+      // The piece in slot effect.perm[i] goes to slot i, twisted by effect.ori[i].
+      const unsigned o = def.sets[s].orientations;
+      std::uint8_t* t = &tables_[(m * def.sets.size() + s) * 256];
+      for (unsigned i = 0; i < def.sets[s].slots; ++i) {
+        const unsigned from = moves[m].effect.perm[s][i];
+        for (unsigned twist = 0; twist < o; ++twist)
+          t[from * o + twist] =
+              static_cast<std::uint8_t>(i * o + (twist + moves[m].effect.ori[s][i]) % o);
+      }
+    }
+}
+
+void PieceMoves::encode(const Arrangement& x, std::uint8_t* out) const {
+  for (std::size_t s = 0; s < def_.sets.size(); ++s) {
+    const std::vector<std::uint8_t>& home = def_.solved.perm[s];
+    const unsigned o = def_.sets[s].orientations;
+    std::vector<bool> placed(home.size());
+    for (unsigned slot = 0; slot < home.size(); ++slot) {
+      // The first copy of this piece not yet placed, by its solved slot.
+      unsigned p = 0;
+      while (p < home.size() && (placed[p] || home[p] != x.perm[s][slot])) ++p;
+      if (p == home.size()) throw std::invalid_argument("twisty: not a position of the puzzle");
+      placed[p] = true;
+      out[first_[s] + p] = static_cast<std::uint8_t>(slot * o + x.ori[s][slot]);
+    }
+  }
+}
+
+bool PieceMoves::solved_alike(const std::uint8_t* pieces) const {
+  for (std::size_t s = 0; s < def_.sets.size(); ++s) {
+    const std::vector<std::uint8_t>& home = def_.solved.perm[s];
+    const unsigned o = def_.sets[s].orientations;
+    for (unsigned p = 0; p < home.size(); ++p) {
+      const unsigned slot = pieces[first_[s] + p] / o, twist = pieces[first_[s] + p] % o;
+      if (home[slot] != home[p] || twist != def_.solved.ori[s][slot]) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace cubenum::twisty
