@@ -299,6 +299,30 @@ TEST(DistributedCheckpoint, DefinitionFileSlicesGiveTheOneProcessResult) {
       << mixed.output;
 }
 
+// The optimal search shares its subtrees among processes: the same
+// solutions (the first four in move order), counts and nodes as one
+// process, for scrambles of several lengths.
+TEST(Distributed, OptimalSearchGivesOneProcesssAnswers) {
+  const std::string scrambles = ::testing::TempDir() + "/distributed-scrambles.txt";
+  std::ofstream(scrambles) << "R U F D L U2\nU2 F\nR U2 L D F B U' R\n";
+  const std::string command = "twisty solve " + std::string(CUBENUM_DATA_DIR) +
+                              "/twisty/tower-2x3x2.tws --method search --all 4 --scrambles " +
+                              scrambles + " --json -";
+  const auto alone = run_cubenum(command);
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  const auto answers = [](const std::string& output) {
+    nlohmann::json json = nlohmann::json::parse(output)["solutions"];
+    for (auto& s : json) s.erase("seconds");
+    return json;
+  };
+  for (int processes : {2, 3}) {
+    const auto shared = run_mpi(processes, command + " --threads 1");
+    ASSERT_EQ(shared.status, 0) << shared.output;
+    EXPECT_EQ(answers(shared.output), answers(alone.output)) << processes << " processes";
+  }
+  std::filesystem::remove(scrambles);
+}
+
 TEST(Distributed, ProcessesWithNoStatesTakePartAlike) {
   // 12 states, one word: two of the three processes own nothing.
   const std::string command = "rolling-cubes bfs --rows 1 --cols 2";

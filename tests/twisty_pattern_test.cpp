@@ -291,27 +291,28 @@ TEST(PatternDatabase, PatternsAsWritten) {
 }
 
 // The automatic choice on the 3x3x3: the corners whole (8! 3^7 states) and
-// the edges in two halves of six (12!/6! 2^6 each), Korf's patterns;
-// within less memory, the largest that fit.
+// the edges in two halves of six (12!/6! 2^6 each), Korf's patterns; with
+// a larger bound, two overlapping groups of seven edges; within less
+// memory, smaller groups until all fit.
 TEST(PatternDatabase, ChoosesKorfsPatternsForTheCube) {
   const Definition def = load_definition(data_file("rubiks-cube.tws"));
   const PieceMoves moves(def, expand_moves(def, {}));
-  std::vector<std::string> names;
-  for (const Pattern& p : choose_patterns(moves, 1e9)) names.push_back(pattern_name(def, p));
-  EXPECT_EQ(names, (std::vector<std::string>{"CORNER", "EDGE 1-6", "EDGE 7-12"}));
-  const double corners_bytes = 40320.0 * 2187 / 4;
-  names.clear();
-  for (const Pattern& p : choose_patterns(moves, corners_bytes))
-    names.push_back(pattern_name(def, p));
-  EXPECT_EQ(names, (std::vector<std::string>{"CORNER"}));
-  names.clear();
-  for (const Pattern& p : choose_patterns(moves, corners_bytes - 1))
-    names.push_back(pattern_name(def, p));
-  EXPECT_EQ(names, (std::vector<std::string>{"EDGE 1-6", "EDGE 7-12"}));
+  const auto names = [&](double bytes, std::uint64_t most) {
+    std::vector<std::string> out;
+    for (const Pattern& p : choose_patterns(moves, bytes, most))
+      out.push_back(pattern_name(def, p));
+    return out;
+  };
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(names(1e9, 1 << 27), (Names{"CORNER", "EDGE 1-6", "EDGE 7-12"}));
+  EXPECT_EQ(names(1e9, 1 << 29), (Names{"EDGE 1-7", "EDGE 6-12", "CORNER"}));
+  // Below the three's 43.3 MB (at 2 bits a state): the bound halved to
+  // 2^26, six corners (8!/2! 3^6 states) twice and the edges' halves.
+  EXPECT_EQ(names(40e6, 1 << 27), (Names{"EDGE 1-6", "EDGE 7-12", "CORNER 1-6", "CORNER 3-8"}));
   // The tower: its corners and edges together have few states: one pattern.
   const Definition tower = load_definition(data_file("tower-2x3x2.tws"));
   const PieceMoves tower_moves(tower, expand_moves(tower, {}));
-  const auto chosen = choose_patterns(tower_moves, 1e9);
+  const auto chosen = choose_patterns(tower_moves, 1e9, 1 << 27);
   ASSERT_EQ(chosen.size(), 1u);
   EXPECT_EQ(pattern_name(tower, chosen[0]), "CORNER + EDGE");
 }

@@ -378,6 +378,7 @@ void bind_twisty(Command* puzzle) {
       ->add_option("--time-limit", solve_args->time_limit,
                    "the search: stop after this many seconds, saying the depth proven")
       ->type_name("SECONDS");
+  allow_processes(solve);
 }
 
 }  // namespace cubenum::cli

@@ -4,9 +4,13 @@
 #include <algorithm>
 #include <atomic>
 #include <limits>
+#include <span>
+#include <utility>
 
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/twisty_canonical.hpp"
+#include "cubenum/search/split_search.hpp"
 
 namespace cubenum::twisty {
 
@@ -27,6 +31,67 @@ struct SubtreeResult {
   std::uint64_t count = 0, nodes = 0;
   std::vector<std::vector<int>> solutions;
   bool interrupted = false;  // by should_stop
+};
+
+// A depth's tally: its counts, and the first `keep` solutions in move order
+// (by subtree, then in the order the subtree's search found them).
+struct Found {
+  std::uint64_t count = 0, nodes = 0;
+  bool interrupted = false;
+  std::vector<std::pair<std::uint64_t, std::vector<int>>> solutions;
+  std::size_t keep = 1;
+
+  void add(std::uint64_t subtree, SubtreeResult&& r) {
+    count += r.count;
+    nodes += r.nodes;
+    interrupted |= r.interrupted;
+    for (auto& s : r.solutions) solutions.emplace_back(subtree, std::move(s));
+    trim();
+  }
+  Found& operator+=(Found&& other) {
+    count += other.count;
+    nodes += other.nodes;
+    interrupted |= other.interrupted;
+    keep = std::max(keep, other.keep);
+    for (auto& s : other.solutions) solutions.push_back(std::move(s));
+    trim();
+    return *this;
+  }
+  void trim() {
+    std::stable_sort(solutions.begin(), solutions.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (solutions.size() > keep) solutions.resize(keep);
+  }
+
+  // Every process's tallies added, on every process (as words: the
+  // counts, then each solution's subtree, length and moves).
+  void combine(Cluster& cluster) {
+    std::uint64_t totals[3] = {count, nodes, interrupted ? 1U : 0U};
+    cluster.sum(totals);
+    std::vector<std::uint64_t> mine;
+    for (const auto& [subtree, moves] : solutions) {
+      mine.push_back(subtree);
+      mine.push_back(moves.size());
+      mine.insert(mine.end(), moves.begin(), moves.end());
+    }
+    std::vector<std::uint64_t> sizes(static_cast<std::size_t>(cluster.processes()));
+    sizes[static_cast<std::size_t>(cluster.process())] = mine.size() * sizeof(std::uint64_t);
+    cluster.sum(sizes);
+    std::uint64_t bytes = 0;
+    for (std::uint64_t size : sizes) bytes += size;
+    std::vector<std::uint64_t> all(bytes / sizeof(std::uint64_t));
+    cluster.gather_all(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)),
+                       sizes);
+    solutions.clear();
+    for (std::size_t i = 0; i < all.size(); i += 2 + all[i + 1])
+      solutions.emplace_back(all[i],
+                             std::vector<int>(all.begin() + static_cast<long>(i + 2),
+                                              all.begin() + static_cast<long>(i + 2 + all[i + 1])));
+    trim();
+    count = totals[0];
+    nodes = totals[1];
+    interrupted = totals[2] != 0;
+  }
 };
 
 // The children of one node, made together: their positions and the ranks
@@ -76,9 +141,10 @@ class Search {
   }
 
   // The children of a node (its position, distances and canonical state)
-  // whose distances are at most `slack`, each table in turn over the
-  // children the tables before it kept. At slack 0 only a solved child can
-  // be, and is told apart without the tables.
+  // whose distances are at most `slack`: the first table for every child,
+  // then the others for the children it kept, each round's cells asked
+  // for together (a round trip to memory a round, not a child). At slack 0
+  // only a solved child can be, and is told apart without the tables.
   void expand(const std::uint8_t* pieces, const unsigned* h, std::uint32_t state, unsigned slack,
               Children& out) const {
     std::size_t& kept = out.kept();
@@ -98,20 +164,25 @@ class Search {
       for (std::size_t k = 0; k < kept; ++k) std::fill(out.h(k), out.h(k) + pdbs_.size(), 0U);
       return;
     }
-    for (std::size_t i = 0; i < pdbs_.size() && kept > 0; ++i) {
-      const PatternDatabase& pdb = *pdbs_[i];
+    for (std::size_t first = 0; first < pdbs_.size() && kept > 0;) {
+      const std::size_t last = first == 0 ? 1 : pdbs_.size();
       for (std::size_t k = 0; k < kept; ++k) {
         const std::size_t j = out.kept(k);
-        out.ranks(j)[i] = pdb.rank(out.pieces(j));
-        pdb.prefetch(out.ranks(j)[i]);
+        for (std::size_t i = first; i < last; ++i) {
+          out.ranks(j)[i] = pdbs_[i]->rank(out.pieces(j));
+          pdbs_[i]->prefetch(out.ranks(j)[i]);
+        }
       }
       std::size_t within = 0;
       for (std::size_t k = 0; k < kept; ++k) {
         const std::size_t j = out.kept(k);
-        if ((out.h(j)[i] = pdb.distance_after(h[i], out.ranks(j)[i])) <= slack)
-          out.kept(within++) = j;
+        std::size_t i = first;
+        while (i < last && (out.h(j)[i] = pdbs_[i]->distance_after(h[i], out.ranks(j)[i])) <= slack)
+          ++i;
+        if (i == last) out.kept(within++) = j;
       }
       kept = within;
+      first = last;
     }
   }
 
@@ -195,39 +266,48 @@ IdaResult solve_ida(const PieceMoves& moves, const Arrangement& start,
   result.proven = bound;
   for (; bound <= options.max_depth; ++bound) {
     const std::vector<Root> subtrees = search.frontier(root, bound, std::min(bound, kSplitDepth));
-    std::vector<SubtreeResult> found(subtrees.size());
     // Without counting, a subtree is abandoned once one before it in move
-    // order holds a solution (its own first solution is then not needed).
+    // order holds a solution (its own first solution is then not needed):
+    // within a process, each drawing subtrees from the shared counter.
+    const bool first_only = !options.count && options.keep <= 1;
     std::atomic<std::size_t> first_found{std::numeric_limits<std::size_t>::max()};
     std::vector<std::atomic<bool>> abandon(subtrees.size());
     std::atomic<std::uint64_t> nodes{result.nodes};
     std::atomic<std::size_t> done{0};
-    parallel_for_chunks(subtrees.size(), 1, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i != end; ++i) {
-        if (!options.count && options.keep <= 1 && first_found.load() < i) continue;
-        if (options.should_stop && options.should_stop()) {
-          found[i].interrupted = true;
-          continue;
-        }
-        search.search(subtrees[i], bound, found[i], abandon[i]);
-        const std::uint64_t so_far = nodes += found[i].nodes;
-        const std::size_t finished = ++done;
-        if (options.on_subtree) options.on_subtree(bound, so_far, finished, subtrees.size());
-        if (found[i].count == 0 || options.count || options.keep > 1) continue;
-        std::size_t seen = first_found.load();
-        while (i < seen && !first_found.compare_exchange_weak(seen, i)) {
-        }
-        for (std::size_t j = i + 1; j < subtrees.size(); ++j) abandon[j] = true;
-      }
-    });
-    bool searched_all = true;
-    for (std::size_t i = 0; i < subtrees.size(); ++i) {
-      searched_all &= !found[i].interrupted;
-      result.nodes += found[i].nodes;
-      result.count += found[i].count;
-      for (auto& s : found[i].solutions)
-        if (result.solutions.size() < options.keep) result.solutions.push_back(std::move(s));
-    }
+    search::SubtreeRun<Found> run;
+    run.cluster = options.cluster;
+    Found found = search::search_subtrees<Found, Root>(
+        subtrees,
+        [&](const Root& subtree, Found& into) {
+          into.keep = options.keep;
+          const auto i = static_cast<std::size_t>(&subtree - subtrees.data());
+          SubtreeResult r;
+          if (first_only && first_found.load() < i) return;
+          if (options.should_stop && options.should_stop()) {
+            r.interrupted = true;
+          } else {
+            search.search(subtree, bound, r, abandon[i]);
+          }
+          const std::uint64_t so_far = nodes += r.nodes;
+          if (options.on_subtree) options.on_subtree(bound, so_far, ++done, subtrees.size());
+          if (first_only && r.count > 0) {
+            std::size_t seen = first_found.load();
+            while (i < seen && !first_found.compare_exchange_weak(seen, i)) {
+            }
+            for (std::size_t j = i + 1; j < subtrees.size(); ++j) abandon[j] = true;
+          }
+          into.add(i, std::move(r));
+        },
+        run);
+    found.keep = options.keep;
+    if (options.cluster != nullptr && options.cluster->processes() > 1)
+      found.combine(*options.cluster);
+    else
+      found.trim();
+    const bool searched_all = !found.interrupted;
+    result.nodes += found.nodes;
+    result.count += found.count;
+    for (auto& s : found.solutions) result.solutions.push_back(std::move(s.second));
     if (!result.solutions.empty()) {
       result.stopped = !searched_all;  // the count, and which is first, unfinished
       result.length = bound;

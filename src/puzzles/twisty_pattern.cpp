@@ -248,8 +248,8 @@ std::string identity(const PieceMoves& moves, const Pattern& pattern, std::uint6
   return id + fmt::format(" definition {:016x}", hash_bytes(effects.data(), effects.size()));
 }
 
-constexpr std::uint64_t kAutoStates = std::uint64_t{1} << 29;
 constexpr std::uint64_t kMergedStates = std::uint64_t{1} << 24;
+constexpr std::uint64_t kLeastCap = std::uint64_t{1} << 10;
 
 // The distinct pieces of set s that some move moves or twists.
 std::vector<std::uint8_t> moving_pieces(const PieceMoves& moves, std::size_t s) {
@@ -266,27 +266,27 @@ std::vector<std::uint8_t> moving_pieces(const PieceMoves& moves, std::size_t s) 
   return pieces;
 }
 
-// Set s's moving pieces in as few groups of equal size as keep each
-// group's states within kAutoStates.
-std::vector<Pattern> split_set(const PieceMoves& moves, std::size_t s) {
+// Set s's moving pieces in as few groups as keep each within `cap`
+// states, each group as large as that allows (overlapping where they
+// cannot split the pieces evenly: a larger table bounds better).
+std::vector<Pattern> split_set(const PieceMoves& moves, std::size_t s, std::uint64_t cap) {
   const std::vector<std::uint8_t> pieces = moving_pieces(moves, s);
   if (pieces.empty() || moves.definition().sets[s].slots > 64) return {};
   std::size_t most = 0;  // the largest group within the bound
   while (most < pieces.size()) {
     const Pattern p{{{s, {pieces.begin(), pieces.begin() + static_cast<long>(most + 1)}}}};
     const auto states = pattern_states(moves, p);
-    if (!states || *states > kAutoStates) break;
+    if (!states || *states > cap) break;
     ++most;
   }
   if (most == 0) return {};
   const std::size_t groups = (pieces.size() + most - 1) / most;
   std::vector<Pattern> split;
-  for (std::size_t g = 0, begin = 0; g < groups; ++g) {
-    const std::size_t end = begin + (pieces.size() - begin) / (groups - g);
-    split.push_back(
-        {{{s,
-           {pieces.begin() + static_cast<long>(begin), pieces.begin() + static_cast<long>(end)}}}});
-    begin = end;
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::size_t begin = groups == 1 ? 0 : g * (pieces.size() - most) / (groups - 1);
+    split.push_back({{{s,
+                       {pieces.begin() + static_cast<long>(begin),
+                        pieces.begin() + static_cast<long>(begin + most)}}}});
   }
   return split;
 }
@@ -298,12 +298,13 @@ bool shares_a_set(const Pattern& a, const Pattern& b) {
   return false;
 }
 
-}  // namespace
-
-std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes) {
+// Every set split within `cap`, small patterns of different sets merged,
+// with their states.
+std::vector<std::pair<std::uint64_t, Pattern>> patterns_within(const PieceMoves& moves,
+                                                               std::uint64_t cap) {
   std::vector<std::pair<std::uint64_t, Pattern>> sized;
   for (std::size_t s = 0; s < moves.definition().sets.size(); ++s)
-    for (Pattern& p : split_set(moves, s))
+    for (Pattern& p : split_set(moves, s, cap))
       sized.emplace_back(*pattern_states(moves, p), std::move(p));
   // Merge the smallest with the next smallest it can take, while any can.
   for (bool merged = true; merged;) {
@@ -319,7 +320,7 @@ std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes) {
         std::sort(both.parts.begin(), both.parts.end(),
                   [](const auto& a, const auto& b) { return a.set < b.set; });
         const auto states = pattern_states(moves, both);
-        if (!states || *states > kMergedStates) continue;
+        if (!states || *states > std::min(cap, kMergedStates)) continue;
         sized[i] = {*states, std::move(both)};
         sized.erase(sized.begin() + static_cast<long>(j));
         merged = true;
@@ -327,6 +328,20 @@ std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes) {
   }
   std::sort(sized.begin(), sized.end(),
             [](const auto& a, const auto& b) { return a.first > b.first; });
+  return sized;
+}
+
+}  // namespace
+
+std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes,
+                                     std::uint64_t most_states) {
+  std::vector<std::pair<std::uint64_t, Pattern>> sized;
+  for (std::uint64_t cap = most_states; cap >= kLeastCap; cap /= 2) {
+    sized = patterns_within(moves, cap);
+    double need = 0;
+    for (const auto& [states, pattern] : sized) need += double(states) / 4;
+    if (need <= bytes) break;
+  }
   std::vector<Pattern> chosen;
   double left = bytes;
   for (auto& [states, pattern] : sized)

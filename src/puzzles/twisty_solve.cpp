@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "cubenum/bfs/row_bfs.hpp"
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/memory.hpp"
 #include "cubenum/core/progress.hpp"
@@ -105,7 +106,10 @@ std::vector<std::unique_ptr<PatternDatabase>> pattern_databases(const PieceMoves
                        fmt::format("the pattern databases need {}, more than the {} allowed",
                                    progress::bytes_text(bytes), progress::bytes_text(allowed)));
   } else {
-    patterns = choose_patterns(moves, allowed > 0 ? allowed : 4.0 * (1ULL << 30));
+    // Tables kept for later solves are worth a longer build (seconds to a
+    // minute or two on a few cores).
+    const std::uint64_t most_states = std::uint64_t{1} << (request.tables ? 29 : 27);
+    patterns = choose_patterns(moves, allowed > 0 ? allowed : 4.0 * (1ULL << 30), most_states);
   }
   if (request.tables) std::filesystem::create_directories(*request.tables);
   std::vector<std::unique_ptr<PatternDatabase>> pdbs;
@@ -121,7 +125,8 @@ std::vector<std::unique_ptr<PatternDatabase>> pattern_databases(const PieceMoves
                    use.name);
     pdbs.push_back(use.loaded ? std::make_unique<PatternDatabase>(moves, pattern, *use.file)
                               : std::make_unique<PatternDatabase>(moves, pattern));
-    if (use.file && !use.loaded) pdbs.back()->save(*use.file);
+    // Under mpirun every process builds its own; the first writes it.
+    if (use.file && !use.loaded && this_cluster().process() == 0) pdbs.back()->save(*use.file);
     use.states = pdbs.back()->states();
     use.bytes = pdbs.back()->table_bytes();
     use.max_depth = pdbs.back()->max_depth();
@@ -160,6 +165,7 @@ Solution search(const PieceMoves& moves, const Scrambled& scramble,
   options.max_depth = request.max_depth;
   options.count = request.count;
   options.keep = std::max<std::size_t>(request.all, 1);
+  options.cluster = &this_cluster();
   const Stopwatch clock;
   if (request.time_limit > 0)
     options.should_stop = [&] { return clock.seconds() > request.time_limit; };

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "cubenum/core/cluster.hpp"
 #include "cubenum/puzzles/twisty.hpp"
 #include "cubenum/puzzles/twisty_pattern.hpp"
 
@@ -30,6 +31,10 @@ struct IdaOptions {
   // searched, the nodes so far (all depths) and the subtrees done of all.
   std::function<void(unsigned depth, std::uint64_t nodes, std::size_t done, std::size_t subtrees)>
       on_subtree;
+  // The processes sharing the search (null or one: this one alone): every
+  // process calls solve_ida alike and gets the whole answer; the subtrees
+  // are dealt to all of them (on_subtree sees this process's).
+  Cluster* cluster = nullptr;
 };
 
 struct IdaResult {

@@ -51,12 +51,15 @@ std::optional<std::uint64_t> pattern_states(const PieceMoves& moves, const Patte
 
 // The patterns the search uses when none are named, their tables within
 // `bytes` together: per set, its distinct pieces that move, all in one
-// pattern where its index has at most 2^29 states (a table of 128 MiB,
-// built in seconds), else split in as few groups of equal size as keep
-// each under that (the 3x3x3: the corners, and the edges in two halves,
-// Korf's patterns); patterns of different sets merged while their product
-// has at most 2^24 states. The largest first, while they fit.
-std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes);
+// pattern where its index has at most `most_states` states, else in as
+// few groups as keep each within that, each as large as it allows
+// (overlapping where the pieces do not split evenly); patterns of different
+// sets merged while their product has at most 2^24 states. Where all do
+// not fit in `bytes`, the bound is halved until they do. The 3x3x3 with
+// 2^27: the corners, and the edges in halves of six (Korf's patterns); with
+// 2^29, the edges in two groups of seven.
+std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes,
+                                     std::uint64_t most_states);
 
 // The file name of a pattern's table in a tables folder: the definition's
 // name, the pattern's, and a digest of the moves and pattern, so that
