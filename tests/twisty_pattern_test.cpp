@@ -266,6 +266,7 @@ TEST(PatternDatabase, PatternsAsWritten) {
   const Pattern p = parse_pattern(moves, "EDGE 2 4 + CORNER 1-3", "--patterns");
   EXPECT_EQ(p, (Pattern{{{0, {0, 1, 2}}, {1, {1, 3}}}}));
   EXPECT_EQ(pattern_name(def, p), "CORNER 1-3 + EDGE 2 4");
+  EXPECT_EQ(pattern_name(def, {{{0, {7, 0, 1, 2, 5}}}}), "CORNER 1-3 6 8");
   EXPECT_EQ(parse_pattern(moves, " CORNER ", "--patterns"),
             (Pattern{{{0, {0, 1, 2, 3, 4, 5, 6, 7}}}}));
   for (const auto& [text, why] :
@@ -292,8 +293,9 @@ TEST(PatternDatabase, PatternsAsWritten) {
 
 // The automatic choice on the 3x3x3: the corners whole (8! 3^7 states) and
 // the edges in two halves of six (12!/6! 2^6 each), Korf's patterns; with
-// a larger bound, two overlapping groups of seven edges; within less
-// memory, smaller groups until all fit.
+// a larger bound, two overlapping groups of seven edges; each with a third
+// group where the memory allows; within less memory, smaller groups until
+// all fit.
 TEST(PatternDatabase, ChoosesKorfsPatternsForTheCube) {
   const Definition def = load_definition(data_file("rubiks-cube.tws"));
   const PieceMoves moves(def, expand_moves(def, {}));
@@ -304,11 +306,16 @@ TEST(PatternDatabase, ChoosesKorfsPatternsForTheCube) {
     return out;
   };
   using Names = std::vector<std::string>;
-  EXPECT_EQ(names(1e9, 1 << 27), (Names{"CORNER", "EDGE 1-6", "EDGE 7-12"}));
-  EXPECT_EQ(names(1e9, 1 << 29), (Names{"EDGE 1-7", "EDGE 6-12", "CORNER"}));
+  EXPECT_EQ(names(1e9, 1 << 27), (Names{"CORNER", "EDGE 1-6", "EDGE 7-12", "EDGE 4-9"}));
+  EXPECT_EQ(names(1e9, 1 << 29), (Names{"EDGE 1-7", "EDGE 6-12", "CORNER", "EDGE 1-3 9-12"}));
+  // Without room for a third group of edges: none.
+  EXPECT_EQ(names((88179840.0 + 2 * 42577920) / 4, 1 << 27),
+            (Names{"CORNER", "EDGE 1-6", "EDGE 7-12"}));
   // Below the three's 43.3 MB (at 2 bits a state): the bound halved to
-  // 2^26, six corners (8!/2! 3^6 states) twice and the edges' halves.
-  EXPECT_EQ(names(40e6, 1 << 27), (Names{"EDGE 1-6", "EDGE 7-12", "CORNER 1-6", "CORNER 3-8"}));
+  // 2^26, six corners (8!/2! 3^6 states) twice and the edges' halves, then
+  // a third group of six corners in what is left.
+  EXPECT_EQ(names(40e6, 1 << 27),
+            (Names{"EDGE 1-6", "EDGE 7-12", "CORNER 1-6", "CORNER 3-8", "CORNER 1-3 6-8"}));
   // The tower: its corners and edges together have few states: one pattern.
   const Definition tower = load_definition(data_file("tower-2x3x2.tws"));
   const PieceMoves tower_moves(tower, expand_moves(tower, {}));

@@ -101,14 +101,23 @@ std::optional<PatternDatabase::Layout> lay_out(const PieceMoves& moves, const Pa
   return layout;
 }
 
+// A part's pieces from 1, in order, runs of three or more as ranges: " 1-3
+// 9-12"; nothing where the part tracks the whole set.
 std::string pieces_text(const std::vector<std::uint8_t>& pieces, unsigned slots) {
   if (pieces.size() == slots) return "";
   std::vector<std::uint8_t> sorted = pieces;
   std::sort(sorted.begin(), sorted.end());
-  const bool run = sorted.back() - sorted.front() + 1u == sorted.size();
-  if (run && sorted.size() > 2) return fmt::format(" {}-{}", sorted.front() + 1, sorted.back() + 1);
   std::string text;
-  for (std::uint8_t p : pieces) text += fmt::format(" {}", p + 1);
+  for (std::size_t i = 0; i < sorted.size();) {
+    std::size_t j = i;
+    while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1) ++j;
+    if (j - i >= 2) {
+      text += fmt::format(" {}-{}", sorted[i] + 1, sorted[j] + 1);
+    } else {
+      for (std::size_t k = i; k <= j; ++k) text += fmt::format(" {}", sorted[k] + 1);
+    }
+    i = j + 1;
+  }
   return text;
 }
 
@@ -266,28 +275,64 @@ std::vector<std::uint8_t> moving_pieces(const PieceMoves& moves, std::size_t s) 
   return pieces;
 }
 
-// Set s's moving pieces in as few groups as keep each within `cap`
-// states, each group as large as that allows (overlapping where they
-// cannot split the pieces evenly: a larger table bounds better).
-std::vector<Pattern> split_set(const PieceMoves& moves, std::size_t s, std::uint64_t cap) {
-  const std::vector<std::uint8_t> pieces = moving_pieces(moves, s);
-  if (pieces.empty() || moves.definition().sets[s].slots > 64) return {};
-  std::size_t most = 0;  // the largest group within the bound
+// The most of `pieces` (of set s) a group may hold within `cap` states.
+std::size_t largest_group(const PieceMoves& moves, std::size_t s,
+                          const std::vector<std::uint8_t>& pieces, std::uint64_t cap) {
+  std::size_t most = 0;
   while (most < pieces.size()) {
     const Pattern p{{{s, {pieces.begin(), pieces.begin() + static_cast<long>(most + 1)}}}};
     const auto states = pattern_states(moves, p);
     if (!states || *states > cap) break;
     ++most;
   }
+  return most;
+}
+
+// Where the groups of `most` of n pieces start: as few as cover them,
+// spread evenly (overlapping where they cannot split the pieces evenly).
+std::vector<std::size_t> group_starts(std::size_t n, std::size_t most) {
+  const std::size_t groups = (n + most - 1) / most;
+  std::vector<std::size_t> starts;
+  for (std::size_t g = 0; g < groups; ++g)
+    starts.push_back(groups == 1 ? 0 : g * (n - most) / (groups - 1));
+  return starts;
+}
+
+Pattern window(std::size_t s, const std::vector<std::uint8_t>& pieces, std::size_t start,
+               std::size_t size) {
+  Pattern p{{{s, {}}}};
+  for (std::size_t i = 0; i < size; ++i)
+    p.parts[0].pieces.push_back(pieces[(start + i) % pieces.size()]);
+  return p;
+}
+
+// Set s's moving pieces in as few groups as keep each within `cap`
+// states, each group as large as that allows (a larger table bounds
+// better); with `extra`, one group more where there are several: the
+// window (around the pieces' order) that starts halfway across the widest
+// gap between the groups' starts.
+std::vector<Pattern> split_set(const PieceMoves& moves, std::size_t s, std::uint64_t cap,
+                               bool extra) {
+  const std::vector<std::uint8_t> pieces = moving_pieces(moves, s);
+  if (pieces.empty() || moves.definition().sets[s].slots > 64) return {};
+  const std::size_t most = largest_group(moves, s, pieces, cap);
   if (most == 0) return {};
-  const std::size_t groups = (pieces.size() + most - 1) / most;
+  const std::vector<std::size_t> starts = group_starts(pieces.size(), most);
   std::vector<Pattern> split;
-  for (std::size_t g = 0; g < groups; ++g) {
-    const std::size_t begin = groups == 1 ? 0 : g * (pieces.size() - most) / (groups - 1);
-    split.push_back({{{s,
-                       {pieces.begin() + static_cast<long>(begin),
-                        pieces.begin() + static_cast<long>(begin + most)}}}});
+  if (!extra) {
+    for (std::size_t start : starts) split.push_back(window(s, pieces, start, most));
+    return split;
   }
+  if (starts.size() < 2) return split;
+  std::size_t widest = 0, from = 0;
+  for (std::size_t g = 0; g < starts.size(); ++g) {
+    const std::size_t next = g + 1 < starts.size() ? starts[g + 1] : starts[0] + pieces.size();
+    if (next - starts[g] > widest) {
+      widest = next - starts[g];
+      from = starts[g];
+    }
+  }
+  split.push_back(window(s, pieces, (from + widest / 2) % pieces.size(), most));
   return split;
 }
 
@@ -304,7 +349,7 @@ std::vector<std::pair<std::uint64_t, Pattern>> patterns_within(const PieceMoves&
                                                                std::uint64_t cap) {
   std::vector<std::pair<std::uint64_t, Pattern>> sized;
   for (std::size_t s = 0; s < moves.definition().sets.size(); ++s)
-    for (Pattern& p : split_set(moves, s, cap))
+    for (Pattern& p : split_set(moves, s, cap, false))
       sized.emplace_back(*pattern_states(moves, p), std::move(p));
   // Merge the smallest with the next smallest it can take, while any can.
   for (bool merged = true; merged;) {
@@ -336,19 +381,24 @@ std::vector<std::pair<std::uint64_t, Pattern>> patterns_within(const PieceMoves&
 std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes,
                                      std::uint64_t most_states) {
   std::vector<std::pair<std::uint64_t, Pattern>> sized;
-  for (std::uint64_t cap = most_states; cap >= kLeastCap; cap /= 2) {
+  std::uint64_t cap = most_states;
+  for (; cap >= kLeastCap; cap /= 2) {
     sized = patterns_within(moves, cap);
     double need = 0;
     for (const auto& [states, pattern] : sized) need += double(states) / 4;
-    if (need <= bytes) break;
+    if (need <= bytes || cap / 2 < kLeastCap) break;
   }
   std::vector<Pattern> chosen;
   double left = bytes;
-  for (auto& [states, pattern] : sized)
-    if (double(states) / 4 <= left) {
-      left -= double(states) / 4;
-      chosen.push_back(std::move(pattern));
-    }
+  const auto take = [&](std::uint64_t states, Pattern& pattern) {
+    if (double(states) / 4 > left) return;
+    left -= double(states) / 4;
+    chosen.push_back(std::move(pattern));
+  };
+  for (auto& [states, pattern] : sized) take(states, pattern);
+  // Then one more group of each split set, where the memory left allows.
+  for (std::size_t s = 0; s < moves.definition().sets.size(); ++s)
+    for (Pattern& p : split_set(moves, s, cap, true)) take(*pattern_states(moves, p), p);
   return chosen;
 }
 

@@ -55,9 +55,11 @@ std::optional<std::uint64_t> pattern_states(const PieceMoves& moves, const Patte
 // few groups as keep each within that, each as large as it allows
 // (overlapping where the pieces do not split evenly); patterns of different
 // sets merged while their product has at most 2^24 states. Where all do
-// not fit in `bytes`, the bound is halved until they do. The 3x3x3 with
-// 2^27: the corners, and the edges in halves of six (Korf's patterns); with
-// 2^29, the edges in two groups of seven.
+// not fit in `bytes`, the bound is halved until they do; then, where the
+// memory left allows, one more group of each split set (the window across
+// the widest gap between the groups). The 3x3x3 with 2^27: the corners,
+// and the edges in halves of six (Korf's patterns) and a third six; with
+// 2^29, the edges in two groups of seven and a third seven.
 std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes,
                                      std::uint64_t most_states);
 
