@@ -130,6 +130,34 @@ TEST(Ida, LengthsAreTheTablesAndCountsTheBruteForces) {
   }
 }
 
+// The pocket cube, pruned by two halves of its corners (neither is the
+// whole puzzle): for random positions, IDA*'s length is the full table's
+// and its solution solves, on one thread and two.
+TEST(Ida, PocketCubeLengthsAreTheTables) {
+  const Definition def = load_definition(data_file("pocket-cube.tws"));
+  const std::vector<Move> moves = expand_moves(def, {});
+  const TwistySpace full(def, moves);
+  const std::uint64_t solved = full.solved_rank();
+  const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
+  const PieceMoves by_piece(def, moves);
+  const PatternDatabase low(by_piece, {{{0, {0, 1, 2, 3}}}}), high(by_piece, {{{0, {4, 5, 6, 7}}}});
+  const std::vector<const PatternDatabase*> pdbs{&low, &high};
+  std::mt19937 rng(23);
+  for (int sample = 0; sample < 12; ++sample) {
+    const Arrangement x = random_walk(def, moves, 40, rng);
+    const auto optimal = static_cast<unsigned>(path_to_solved(full, depths, full.rank(x)).size());
+    SCOPED_TRACE(::testing::Message() << "sample " << sample << ", " << optimal << " moves");
+    for (int threads : {1, 2}) {
+      ThreadLimit limit(threads);
+      const IdaResult r = solve_ida(by_piece, x, pdbs, {});
+      ASSERT_TRUE(r.length.has_value());
+      EXPECT_EQ(*r.length, optimal);
+      ASSERT_EQ(r.solutions.size(), 1u);
+      EXPECT_EQ(play(def, moves, x, r.solutions[0]), def.solved);
+    }
+  }
+}
+
 // A depth bound below the optimum answers nothing, with the depth proven.
 TEST(Ida, MaxDepthBelowTheOptimumProvesItsDepth) {
   const Definition def = load_definition(data_file("tower-2x3x2.tws"));
@@ -162,8 +190,17 @@ TEST(IdaCli, SearchGivesTheTablesLengthAndCounts) {
   const Json search = Json::parse(r.output);
   EXPECT_EQ(search["method"], "search");
   EXPECT_EQ(search["length"], table["length"]);
-  ASSERT_EQ(search["pattern_databases"].size(), 1u);
-  EXPECT_EQ(search["pattern_databases"][0]["name"], "CORNER + EDGE");
+  // Six moves are searched without tables (a million canonical sequences
+  // go deeper); an antipode (14 moves, `twisty bfs`) needs them.
+  EXPECT_TRUE(search["pattern_databases"].empty()) << search.dump();
+  const std::string antipode = "D' F D F U' R U F U' F U R U' R";
+  r = testing::run_cubenum("twisty solve " + data_file("tower-2x3x2.tws") + " --scramble \"" +
+                           antipode + "\" --method search --json -");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json deep = Json::parse(r.output);
+  EXPECT_EQ(deep["length"], 14);
+  ASSERT_EQ(deep["pattern_databases"].size(), 1u);
+  EXPECT_EQ(deep["pattern_databases"][0]["name"], "CORNER + EDGE");
   EXPECT_GE(search["optimal_solutions"].get<std::uint64_t>(), 1u);
   r = testing::run_cubenum("twisty solve " + file + " --method search --max-depth 2");
   ASSERT_EQ(r.status, 0) << r.output;
@@ -193,7 +230,8 @@ TEST(IdaCli, ScrambleFilesAllSolutionsAndTablesFolder) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string lines = dir + "/lines.txt", blocks = dir + "/blocks.scr";
-  std::ofstream(lines) << "# two scrambles\nR U F D L U2\n\nU2 F\n";
+  std::ofstream(lines)
+      << "# three scrambles\nR U F D L U2\n\nU2 F\nD' F D F U' R U F U' F U R U' R\n";
   std::ofstream(blocks) << "ScrambleAlg six\nR U F\nD L U2\nEnd\n"
                            "Scramble turned\nCORNER\n1 2 4 8 5 6 3 7\nEDGE\n1 2 3 4\nEnd\n";
   const std::string file = data_file("tower-2x3x2.tws");
@@ -201,7 +239,7 @@ TEST(IdaCli, ScrambleFilesAllSolutionsAndTablesFolder) {
                                 " --all 4 --tables " + dir + "/tables --json -");
   ASSERT_EQ(r.status, 0) << r.output;
   const Json first = Json::parse(r.output);
-  ASSERT_EQ(first["solutions"].size(), 2u);
+  ASSERT_EQ(first["solutions"].size(), 3u);
   EXPECT_EQ(first["solutions"][0]["scramble"], "R U F D L U2");
   EXPECT_EQ(first["solutions"][1]["length"], 2);
   EXPECT_FALSE(first["pattern_databases"][0]["loaded"].get<bool>());
@@ -223,7 +261,7 @@ TEST(IdaCli, ScrambleFilesAllSolutionsAndTablesFolder) {
   ASSERT_EQ(r.status, 0) << r.output;
   const Json second = Json::parse(r.output);
   EXPECT_TRUE(second["pattern_databases"][0]["loaded"].get<bool>());
-  for (std::size_t i = 0; i < 2; ++i)
+  for (std::size_t i = 0; i < 3; ++i)
     EXPECT_EQ(second["solutions"][i]["solutions"], first["solutions"][i]["solutions"]);
   // twsearch's blocks, and the table gives the same lengths.
   r = testing::run_cubenum("twisty solve " + file + " --method search --scrambles " + blocks +
@@ -258,6 +296,15 @@ TEST(IdaCli, ScrambleFilesAllSolutionsAndTablesFolder) {
   r = testing::run_cubenum("twisty solve " + file);
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("give --scramble or --scrambles"), std::string::npos) << r.output;
+  // A tables folder that cannot be made (under a file), and patterns with
+  // the table method.
+  r = testing::run_cubenum("twisty solve " + file + " --scramble R --tables " + lines + "/tables");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("cannot make the pattern databases' folder"), std::string::npos)
+      << r.output;
+  r = testing::run_cubenum("twisty solve " + file + " --scramble R --method table --patterns EDGE");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("drop --patterns"), std::string::npos) << r.output;
   std::filesystem::remove_all(dir);
 }
 

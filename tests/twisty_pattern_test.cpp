@@ -207,8 +207,8 @@ TEST(PatternDatabase, RanksAreDistinctAndInRange) {
 }
 
 // The table's file: written and read back, the same distances; a damaged
-// file, a truncated one and another pattern's are refused with the file
-// named.
+// file (its table or its header), a truncated one and another pattern's
+// are refused with the file named.
 TEST(PatternDatabase, TableFileRoundTripsAndRefusesOthers) {
   const Definition def = load_definition(data_file("tower-2x3x2.tws"));
   const PieceMoves moves(def, expand_moves(def, {}));
@@ -252,6 +252,10 @@ TEST(PatternDatabase, TableFileRoundTripsAndRefusesOthers) {
   refused(edges, damaged, "damaged");
   std::ofstream(damaged, std::ios::binary) << bytes.substr(0, bytes.size() - 5);
   refused(edges, damaged, "truncated");
+  std::string header = bytes;
+  header[header.find(" depth ") + 7] = 'x';
+  std::ofstream(damaged, std::ios::binary) << header;
+  refused(edges, damaged, "header is damaged");
   std::ofstream(damaged, std::ios::binary) << "not a table\n";
   refused(edges, damaged, "not a cubenum pattern database");
   std::remove(file.c_str());

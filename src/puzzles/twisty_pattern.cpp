@@ -123,8 +123,10 @@ std::string pieces_text(const std::vector<std::uint8_t>& pieces, unsigned slots)
 
 // The view's states as the BFS engine's ranked space: each state's
 // neighbours through the moves' tables on its tracked pieces. A cursor
-// keeps, for the slots of its last rank, where each move takes them and
-// what it adds to their twists, so consecutive ranks decode only twists.
+// keeps, for the slots of all tracked pieces but the last (a rank's
+// "prefix"), where each move takes them, and for each slot the last piece
+// may hold, the rank of the slots after each move and the twists it adds:
+// consecutive ranks then decode only the last piece's digit and the twists.
 class ViewSpace {
  public:
   ViewSpace(const PieceMoves& moves, const PatternDatabase::Layout& layout)
@@ -135,50 +137,56 @@ class ViewSpace {
    public:
     explicit Cursor(const ViewSpace& space)
         : space_(space),
-          slots_(space.layout_.tracked.size()),
-          next_slots_(space.moves_.moves().size()),
-          added_(space.moves_.moves().size() * slots_.size()),
-          twists_(slots_.size()),
-          after_(space.moves_.pieces()) {}
+          k_(space.layout_.tracked.size()),
+          moves_(space.moves_.moves().size()),
+          last_radix_(space.layout_.tracked.back().radix),
+          slots_(k_),
+          added_(moves_ * k_),
+          last_next_(moves_ * last_radix_),
+          last_added_(moves_ * last_radix_),
+          twists_(k_) {}
 
     template <class Visit>
     bool for_each_neighbour(std::uint64_t rank, Visit&& visit) {
       const PatternDatabase::Layout& layout = space_.layout_;
       const std::uint64_t slots = rank / layout.twist_states;
-      if (slots != decoded_) decode_slots(slots);
+      const std::uint64_t prefix = slots / last_radix_;
+      if (prefix != decoded_) decode_prefix(prefix);
+      const auto last = static_cast<std::size_t>(slots % last_radix_);
       std::uint64_t twists = rank % layout.twist_states;
-      const std::size_t k = layout.tracked.size();
-      for (std::size_t i = k; i-- > 0;)
+      for (std::size_t i = k_; i-- > 0;)
         if (const unsigned o = layout.tracked[i].twists; o != 0) {
           twists_[i] = static_cast<unsigned>(twists % o);
           twists /= o;
         }
-      for (std::size_t m = 0; m < next_slots_.size(); ++m) {
+      for (std::size_t m = 0; m < moves_; ++m) {
         std::uint64_t next = 0;
-        const unsigned* added = &added_[m * k];
-        for (std::size_t i = 0; i < k; ++i)
+        const unsigned* added = &added_[m * k_];
+        for (std::size_t i = 0; i < k_; ++i)
           if (const unsigned o = layout.tracked[i].twists; o != 0) {
-            const unsigned t = twists_[i] + added[i];
+            const unsigned t =
+                twists_[i] + (i + 1 == k_ ? last_added_[m * last_radix_ + last] : added[i]);
             next = next * o + (t >= o ? t - o : t);
           }
-        if (visit(next_slots_[m] * layout.twist_states + next)) return true;
+        if (visit(last_next_[m * last_radix_ + last] * layout.twist_states + next)) return true;
       }
       return false;
     }
 
    private:
-    // The tracked pieces' slots of the slots' rank, and for each move
-    // their slots' rank after it and what it adds to each twist.
-    void decode_slots(std::uint64_t rank) {
+    // The slots of every tracked piece but the last, from the prefix; for
+    // each move, what it does to them and, for each slot left to the last
+    // piece, the slots' rank after it and the last piece's added twist.
+    void decode_prefix(std::uint64_t prefix) {
       const PatternDatabase::Layout& layout = space_.layout_;
-      const std::size_t k = layout.tracked.size();
-      decoded_ = rank;
-      for (std::size_t i = k; i-- > 0;) {
-        slots_[i] = static_cast<unsigned>(rank % layout.tracked[i].radix);
-        rank /= layout.tracked[i].radix;
+      const PieceMoves& moves = space_.moves_;
+      decoded_ = prefix;
+      for (std::size_t i = k_ - 1; i-- > 0;) {
+        slots_[i] = static_cast<unsigned>(prefix % layout.tracked[i].radix);
+        prefix /= layout.tracked[i].radix;
       }
-      std::uint64_t used = 0;
-      for (std::size_t i = 0; i < k; ++i) {  // digit d: the d-th free slot
+      std::uint64_t used = 0;                     // of the last piece's part
+      for (std::size_t i = 0; i + 1 < k_; ++i) {  // digit d: the d-th free slot
         if (layout.tracked[i].first) used = 0;
         unsigned slot = 0;
         for (unsigned d = slots_[i];; ++slot)
@@ -186,26 +194,48 @@ class ViewSpace {
         slots_[i] = slot;
         used |= std::uint64_t{1} << slot;
       }
-      const PieceMoves& moves = space_.moves_;
-      for (std::size_t m = 0; m < next_slots_.size(); ++m) {
-        for (std::size_t i = 0; i < k; ++i) {
+      if (layout.tracked.back().first) used = 0;
+      const PatternDatabase::Tracked& last = layout.tracked.back();
+      const unsigned o = moves.definition().sets[last.set].orientations;
+      for (std::size_t m = 0; m < moves_; ++m) {
+        // The pieces before the last: their digits' share of the rank, and
+        // the slots they take in the last piece's part.
+        std::uint64_t before = 0, taken = 0, part_used = 0;
+        for (std::size_t i = 0; i + 1 < k_; ++i) {
           const PatternDatabase::Tracked& t = layout.tracked[i];
-          const unsigned o = moves.definition().sets[t.set].orientations;
-          const std::uint8_t b = moves.table(m, t.set)[slots_[i] * o];
-          after_[t.byte] = b;
-          added_[m * k + i] = layout.twist_of[t.table + b];
+          const unsigned to = moves.definition().sets[t.set].orientations;
+          const std::uint8_t b = moves.table(m, t.set)[slots_[i] * to];
+          const unsigned slot = layout.slot_of[t.table + b];
+          if (t.first) part_used = 0;
+          const std::uint64_t bit = std::uint64_t{1} << slot;
+          before += (slot - static_cast<unsigned>(std::popcount(part_used & (bit - 1)))) *
+                    (t.slot_weight / layout.twist_states);
+          part_used |= bit;
+          added_[m * k_ + i] = layout.twist_of[t.table + b];
         }
-        next_slots_[m] = space_.slot_rank(after_.data());
+        if (!last.first) taken = part_used;
+        std::size_t d = 0;
+        for (unsigned slot = 0; d < last_radix_; ++slot) {
+          if ((used >> slot & 1U) != 0) continue;
+          const std::uint8_t b = moves.table(m, last.set)[slot * o];
+          const unsigned to = layout.slot_of[last.table + b];
+          const std::uint64_t bit = std::uint64_t{1} << to;
+          last_next_[m * last_radix_ + d] =
+              before + (to - static_cast<unsigned>(std::popcount(taken & (bit - 1))));
+          last_added_[m * last_radix_ + d] = layout.twist_of[last.table + b];
+          ++d;
+        }
       }
     }
 
     const ViewSpace& space_;
+    std::size_t k_, moves_, last_radix_;
     std::uint64_t decoded_ = std::numeric_limits<std::uint64_t>::max();
     std::vector<unsigned> slots_;
-    std::vector<std::uint64_t> next_slots_;  // [move]
-    std::vector<unsigned> added_;            // [move][tracked]
+    std::vector<unsigned> added_;           // [move][tracked], all but the last
+    std::vector<std::uint64_t> last_next_;  // [move][the last piece's digit]
+    std::vector<unsigned> last_added_;      // [move][the last piece's digit]
     std::vector<unsigned> twists_;
-    std::vector<std::uint8_t> after_;  // the tracked pieces after a move
   };
 
   Cursor cursor(std::uint64_t) const { return Cursor(*this); }
@@ -216,18 +246,6 @@ class ViewSpace {
   }
 
  private:
-  // The rank of the tracked pieces' slots alone.
-  std::uint64_t slot_rank(const std::uint8_t* pieces) const {
-    std::uint64_t slots = 0, used = 0;
-    for (const PatternDatabase::Tracked& t : layout_.tracked) {
-      const unsigned slot = layout_.slot_of[t.table + pieces[t.byte]];
-      if (t.first) used = 0;
-      slots = slots * t.radix + slot - std::popcount(used & ((std::uint64_t{1} << slot) - 1));
-      used |= std::uint64_t{1} << slot;
-    }
-    return slots;
-  }
-
   const PieceMoves& moves_;
   const PatternDatabase::Layout& layout_;
 };
@@ -535,7 +553,10 @@ PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, const
     throw InputError(file, 0,
                      "this pattern database belongs to another puzzle, other moves or another "
                      "pattern (delete it to build it again)");
-  max_depth_ = static_cast<unsigned>(std::stoul(header.substr(id.size())));
+  const std::string depth = header.substr(id.size());
+  if (depth.empty() || depth.size() > 3 || !std::all_of(depth.begin(), depth.end(), ::isdigit))
+    throw InputError(file, 1, "the pattern database's header is damaged");
+  max_depth_ = static_cast<unsigned>(std::stoul(depth));
   std::uint64_t checksum = 0;
   in.read(reinterpret_cast<char*>(&checksum), sizeof checksum);
   depths_ = bfs::DepthTable(states_);

@@ -16,6 +16,7 @@
 #include "cubenum/core/memory.hpp"
 #include "cubenum/core/progress.hpp"
 #include "cubenum/core/stopwatch.hpp"
+#include "cubenum/puzzles/twisty_canonical.hpp"
 #include "cubenum/puzzles/twisty_ida.hpp"
 #include "cubenum/puzzles/twisty_pattern.hpp"
 
@@ -33,6 +34,8 @@ bool reads_table(const SolveRequest& request) {
 }
 
 namespace {
+
+constexpr std::uint64_t kQuickSequences = 1 << 16;
 
 // A scramble and the position it makes.
 struct Scrambled {
@@ -111,7 +114,6 @@ std::vector<std::unique_ptr<PatternDatabase>> pattern_databases(const PieceMoves
     const std::uint64_t most_states = std::uint64_t{1} << (request.tables ? 29 : 27);
     patterns = choose_patterns(moves, allowed > 0 ? allowed : 4.0 * (1ULL << 30), most_states);
   }
-  if (request.tables) std::filesystem::create_directories(*request.tables);
   std::vector<std::unique_ptr<PatternDatabase>> pdbs;
   for (const Pattern& pattern : patterns) {
     PatternUse use;
@@ -160,9 +162,10 @@ class SearchProgress {
 };
 
 Solution search(const PieceMoves& moves, const Scrambled& scramble,
-                const std::vector<const PatternDatabase*>& pdbs, const SolveRequest& request) {
+                const std::vector<const PatternDatabase*>& pdbs, const SolveRequest& request,
+                unsigned max_depth) {
   IdaOptions options;
-  options.max_depth = request.max_depth;
+  options.max_depth = max_depth;
   options.count = request.count;
   options.keep = std::max<std::size_t>(request.all, 1);
   options.cluster = &this_cluster();
@@ -208,14 +211,41 @@ SolveResult solve_by_search(const SolveRequest& request,
   const MoveChoice choice{split_move_list(request.space.moves.value_or("")), request.space.quarter};
   const PieceMoves moves(def, expand_moves(def, choice));
   const std::vector<Scrambled> positions = scrambles(request, def);
+  if (request.tables) {
+    std::error_code error;
+    std::filesystem::create_directories(*request.tables, error);
+    if (error)
+      throw InputError(*request.tables, 0,
+                       "cannot make the pattern databases' folder: " + error.message());
+  }
   SolveResult result;
   result.file = def.file;
   result.searched = true;
-  const auto pdbs = pattern_databases(moves, request, result.pattern_databases);
+  // A short scramble needs no tables: each is first searched without them
+  // as deep as 65,536 canonical sequences go (its answer is as optimal).
+  const std::vector<std::uint64_t> sequences =
+      CanonicalMoves(def, moves.moves()).count(request.max_depth);
+  unsigned quick_depth = 0;
+  for (std::uint64_t within = 0;
+       quick_depth + 1 < sequences.size() && (within += sequences[quick_depth]) <= kQuickSequences;)
+    ++quick_depth;
+  std::vector<Solution> quick;
+  const auto answered = [&](const Solution& s) {
+    return s.found || s.stopped || quick_depth >= request.max_depth;
+  };
+  bool all_quick = true;
+  for (const Scrambled& scramble : positions) {
+    quick.push_back(search(moves, scramble, {}, request, quick_depth));
+    all_quick &= answered(quick.back());
+  }
+  std::vector<std::unique_ptr<PatternDatabase>> pdbs;
+  if (!all_quick) pdbs = pattern_databases(moves, request, result.pattern_databases);
   std::vector<const PatternDatabase*> used;
   for (const auto& pdb : pdbs) used.push_back(pdb.get());
-  for (const Scrambled& scramble : positions) {
-    result.solutions.push_back(search(moves, scramble, used, request));
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    result.solutions.push_back(answered(quick[i])
+                                   ? std::move(quick[i])
+                                   : search(moves, positions[i], used, request, request.max_depth));
     if (solved) solved(result.solutions.back());
   }
   return result;
