@@ -323,9 +323,10 @@ void bind_twisty(Command* puzzle) {
       "others own) or bottom-up (over the whole level gathered), as the counts say.");
 
   auto solve_args = std::make_shared<SolveArgs>();
-  Command* solve =
-      add_action(*puzzle, "solve", "an optimal solution of a scramble, from the BFS depth table",
-                 [solve_args](const ActionContext& ctx) { return run_solve(*solve_args, ctx); });
+  Command* solve = add_action(
+      *puzzle, "solve",
+      "optimal solutions of scrambles: from the BFS depth table, or by IDA* with pattern databases",
+      [solve_args](const ActionContext& ctx) { return run_solve(*solve_args, ctx); });
   add_space_options(solve, solve_args->space);
   auto* scramble =
       solve->add_option("--scramble", solve_args->scramble, "moves of the file, e.g. \"R U2 F'\"");
@@ -376,7 +377,7 @@ void bind_twisty(Command* puzzle) {
       ->type_name("MOVES");
   solve
       ->add_option("--time-limit", solve_args->time_limit,
-                   "the search: stop after this many seconds, saying the depth proven")
+                   "the search: stop a scramble after this many seconds, saying the depth proven")
       ->type_name("SECONDS");
   allow_processes(solve);
 }

@@ -500,15 +500,19 @@ std::optional<std::uint64_t> pattern_states(const PieceMoves& moves, const Patte
   return layout->slot_states * layout->twist_states;
 }
 
-PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern)
-    : moves_(&moves), pattern_(std::move(pattern)) {
-  const auto layout = lay_out(moves, pattern_);
+void PatternDatabase::lay_out_index() {
+  const auto layout = lay_out(*moves_, pattern_);
   if (!layout) throw std::invalid_argument("twisty: a pattern with no index");
   layout_ = *layout;
   states_ = layout_.slot_states * layout_.twist_states;
-  std::vector<std::uint8_t> solved(moves.pieces());
-  moves.encode(moves.definition().solved, solved.data());
+  std::vector<std::uint8_t> solved(moves_->pieces());
+  moves_->encode(moves_->definition().solved, solved.data());
   solved_rank_ = rank(solved.data());
+}
+
+PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern)
+    : moves_(&moves), pattern_(std::move(pattern)) {
+  lay_out_index();
   bfs::BfsOptions options;
   options.two_bit = true;
   bfs::BfsResult found = bfs::frontier_bfs(ViewSpace(moves, layout_), {&solved_rank_, 1}, options);
@@ -533,13 +537,7 @@ void PatternDatabase::save(const std::string& file) const {
 
 PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, const std::string& file)
     : moves_(&moves), pattern_(std::move(pattern)) {
-  const auto layout = lay_out(moves, pattern_);
-  if (!layout) throw std::invalid_argument("twisty: a pattern with no index");
-  layout_ = *layout;
-  states_ = layout_.slot_states * layout_.twist_states;
-  std::vector<std::uint8_t> solved(moves.pieces());
-  moves.encode(moves.definition().solved, solved.data());
-  solved_rank_ = rank(solved.data());
+  lay_out_index();
 
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(file, 0, "cannot open the pattern database");

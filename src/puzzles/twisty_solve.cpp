@@ -109,8 +109,7 @@ std::vector<std::unique_ptr<PatternDatabase>> pattern_databases(const PieceMoves
                        fmt::format("the pattern databases need {}, more than the {} allowed",
                                    progress::bytes_text(bytes), progress::bytes_text(allowed)));
   } else {
-    // Tables kept for later solves are worth a longer build (seconds to a
-    // minute or two on a few cores).
+    // Tables kept for later solves are worth a longer build.
     const std::uint64_t most_states = std::uint64_t{1} << (request.tables ? 29 : 27);
     patterns = choose_patterns(moves, allowed > 0 ? allowed : 4.0 * (1ULL << 30), most_states);
   }

@@ -134,6 +134,9 @@ class PatternDatabase {
   };
 
  private:
+  // The index's layout and the solved view's rank.
+  void lay_out_index();
+
   const PieceMoves* moves_;
   Pattern pattern_;
   Layout layout_;
