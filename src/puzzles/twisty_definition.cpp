@@ -436,6 +436,15 @@ struct Generator {
 
 }  // namespace
 
+std::string sequence_text(const std::vector<Move>& moves, const std::vector<int>& sequence) {
+  std::string text;
+  for (int m : sequence) {
+    if (!text.empty()) text += ' ';
+    text += moves[static_cast<std::size_t>(m)].name;
+  }
+  return text;
+}
+
 std::vector<std::string> split_move_list(const std::string& text) {
   std::vector<std::string> names;
   std::string name;

@@ -42,11 +42,9 @@ struct Found {
   std::size_t keep = 1;
 
   void add(std::uint64_t subtree, SubtreeResult&& r) {
-    count += r.count;
-    nodes += r.nodes;
-    interrupted |= r.interrupted;
-    for (auto& s : r.solutions) solutions.emplace_back(subtree, std::move(s));
-    trim();
+    Found one{r.count, r.nodes, r.interrupted, {}, keep};
+    for (auto& s : r.solutions) one.solutions.emplace_back(subtree, std::move(s));
+    *this += std::move(one);
   }
   Found& operator+=(Found&& other) {
     count += other.count;

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -14,13 +13,15 @@
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/hash.hpp"
-#include "cubenum/core/output_file.hpp"
+#include "cubenum/core/table_file.hpp"
+#include "cubenum/puzzles/twisty_search.hpp"
 
 namespace cubenum::twisty {
 
 namespace {
 
-constexpr char kMagic[] = "cubenum pattern database 1\n";
+constexpr TableFileKind kTableFile{"cubenum pattern database 1\n", "pattern database",
+                                   "pattern database"};
 
 bool multiply(std::uint64_t& x, std::uint64_t by) {
   if (by != 0 && x > std::numeric_limits<std::uint64_t>::max() / by) return false;
@@ -253,26 +254,12 @@ class ViewSpace {
 // What a table file must match: the states, the pattern, the moves and
 // the puzzle.
 std::string identity(const PieceMoves& moves, const Pattern& pattern, std::uint64_t states) {
-  const Definition& def = moves.definition();
   std::string id = fmt::format("states {} pattern", states);
   for (const Pattern::Part& p : pattern.parts) {
-    id += " " + def.sets[p.set].name;
+    id += " " + moves.definition().sets[p.set].name;
     for (std::uint8_t piece : p.pieces) id += fmt::format(" {}", piece);
   }
-  id += " moves";
-  std::string effects;
-  for (const Move& m : moves.moves()) {
-    id += " " + m.name;
-    for (std::size_t s = 0; s < m.effect.perm.size(); ++s) {
-      effects.append(m.effect.perm[s].begin(), m.effect.perm[s].end());
-      effects.append(m.effect.ori[s].begin(), m.effect.ori[s].end());
-    }
-  }
-  for (std::size_t s = 0; s < def.solved.perm.size(); ++s) {
-    effects.append(def.solved.perm[s].begin(), def.solved.perm[s].end());
-    effects.append(def.solved.ori[s].begin(), def.solved.ori[s].end());
-  }
-  return id + fmt::format(" definition {:016x}", hash_bytes(effects.data(), effects.size()));
+  return id + " " + moves_identity(moves.moves(), moves.definition().solved);
 }
 
 constexpr std::uint64_t kMergedStates = std::uint64_t{1} << 24;
@@ -324,34 +311,47 @@ Pattern window(std::size_t s, const std::vector<std::uint8_t>& pieces, std::size
   return p;
 }
 
+// Set s's moving pieces, the most a group of them may hold within `cap`
+// states, and where the fewest groups that cover them start.
+struct Groups {
+  std::vector<std::uint8_t> pieces;
+  std::size_t most = 0;
+  std::vector<std::size_t> starts;
+};
+Groups groups_of(const PieceMoves& moves, std::size_t s, std::uint64_t cap) {
+  Groups g{moving_pieces(moves, s), 0, {}};
+  if (g.pieces.empty() || moves.definition().sets[s].slots > 64) return g;
+  g.most = largest_group(moves, s, g.pieces, cap);
+  if (g.most > 0) g.starts = group_starts(g.pieces.size(), g.most);
+  return g;
+}
+
 // Set s's moving pieces in as few groups as keep each within `cap`
 // states, each group as large as that allows (a larger table bounds
-// better); with `extra`, one group more where there are several: the
-// window (around the pieces' order) that starts halfway across the widest
-// gap between the groups' starts.
-std::vector<Pattern> split_set(const PieceMoves& moves, std::size_t s, std::uint64_t cap,
-                               bool extra) {
-  const std::vector<std::uint8_t> pieces = moving_pieces(moves, s);
-  if (pieces.empty() || moves.definition().sets[s].slots > 64) return {};
-  const std::size_t most = largest_group(moves, s, pieces, cap);
-  if (most == 0) return {};
-  const std::vector<std::size_t> starts = group_starts(pieces.size(), most);
+// better).
+std::vector<Pattern> split_set(const PieceMoves& moves, std::size_t s, std::uint64_t cap) {
+  const Groups g = groups_of(moves, s, cap);
   std::vector<Pattern> split;
-  if (!extra) {
-    for (std::size_t start : starts) split.push_back(window(s, pieces, start, most));
-    return split;
-  }
-  if (starts.size() < 2) return split;
+  for (std::size_t start : g.starts) split.push_back(window(s, g.pieces, start, g.most));
+  return split;
+}
+
+// One group more where set s splits into several: the window (around the
+// pieces' order) that starts halfway across the widest gap between the
+// groups' starts.
+std::optional<Pattern> extra_group(const PieceMoves& moves, std::size_t s, std::uint64_t cap) {
+  const Groups g = groups_of(moves, s, cap);
+  if (g.starts.size() < 2) return std::nullopt;
   std::size_t widest = 0, from = 0;
-  for (std::size_t g = 0; g < starts.size(); ++g) {
-    const std::size_t next = g + 1 < starts.size() ? starts[g + 1] : starts[0] + pieces.size();
-    if (next - starts[g] > widest) {
-      widest = next - starts[g];
-      from = starts[g];
+  for (std::size_t i = 0; i < g.starts.size(); ++i) {
+    const std::size_t next =
+        i + 1 < g.starts.size() ? g.starts[i + 1] : g.starts[0] + g.pieces.size();
+    if (next - g.starts[i] > widest) {
+      widest = next - g.starts[i];
+      from = g.starts[i];
     }
   }
-  split.push_back(window(s, pieces, (from + widest / 2) % pieces.size(), most));
-  return split;
+  return window(s, g.pieces, (from + widest / 2) % g.pieces.size(), g.most);
 }
 
 bool shares_a_set(const Pattern& a, const Pattern& b) {
@@ -367,7 +367,7 @@ std::vector<std::pair<std::uint64_t, Pattern>> patterns_within(const PieceMoves&
                                                                std::uint64_t cap) {
   std::vector<std::pair<std::uint64_t, Pattern>> sized;
   for (std::size_t s = 0; s < moves.definition().sets.size(); ++s)
-    for (Pattern& p : split_set(moves, s, cap, false))
+    for (Pattern& p : split_set(moves, s, cap))
       sized.emplace_back(*pattern_states(moves, p), std::move(p));
   // Merge the smallest with the next smallest it can take, while any can.
   for (bool merged = true; merged;) {
@@ -416,7 +416,7 @@ std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes,
   for (auto& [states, pattern] : sized) take(states, pattern);
   // Then one more group of each split set, where the memory left allows.
   for (std::size_t s = 0; s < moves.definition().sets.size(); ++s)
-    for (Pattern& p : split_set(moves, s, cap, true)) take(*pattern_states(moves, p), p);
+    if (auto p = extra_group(moves, s, cap)) take(*pattern_states(moves, *p), *p);
   return chosen;
 }
 
@@ -525,46 +525,27 @@ PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern)
 }
 
 void PatternDatabase::save(const std::string& file) const {
-  const auto bytes = depths_.cells().bytes();
-  const std::uint64_t checksum = hash_bytes(bytes.data(), bytes.size());
-  OutputFile out(file, "--tables");
-  out.write(std::string(kMagic) + identity(*moves_, pattern_, states_) +
-            fmt::format(" depth {}\n", max_depth_));
-  out.write({reinterpret_cast<const char*>(&checksum), sizeof checksum});
-  out.write({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
-  out.commit();
+  write_table_file(file, "--tables", kTableFile,
+                   identity(*moves_, pattern_, states_) + fmt::format(" depth {}", max_depth_),
+                   depths_.cells().bytes());
 }
 
 PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, const std::string& file)
     : moves_(&moves), pattern_(std::move(pattern)) {
   lay_out_index();
-
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file, 0, "cannot open the pattern database");
-  std::string magic(sizeof kMagic - 1, '\0');
-  in.read(magic.data(), static_cast<std::streamsize>(magic.size()));
-  if (!in || magic != kMagic) throw InputError(file, 0, "not a cubenum pattern database");
-  std::string header;
-  std::getline(in, header);
+  TableFileReader table(file, kTableFile);
   const std::string id = identity(moves, pattern_, states_) + " depth ";
-  if (header.compare(0, id.size(), id) != 0)
+  if (table.header().compare(0, id.size(), id) != 0)
     throw InputError(file, 0,
                      "this pattern database belongs to another puzzle, other moves or another "
                      "pattern (delete it to build it again)");
-  const std::string depth = header.substr(id.size());
+  const std::string depth = table.header().substr(id.size());
   if (depth.empty() || depth.size() > 3 || !std::all_of(depth.begin(), depth.end(), ::isdigit))
     throw InputError(file, 1, "the pattern database's header is damaged");
   max_depth_ = static_cast<unsigned>(std::stoul(depth));
-  std::uint64_t checksum = 0;
-  in.read(reinterpret_cast<char*>(&checksum), sizeof checksum);
   depths_ = bfs::DepthTable(states_);
   depths_.advise_huge_pages();
-  const auto bytes = depths_.cells().bytes();
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!in || in.peek() != std::ifstream::traits_type::eof())
-    throw InputError(file, 0, "the pattern database is truncated or has extra bytes");
-  if (hash_bytes(bytes.data(), bytes.size()) != checksum)
-    throw InputError(file, 0, "the pattern database is damaged (checksum mismatch)");
+  table.read(depths_.cells().bytes());
 }
 
 unsigned PatternDatabase::distance(const std::uint8_t* pieces) const {

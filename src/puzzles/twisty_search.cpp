@@ -13,6 +13,7 @@
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/hash.hpp"
 #include "cubenum/core/output_file.hpp"
+#include "cubenum/core/table_file.hpp"
 
 namespace cubenum::twisty {
 
@@ -283,34 +284,28 @@ std::vector<int> inverse_sequence(const TwistySpace& space, const std::vector<in
 }
 
 std::string sequence_text(const TwistySpace& space, const std::vector<int>& moves) {
-  std::string text;
-  for (int m : moves) {
-    if (!text.empty()) text += ' ';
-    text += space.move_list()[static_cast<std::size_t>(m)].name;
-  }
-  return text;
+  return sequence_text(space.move_list(), moves);
 }
 
 // ---- table files
 
 namespace {
 
-constexpr char kMagic[] = "cubenum twisty depth table 1\n";
+constexpr TableFileKind kTableFile{"cubenum twisty depth table 1\n", "twisty depth table",
+                                   "table file"};
 
 }  // namespace
 
-// What a table belongs to: the definition's pieces and moves as ranked, the
-// search's moves and the layout.
-std::string space_identity(const TwistySpace& space) {
-  std::string id = fmt::format("rows {} columns {} moves", space.rows(), space.columns());
-  for (const Move& m : space.move_list()) id += " " + m.name;
+std::string moves_identity(const std::vector<Move>& moves, const Arrangement& solved) {
+  std::string id = "moves";
   std::string effects;
-  for (const Move& m : space.move_list())
+  for (const Move& m : moves) {
+    id += " " + m.name;
     for (std::size_t s = 0; s < m.effect.perm.size(); ++s) {
       effects.append(m.effect.perm[s].begin(), m.effect.perm[s].end());
       effects.append(m.effect.ori[s].begin(), m.effect.ori[s].end());
     }
-  const Arrangement& solved = space.definition().solved;
+  }
   for (std::size_t s = 0; s < solved.perm.size(); ++s) {
     effects.append(solved.perm[s].begin(), solved.perm[s].end());
     effects.append(solved.ori[s].begin(), solved.ori[s].end());
@@ -318,37 +313,26 @@ std::string space_identity(const TwistySpace& space) {
   return id + fmt::format(" definition {:016x}", hash_bytes(effects.data(), effects.size()));
 }
 
+// What a table belongs to: the definition's pieces and moves as ranked, the
+// search's moves and the layout.
+std::string space_identity(const TwistySpace& space) {
+  return fmt::format("rows {} columns {} ", space.rows(), space.columns()) +
+         moves_identity(space.move_list(), space.definition().solved);
+}
+
 void save_table(const std::string& path, const TwistySpace& space, const bfs::RowDepths& depths) {
-  const std::string header = std::string(kMagic) + space_identity(space) + "\n";
-  const std::uint64_t checksum = hash_bytes(depths.data(), depths.bytes());
-  // Whole or not at all, every write checked (core/output_file.hpp).
-  OutputFile out(path, "--table");
-  out.write(header);
-  out.write({reinterpret_cast<const char*>(&checksum), sizeof checksum});
-  out.write({reinterpret_cast<const char*>(depths.data()), depths.bytes()});
-  out.commit();
+  write_table_file(path, "--table", kTableFile, space_identity(space),
+                   {reinterpret_cast<const std::byte*>(depths.data()), depths.bytes()});
 }
 
 bfs::RowDepths load_table(const std::string& path, const TwistySpace& space) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "cannot open the table file");
-  std::string magic(sizeof kMagic - 1, '\0');
-  in.read(magic.data(), static_cast<std::streamsize>(magic.size()));
-  if (!in || magic != kMagic) throw InputError(path, 0, "not a cubenum twisty depth table");
-  std::string identity;
-  std::getline(in, identity);
-  if (identity != space_identity(space))
+  TableFileReader file(path, kTableFile);
+  if (file.header() != space_identity(space))
     throw InputError(path, 0,
                      "this table belongs to another puzzle, other moves or another layout "
                      "(build it again with --table)");
-  std::uint64_t checksum = 0;
-  in.read(reinterpret_cast<char*>(&checksum), sizeof checksum);
   bfs::RowDepths depths(space.rows(), space.columns());
-  in.read(reinterpret_cast<char*>(depths.data()), static_cast<std::streamsize>(depths.bytes()));
-  if (!in || in.peek() != std::ifstream::traits_type::eof())
-    throw InputError(path, 0, "the table file is truncated or has extra bytes");
-  if (hash_bytes(depths.data(), depths.bytes()) != checksum)
-    throw InputError(path, 0, "the table file is damaged (checksum mismatch)");
+  file.read({reinterpret_cast<std::byte*>(depths.data()), depths.bytes()});
   return depths;
 }
 

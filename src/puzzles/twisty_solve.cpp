@@ -37,6 +37,17 @@ namespace {
 
 constexpr std::uint64_t kQuickSequences = 1 << 16;
 
+// The depth a search without tables goes to: the deepest whose shallower
+// depths together hold at most kQuickSequences canonical sequences
+// (`sequences`: their count at each depth to the deepest allowed).
+unsigned quick_search_depth(const std::vector<std::uint64_t>& sequences) {
+  unsigned depth = 0;
+  std::uint64_t shallower = 0;
+  while (depth + 1 < sequences.size() && (shallower += sequences[depth]) <= kQuickSequences)
+    ++depth;
+  return depth;
+}
+
 // A scramble and the position it makes.
 struct Scrambled {
   std::string name;
@@ -69,13 +80,6 @@ std::vector<Scrambled> scrambles(const SolveRequest& request, const Definition& 
     out.push_back({s.name.starts_with("line ") ? text : s.name, play(parse_sequence(all, text))});
   }
   return out;
-}
-
-std::string sequence_of(const std::vector<Move>& moves, const std::vector<int>& sequence) {
-  std::string text;
-  for (int m : sequence)
-    text += (text.empty() ? "" : " ") + moves[static_cast<std::size_t>(m)].name;
-  return text;
 }
 
 // Whether the full depth table fits: a space cubenum can rank, whose BFS
@@ -195,8 +199,9 @@ Solution search(const PieceMoves& moves, const Scrambled& scramble,
   solution.found = result.length.has_value();
   if (solution.found) {
     solution.moves = result.solutions[0];
-    solution.text = sequence_of(moves.moves(), solution.moves);
-    for (const auto& s : result.solutions) solution.listed.push_back(sequence_of(moves.moves(), s));
+    solution.text = sequence_text(moves.moves(), solution.moves);
+    for (const auto& s : result.solutions)
+      solution.listed.push_back(sequence_text(moves.moves(), s));
   }
   solution.seconds = clock.seconds();
   return solution;
@@ -221,13 +226,9 @@ SolveResult solve_by_search(const SolveRequest& request,
   result.file = def.file;
   result.searched = true;
   // A short scramble needs no tables: each is first searched without them
-  // as deep as 65,536 canonical sequences go (its answer is as optimal).
-  const std::vector<std::uint64_t> sequences =
-      CanonicalMoves(def, moves.moves()).count(request.max_depth);
-  unsigned quick_depth = 0;
-  for (std::uint64_t within = 0;
-       quick_depth + 1 < sequences.size() && (within += sequences[quick_depth]) <= kQuickSequences;)
-    ++quick_depth;
+  // (its answer is as optimal), to quick_depth.
+  const unsigned quick_depth =
+      quick_search_depth(CanonicalMoves(def, moves.moves()).count(request.max_depth));
   std::vector<Solution> quick;
   const auto answered = [&](const Solution& s) {
     return s.found || s.stopped || quick_depth >= request.max_depth;

@@ -123,5 +123,7 @@ std::vector<std::string> split_move_list(const std::string& text);
 // InputError naming `option`. Returns indices into `moves`.
 std::vector<int> parse_sequence(const std::vector<Move>& moves, const std::string& text,
                                 const std::string& option = "--scramble");
+// Indices into `moves` as text, e.g. "R U2 F'".
+std::string sequence_text(const std::vector<Move>& moves, const std::vector<int>& sequence);
 
 }  // namespace cubenum::twisty

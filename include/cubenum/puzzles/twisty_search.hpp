@@ -130,6 +130,9 @@ std::string sequence_text(const TwistySpace& space, const std::vector<int>& move
 void save_table(const std::string& path, const TwistySpace& space, const bfs::RowDepths& depths);
 // What identifies the space (the tables' and checkpoints' key).
 std::string space_identity(const TwistySpace& space);
+// What identifies a search's moves and the definition they act on: their
+// names, and a digest of their effects and the solved position.
+std::string moves_identity(const std::vector<Move>& moves, const Arrangement& solved);
 bfs::RowDepths load_table(const std::string& path, const TwistySpace& space);
 
 }  // namespace cubenum::twisty
