@@ -100,13 +100,20 @@ TEST(PieceMoves, IdenticalPiecesAreSolvedAlike) {
   }
 }
 
-// The view of a position: each tracked piece's slot and twist.
+// The view of a position: each tracked piece's slot and twist (its slot
+// alone where the pattern leaves its twist out).
 std::string view_key(const PieceMoves& moves, const Pattern& pattern, const Arrangement& x) {
   const std::vector<std::uint8_t> pieces = by_piece(moves, x);
   std::string key;
-  for (const Pattern::Part& part : pattern.parts)
-    for (std::uint8_t p : part.pieces)
-      key += static_cast<char>(pieces[moves.first_piece(part.set) + p]);
+  for (const Pattern::Part& part : pattern.parts) {
+    const unsigned o = moves.definition().sets[part.set].orientations;
+    for (std::uint8_t p : part.pieces) {
+      const std::uint8_t b = pieces[moves.first_piece(part.set) + p];
+      const bool forgotten = std::find(part.without_twist.begin(), part.without_twist.end(), p) !=
+                             part.without_twist.end();
+      key += static_cast<char>(forgotten ? b / o * o : b);
+    }
+  }
   return key;
 }
 
@@ -172,9 +179,57 @@ TEST(PatternDatabase, DistancesAreTheViewsAndLowerBounds) {
           std::vector<std::uint8_t> py(px.size());
           for (std::size_t m = 0; m < list.size(); ++m) {
             moves.apply(px.data(), m, py.data());
+            EXPECT_EQ(pdb.rank_after(px.data(), m), pdb.rank(py.data()));
             EXPECT_EQ(pdb.distance_after(h, pdb.rank(py.data())), pdb.distance(py.data()));
           }
         }
+      }
+    }
+  }
+}
+
+// Pieces tracked by their slots alone, on the pocket cube (whose moves
+// twist corners): four corners with three twists, and five corners with
+// one twist. The view's distance is the naive BFS's, at most the full
+// distance, at least that of the pattern without the slot-only pieces
+// (it sees more), and follows from the parent's by one look-up; every view
+// has its own rank.
+TEST(PatternDatabase, SlotsWithoutTwistsAreAView) {
+  const Definition def = load_definition(data_file("pocket-cube.tws"));
+  const std::vector<Move> list = expand_moves(def, {});
+  const PieceMoves moves(def, list);
+  const TwistySpace full(def, list);
+  const std::uint64_t solved = full.solved_rank();
+  const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
+  const Pattern four{{{0, {0, 1, 2, 3}, {3}}}}, three{{{0, {0, 1, 2}, {}}}};
+  const Pattern five{{{0, {6, 0, 1, 2, 3}, {0, 1, 2, 3}}}}, one{{{0, {6}}}};
+  EXPECT_EQ(pattern_states(moves, four), 8u * 7 * 6 * 5 * 27);
+  EXPECT_EQ(pattern_states(moves, five), 8u * 7 * 6 * 5 * 4 * 3);
+  EXPECT_EQ(pattern_name(def, four), "CORNER 1-3 slots 4");
+  EXPECT_EQ(pattern_name(def, five), "CORNER 7 slots 1-4");
+  for (const auto& [pattern, smaller] : {std::pair{four, three}, std::pair{five, one}}) {
+    SCOPED_TRACE(pattern_name(def, pattern));
+    const auto naive = naive_view_distances(moves, pattern);
+    const PatternDatabase pdb(moves, pattern), less(moves, smaller);
+    std::map<std::uint64_t, std::string> seen;
+    std::mt19937 rng(11);
+    for (int sample = 0; sample < 3000; ++sample) {
+      const Arrangement x = random_walk(def, list, 25, rng);
+      const std::vector<std::uint8_t> px = by_piece(moves, x);
+      const unsigned h = pdb.distance(px.data());
+      const std::string key = view_key(moves, pattern, x);
+      EXPECT_EQ(h, naive.at(key));
+      EXPECT_LE(h, path_to_solved(full, depths, full.rank(x)).size());
+      EXPECT_GE(h, less.distance(px.data()));
+      const std::uint64_t r = pdb.rank(px.data());
+      EXPECT_LT(r, pdb.states());
+      EXPECT_EQ(seen.emplace(r, key).first->second, key) << "rank " << r << " of two views";
+      if (sample % 30 != 0) continue;
+      std::vector<std::uint8_t> py(px.size());
+      for (std::size_t m = 0; m < list.size(); ++m) {
+        moves.apply(px.data(), m, py.data());
+        EXPECT_EQ(pdb.rank_after(px.data(), m), pdb.rank(py.data()));
+        EXPECT_EQ(pdb.distance_after(h, pdb.rank(py.data())), pdb.distance(py.data()));
       }
     }
   }
@@ -273,6 +328,24 @@ TEST(PatternDatabase, PatternsAsWritten) {
   EXPECT_EQ(pattern_name(def, {{{0, {7, 0, 1, 2, 5}}}}), "CORNER 1-3 6 8");
   EXPECT_EQ(parse_pattern(moves, " CORNER ", "--patterns"),
             (Pattern{{{0, {0, 1, 2, 3, 4, 5, 6, 7}}}}));
+  // Slots alone (where moves twist), after the whole pieces.
+  const Definition pocket = load_definition(data_file("pocket-cube.tws"));
+  const PieceMoves pocket_moves(pocket, expand_moves(pocket, {}));
+  const Pattern wide = parse_pattern(pocket_moves, "CORNER 2 1 slots 8 3", "--patterns");
+  EXPECT_EQ(wide, (Pattern{{{0, {1, 0, 7, 2}, {2, 7}}}}));
+  EXPECT_EQ(pattern_name(pocket, wide), "CORNER 1 2 slots 3 8");
+  EXPECT_EQ(parse_pattern(pocket_moves, "CORNER slots 1-3", "--patterns"),
+            (Pattern{{{0, {0, 1, 2}, {0, 1, 2}}}}));
+  for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
+           {"CORNER 1-3 slots 3", "a piece repeated"},
+           {"CORNER 1 slots 2 slots 3", "'slots' twice"}}) {
+    try {
+      parse_pattern(pocket_moves, text, "--patterns");
+      ADD_FAILURE() << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  }
   for (const auto& [text, why] :
        std::vector<std::pair<std::string, std::string>>{{"FACE", "no set FACE"},
                                                         {"CORNER 9", "'9' is not a piece"},
@@ -280,7 +353,8 @@ TEST(PatternDatabase, PatternsAsWritten) {
                                                         {"CORNER x", "'x' is not a piece"},
                                                         {"CORNER 1 1", "a piece repeated"},
                                                         {"CORNER + CORNER", "a set named twice"},
-                                                        {"CORNER + ", "an empty part"}}) {
+                                                        {"CORNER + ", "an empty part"},
+                                                        {"EDGE slots 1", "no move twists EDGE"}}) {
     try {
       parse_pattern(moves, text, "--patterns");
       ADD_FAILURE() << text;
@@ -298,8 +372,9 @@ TEST(PatternDatabase, PatternsAsWritten) {
 // The automatic choice on the 3x3x3: the corners whole (8! 3^7 states) and
 // the edges in two halves of six (12!/6! 2^6 each), Korf's patterns; with
 // a larger bound, two overlapping groups of seven edges; each with a third
-// group where the memory allows; within less memory, smaller groups until
-// all fit.
+// group where the memory allows; with a bound above 12!/4! 2^7, patterns
+// widened by a piece's slot where the memory allows; within less memory,
+// smaller groups until all fit.
 TEST(PatternDatabase, ChoosesKorfsPatternsForTheCube) {
   const Definition def = load_definition(data_file("rubiks-cube.tws"));
   const PieceMoves moves(def, expand_moves(def, {}));
@@ -312,14 +387,25 @@ TEST(PatternDatabase, ChoosesKorfsPatternsForTheCube) {
   using Names = std::vector<std::string>;
   EXPECT_EQ(names(1e9, 1 << 27), (Names{"CORNER", "EDGE 1-6", "EDGE 7-12", "EDGE 4-9"}));
   EXPECT_EQ(names(1e9, 1 << 29), (Names{"EDGE 1-7", "EDGE 6-12", "CORNER", "EDGE 1-3 9-12"}));
+  const double gib = 1 << 30;
+  // 12!/4! 2^7 states for the first seven with an eighth's slot (609 MiB at
+  // 2 bits), 8! 3^7 12 for the corners with an edge's: 983 MiB in all, no
+  // room for a third seven.
+  EXPECT_EQ(names(gib, std::uint64_t{1} << 32),
+            (Names{"EDGE 1-7 slots 8", "CORNER + EDGE slots 1", "EDGE 6-12"}));
+  // With room for both sevens widened: the second takes the edge after its
+  // last (12), the first.
+  EXPECT_EQ(names(1.5 * gib, std::uint64_t{1} << 32),
+            (Names{"EDGE 1-7 slots 8", "EDGE 6-12 slots 1", "CORNER + EDGE slots 1"}));
   // Without room for a third group of edges: none.
   EXPECT_EQ(names((88179840.0 + 2 * 42577920) / 4, 1 << 27),
             (Names{"CORNER", "EDGE 1-6", "EDGE 7-12"}));
   // Below the three's 43.3 MB (at 2 bits a state): the bound halved to
-  // 2^26, six corners (8!/2! 3^6 states) twice and the edges' halves, then
-  // a third group of six corners in what is left.
-  EXPECT_EQ(names(40e6, 1 << 27),
-            (Names{"EDGE 1-6", "EDGE 7-12", "CORNER 1-6", "CORNER 3-8", "CORNER 1-3 6-8"}));
+  // 2^26, six corners (8!/2! 3^6 states) twice and the edges' halves; the
+  // corners' groups widened by a seventh corner's slot (8! 3^6), then a
+  // third group of six corners in what is left.
+  EXPECT_EQ(names(40e6, 1 << 27), (Names{"EDGE 1-6", "EDGE 7-12", "CORNER 1-6 slots 7",
+                                         "CORNER 3-8 slots 1", "CORNER 1-3 6-8"}));
   // The tower: its corners and edges together have few states: one pattern.
   const Definition tower = load_definition(data_file("tower-2x3x2.tws"));
   const PieceMoves tower_moves(tower, expand_moves(tower, {}));

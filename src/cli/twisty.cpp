@@ -365,8 +365,9 @@ void bind_twisty(Command* puzzle) {
   solve
       ->add_option("--patterns", solve_args->patterns,
                    "the search: the pattern databases, ';' between them, each sets and pieces "
-                   "(from 1) joined by '+': \"CORNER; EDGE 1-7; EDGE 6-12\" (default: chosen "
-                   "within --memory)")
+                   "(from 1) joined by '+', maybe then 'slots' and pieces whose slots alone it "
+                   "tracks: \"CORNER; EDGE 1-7 slots 8; EDGE 6-12\" (default: chosen within "
+                   "--memory)")
       ->type_name("LIST");
   solve
       ->add_option("--tables", solve_args->tables,

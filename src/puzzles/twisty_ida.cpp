@@ -150,9 +150,10 @@ class Search {
     for (std::size_t m = 0; m < moves_.moves().size(); ++m) {
       const std::uint32_t next = canonical_.next(state, m);
       if (next == CanonicalMoves::kRefused) continue;
-      std::uint8_t* child = out.pieces(kept);
-      moves_.apply(pieces, m, child);
-      if (slack == 0 && !moves_.solved(child)) continue;
+      if (slack == 0) {
+        moves_.apply(pieces, m, out.pieces(kept));
+        if (!moves_.solved(out.pieces(kept))) continue;
+      }
       out.move(kept) = static_cast<int>(m);
       out.state(kept) = next;
       out.kept(kept) = kept;
@@ -167,7 +168,7 @@ class Search {
       for (std::size_t k = 0; k < kept; ++k) {
         const std::size_t j = out.kept(k);
         for (std::size_t i = first; i < last; ++i) {
-          out.ranks(j)[i] = pdbs_[i]->rank(out.pieces(j));
+          out.ranks(j)[i] = pdbs_[i]->rank_after(pieces, static_cast<std::size_t>(out.move(j)));
           pdbs_[i]->prefetch(out.ranks(j)[i]);
         }
       }
@@ -181,6 +182,10 @@ class Search {
       }
       kept = within;
       first = last;
+    }
+    for (std::size_t k = 0; k < kept; ++k) {
+      const std::size_t j = out.kept(k);
+      moves_.apply(pieces, static_cast<std::size_t>(out.move(j)), out.pieces(j));
     }
   }
 

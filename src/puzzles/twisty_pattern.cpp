@@ -67,14 +67,25 @@ std::optional<PatternDatabase::Layout> lay_out(const PieceMoves& moves, const Pa
     // Twists no move changes are left out, and the last where all are
     // tracked and their sum is kept.
     const bool twisted = twists_pieces(moves, p.set);
-    const bool implied = p.pieces.size() == set.slots && keeps_twist_sum(moves, p.set);
+    if (!p.without_twist.empty() &&
+        (!twisted || !std::is_sorted(p.without_twist.begin(), p.without_twist.end()) ||
+         std::adjacent_find(p.without_twist.begin(), p.without_twist.end()) !=
+             p.without_twist.end() ||
+         !std::all_of(p.without_twist.begin(), p.without_twist.end(),
+                      [&](std::uint8_t q) { return q < set.slots && seen[q]; })))
+      return std::nullopt;
+    const bool implied =
+        p.pieces.size() == set.slots && p.without_twist.empty() && keeps_twist_sum(moves, p.set);
     layout.parts.emplace_back(layout.tracked.size(), layout.tracked.size() + p.pieces.size());
     for (std::size_t i = 0; i < p.pieces.size(); ++i) {
       PatternDatabase::Tracked t;
       t.byte = moves.first_piece(p.set) + p.pieces[i];
       t.set = p.set;
       t.radix = static_cast<unsigned>(set.slots - i);
-      t.twists = !twisted || (implied && i + 1 == p.pieces.size()) ? 0 : set.orientations;
+      const bool forgotten =
+          std::binary_search(p.without_twist.begin(), p.without_twist.end(), p.pieces[i]);
+      t.twists =
+          !twisted || forgotten || (implied && i + 1 == p.pieces.size()) ? 0 : set.orientations;
       t.first = i == 0;
       t.table = part * 256;
       if (!multiply(layout.slot_states, t.radix)) return std::nullopt;
@@ -102,10 +113,8 @@ std::optional<PatternDatabase::Layout> lay_out(const PieceMoves& moves, const Pa
   return layout;
 }
 
-// A part's pieces from 1, in order, runs of three or more as ranges: " 1-3
-// 9-12"; nothing where the part tracks the whole set.
-std::string pieces_text(const std::vector<std::uint8_t>& pieces, unsigned slots) {
-  if (pieces.size() == slots) return "";
+// Pieces from 1, in order, runs of three or more as ranges: " 1-3 9-12".
+std::string runs_text(const std::vector<std::uint8_t>& pieces) {
   std::vector<std::uint8_t> sorted = pieces;
   std::sort(sorted.begin(), sorted.end());
   std::string text;
@@ -120,6 +129,11 @@ std::string pieces_text(const std::vector<std::uint8_t>& pieces, unsigned slots)
     i = j + 1;
   }
   return text;
+}
+
+// A part's pieces as runs_text; nothing where the part tracks the whole set.
+std::string pieces_text(const std::vector<std::uint8_t>& pieces, unsigned slots) {
+  return pieces.size() == slots ? "" : runs_text(pieces);
 }
 
 // The view's states as the BFS engine's ranked space: each state's
@@ -258,6 +272,8 @@ std::string identity(const PieceMoves& moves, const Pattern& pattern, std::uint6
   for (const Pattern::Part& p : pattern.parts) {
     id += " " + moves.definition().sets[p.set].name;
     for (std::uint8_t piece : p.pieces) id += fmt::format(" {}", piece);
+    if (!p.without_twist.empty()) id += " without twist";
+    for (std::uint8_t piece : p.without_twist) id += fmt::format(" {}", piece);
   }
   return id + " " + moves_identity(moves.moves(), moves.definition().solved);
 }
@@ -354,6 +370,48 @@ std::optional<Pattern> extra_group(const PieceMoves& moves, std::size_t s, std::
   return window(s, g.pieces, (from + widest / 2) % g.pieces.size(), g.most);
 }
 
+// A pattern one piece wider, within `cap` states: the moving piece after
+// the last of a set it tracks in part, else the first moving piece of
+// another set; its slot alone where moves twist its set. None where the
+// pattern was widened already or tracks every moving piece.
+std::optional<Pattern> widened(const PieceMoves& moves, const Pattern& p, std::uint64_t cap) {
+  for (const Pattern::Part& part : p.parts)
+    if (!part.without_twist.empty()) return std::nullopt;
+  Pattern wide = p;
+  const auto add = [&](Pattern::Part& part, std::uint8_t piece) {
+    part.pieces.push_back(piece);
+    if (twists_pieces(moves, part.set)) part.without_twist = {piece};
+  };
+  bool added = false;
+  for (Pattern::Part& part : wide.parts) {
+    const std::vector<std::uint8_t> pieces = moving_pieces(moves, part.set);
+    if (added || part.pieces.size() >= pieces.size()) continue;
+    const auto last = std::find(pieces.begin(), pieces.end(), part.pieces.back());
+    for (std::size_t k = 1; last != pieces.end() && k < pieces.size() && !added; ++k) {
+      const std::uint8_t next =
+          pieces[(static_cast<std::size_t>(last - pieces.begin()) + k) % pieces.size()];
+      if (std::find(part.pieces.begin(), part.pieces.end(), next) != part.pieces.end()) continue;
+      add(part, next);
+      added = true;
+    }
+  }
+  for (std::size_t s = 0; s < moves.definition().sets.size() && !added; ++s) {
+    const bool tracked = std::any_of(wide.parts.begin(), wide.parts.end(),
+                                     [&](const Pattern::Part& part) { return part.set == s; });
+    const std::vector<std::uint8_t> pieces = moving_pieces(moves, s);
+    if (tracked || pieces.empty() || moves.definition().sets[s].slots > 64) continue;
+    Pattern::Part part{s, {}};
+    add(part, pieces[0]);
+    wide.parts.push_back(part);
+    std::sort(wide.parts.begin(), wide.parts.end(),
+              [](const auto& a, const auto& b) { return a.set < b.set; });
+    added = true;
+  }
+  const auto states = pattern_states(moves, wide);
+  if (!added || !states || *states > cap) return std::nullopt;
+  return wide;
+}
+
 bool shares_a_set(const Pattern& a, const Pattern& b) {
   for (const Pattern::Part& p : a.parts)
     for (const Pattern::Part& q : b.parts)
@@ -414,6 +472,19 @@ std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes,
     chosen.push_back(std::move(pattern));
   };
   for (auto& [states, pattern] : sized) take(states, pattern);
+  // Then each pattern one piece wider, largest first as the search asks
+  // them (it asks the first for every child).
+  for (Pattern& p : chosen) {
+    const auto wide = widened(moves, p, cap);
+    if (!wide) continue;
+    const double more = double(*pattern_states(moves, *wide) - *pattern_states(moves, p)) / 4;
+    if (more > left) continue;
+    left -= more;
+    p = *wide;
+  }
+  std::stable_sort(chosen.begin(), chosen.end(), [&](const Pattern& a, const Pattern& b) {
+    return *pattern_states(moves, a) > *pattern_states(moves, b);
+  });
   // Then one more group of each split set, where the memory left allows.
   for (std::size_t s = 0; s < moves.definition().sets.size(); ++s)
     if (auto p = extra_group(moves, s, cap)) take(*pattern_states(moves, *p), *p);
@@ -430,9 +501,15 @@ std::string pattern_file(const PieceMoves& moves, const Pattern& pattern) {
 
 std::string pattern_name(const Definition& def, const Pattern& pattern) {
   std::string name;
-  for (const Pattern::Part& p : pattern.parts)
+  for (const Pattern::Part& p : pattern.parts) {
+    std::vector<std::uint8_t> whole;
+    for (std::uint8_t piece : p.pieces)
+      if (!std::binary_search(p.without_twist.begin(), p.without_twist.end(), piece))
+        whole.push_back(piece);
     name += (name.empty() ? "" : " + ") + def.sets[p.set].name +
-            pieces_text(p.pieces, def.sets[p.set].slots);
+            pieces_text(whole, def.sets[p.set].slots);
+    if (!p.without_twist.empty()) name += " slots" + runs_text(p.without_twist);
+  }
   return name;
 }
 
@@ -470,14 +547,24 @@ Pattern parse_pattern(const PieceMoves& moves, const std::string& text, const st
     const auto set = std::find_if(def.sets.begin(), def.sets.end(),
                                   [&](const PieceSet& s) { return s.name == name; });
     if (set == def.sets.end()) fail(fmt::format("no set {}", name));
-    Pattern::Part p{static_cast<std::size_t>(set - def.sets.begin()), {}};
+    Pattern::Part p{static_cast<std::size_t>(set - def.sets.begin()), {}, {}};
+    bool slots = false;  // after "slots": pieces whose slots alone are tracked
     for (std::string token; words >> token;) {
+      if (token == "slots") {
+        if (slots) fail("'slots' twice in a part");
+        if (!twists_pieces(moves, p.set))
+          fail(fmt::format("no move twists {}'s pieces (name them without 'slots')", name));
+        slots = true;
+        continue;
+      }
       const std::vector<std::uint8_t> range = piece_range(token, set->slots);
       if (range.empty())
         fail(fmt::format("'{}' is not a piece of {} (1 to {}, or a range as 1-6)", token, name,
                          set->slots));
       p.pieces.insert(p.pieces.end(), range.begin(), range.end());
+      if (slots) p.without_twist.insert(p.without_twist.end(), range.begin(), range.end());
     }
+    std::sort(p.without_twist.begin(), p.without_twist.end());
     if (p.pieces.empty())
       for (unsigned i = 0; i < set->slots; ++i) p.pieces.push_back(static_cast<std::uint8_t>(i));
     for (std::uint8_t piece : p.pieces)
@@ -505,6 +592,19 @@ void PatternDatabase::lay_out_index() {
   if (!layout) throw std::invalid_argument("twisty: a pattern with no index");
   layout_ = *layout;
   states_ = layout_.slot_states * layout_.twist_states;
+  for (const Tracked& t : layout_.tracked)
+    digits_.push_back({static_cast<std::uint32_t>(t.byte), static_cast<std::uint32_t>(t.table),
+                       t.slot_weight, t.twist_weight});
+  after_stride_ = pattern_.parts.size() * 256;
+  for (std::size_t m = 0; m < moves_->moves().size(); ++m)
+    for (std::size_t part = 0; part < pattern_.parts.size(); ++part) {
+      const std::uint8_t* move = moves_->table(m, pattern_.parts[part].set);
+      for (unsigned b = 0; b < 256; ++b) {
+        const std::size_t to = part * 256 + move[b];
+        after_.push_back(
+            static_cast<std::uint16_t>(layout_.slot_of[to] | layout_.twist_of[to] << 8));
+      }
+    }
   std::vector<std::uint8_t> solved(moves_->pieces());
   moves_->encode(moves_->definition().solved, solved.data());
   solved_rank_ = rank(solved.data());

@@ -114,7 +114,7 @@ std::vector<std::unique_ptr<PatternDatabase>> pattern_databases(const PieceMoves
                                    progress::bytes_text(bytes), progress::bytes_text(allowed)));
   } else {
     // Tables kept for later solves are worth a longer build.
-    const std::uint64_t most_states = std::uint64_t{1} << (request.tables ? 29 : 27);
+    const std::uint64_t most_states = std::uint64_t{1} << (request.tables ? 32 : 27);
     patterns = choose_patterns(moves, allowed > 0 ? allowed : 4.0 * (1ULL << 30), most_states);
   }
   std::vector<std::unique_ptr<PatternDatabase>> pdbs;

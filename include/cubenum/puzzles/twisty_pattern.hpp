@@ -24,25 +24,31 @@
 namespace cubenum::twisty {
 
 // The pieces a pattern database tracks: per set (at most 64 slots), some
-// of its distinct pieces, numbered by their solved slots.
+// of its distinct pieces, numbered by their solved slots, and their twists
+// but those of `without_twist` (some of the pieces, increasing: their slots
+// alone are tracked, which bounds more than a twist for the memory).
 struct Pattern {
   struct Part {
     std::size_t set = 0;
     std::vector<std::uint8_t> pieces;
+    std::vector<std::uint8_t> without_twist = {};
     bool operator==(const Part&) const = default;
   };
   std::vector<Part> parts;
   bool operator==(const Pattern&) const = default;
 };
 
-// The pattern's name: each set, and its pieces (from 1, as in the file)
-// unless all: "CORNER", "EDGE 1-6", "EDGE 1 3 5".
+// The pattern's name: each set, its pieces (from 1, as in the file) unless
+// all, then "slots" and those whose slots alone it tracks: "CORNER",
+// "EDGE 1-6", "EDGE 1 3 5", "EDGE 1-7 slots 8", "CORNER + EDGE slots 1".
 std::string pattern_name(const Definition& def, const Pattern& pattern);
 // A pattern as written: parts joined by '+', each a set's name and, unless
-// all its pieces, some (from 1, as in the file; ranges too): "CORNER",
-// "EDGE 1-7", "CORNER 1 2 + EDGE 3". An InputError naming `option` where a
-// set is unknown or named twice, a piece is out of range, repeated or has
-// an identical piece, or the pattern has no index.
+// all its pieces, some (from 1, as in the file; ranges too), then
+// optionally "slots" and pieces whose slots alone are tracked: "CORNER",
+// "EDGE 1-7", "CORNER 1 2 + EDGE 3", "EDGE 1-7 slots 8". An InputError
+// naming `option` where a set is unknown or named twice, a piece is out of
+// range, repeated or has an identical piece, "slots" is given for a set no
+// move twists, or the pattern has no index.
 Pattern parse_pattern(const PieceMoves& moves, const std::string& text, const std::string& option);
 // The states of the pattern's index; nullopt beyond 2^64 or where the
 // pattern tracks no piece, a piece twice, an identical piece or a set of
@@ -56,10 +62,14 @@ std::optional<std::uint64_t> pattern_states(const PieceMoves& moves, const Patte
 // (overlapping where the pieces do not split evenly); patterns of different
 // sets merged while their product has at most 2^24 states. Where all do
 // not fit in `bytes`, the bound is halved until they do; then, where the
-// memory left allows, one more group of each split set (the window across
-// the widest gap between the groups). The 3x3x3 with 2^27: the corners,
-// and the edges in halves of six (Korf's patterns) and a third six; with
-// 2^29, the edges in two groups of seven and a third seven.
+// memory left allows, each pattern one piece's slot wider within the bound
+// (the next piece of a set it tracks in part, else the first of another
+// set), then one more group of each split set (the window across the
+// widest gap between the groups). The 3x3x3 with 2^27: the corners, and the
+// edges in halves of six (Korf's patterns) and a third six; with 2^29, the
+// edges in two groups of seven and a third seven; with 2^32 in 1 GiB, the
+// first group of seven with an eighth edge's slot, the second, and the
+// corners with an edge's slot.
 std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes,
                                      std::uint64_t most_states);
 
@@ -102,6 +112,25 @@ class PatternDatabase {
     }
     return r;
   }
+  // The rank of the view after `move`, without making the child: a tracked
+  // piece's slot and twist after the move are one look-up.
+  std::uint64_t rank_after(const std::uint8_t* pieces, std::size_t move) const {
+    const std::uint16_t* after = &after_[move * after_stride_];
+    std::uint64_t r = 0;
+    for (const auto& [begin, end] : layout_.parts) {
+      std::uint64_t used = 0;
+      for (std::size_t i = begin; i < end; ++i) {
+        const Digit& d = digits_[i];
+        const unsigned e = after[d.table + pieces[d.byte]];
+        const unsigned slot = e & 0xFF;
+        const std::uint64_t bit = std::uint64_t{1} << slot;
+        r += (slot - static_cast<unsigned>(std::popcount(used & (bit - 1)))) * d.slot_weight +
+             (e >> 8) * d.twist_weight;
+        used |= bit;
+      }
+    }
+    return r;
+  }
   // The exact distance of a position's view (walked through the table);
   // invalid_argument where the moves do not reach it.
   unsigned distance(const std::uint8_t* pieces) const;
@@ -137,9 +166,21 @@ class PatternDatabase {
   // The index's layout and the solved view's rank.
   void lay_out_index();
 
+  // A tracked piece as rank_after reads it: its byte, where its set's
+  // look-ups start within a move's, and its place values.
+  struct Digit {
+    std::uint32_t byte = 0, table = 0;
+    std::uint64_t slot_weight = 0, twist_weight = 0;
+  };
+
   const PieceMoves* moves_;
   Pattern pattern_;
   Layout layout_;
+  std::vector<Digit> digits_;
+  // [move * after_stride_ + part * 256 + byte]: the slot, and the twist
+  // times 256, of the piece coded `byte` after the move.
+  std::vector<std::uint16_t> after_;
+  std::size_t after_stride_ = 0;
   std::uint64_t states_ = 0;
   std::uint64_t solved_rank_ = 0;
   unsigned max_depth_ = 0;
