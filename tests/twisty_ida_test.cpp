@@ -158,6 +158,35 @@ TEST(Ida, PocketCubeLengthsAreTheTables) {
   }
 }
 
+// The skewb, pruned by four corners with a fifth's slot, and by its
+// centres (neither the whole puzzle): for random positions, IDA*'s length
+// is the full table's and its solution solves, on one thread and two.
+TEST(Ida, SkewbLengthsAreTheTable) {
+  const Definition def = load_definition(data_file("skewb.tws"));
+  const std::vector<Move> moves = expand_moves(def, {});
+  const TwistySpace full(def, moves);
+  const std::uint64_t solved = full.solved_rank();
+  const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
+  const PieceMoves by_piece(def, moves);
+  const PatternDatabase corners(by_piece, parse_pattern(by_piece, "CORNER 2-5 slots 6", "test")),
+      centres(by_piece, parse_pattern(by_piece, "CENTER", "test"));
+  const std::vector<const PatternDatabase*> pdbs{&corners, &centres};
+  std::mt19937 rng(29);
+  for (int sample = 0; sample < 12; ++sample) {
+    const Arrangement x = random_walk(def, moves, 40, rng);
+    const auto optimal = static_cast<unsigned>(path_to_solved(full, depths, full.rank(x)).size());
+    SCOPED_TRACE(::testing::Message() << "sample " << sample << ", " << optimal << " moves");
+    for (int threads : {1, 2}) {
+      ThreadLimit limit(threads);
+      const IdaResult r = solve_ida(by_piece, x, pdbs, {});
+      ASSERT_TRUE(r.length.has_value());
+      EXPECT_EQ(*r.length, optimal);
+      ASSERT_EQ(r.solutions.size(), 1u);
+      EXPECT_EQ(play(def, moves, x, r.solutions[0]), def.solved);
+    }
+  }
+}
+
 // A depth bound below the optimum answers nothing, with the depth proven.
 TEST(Ida, MaxDepthBelowTheOptimumProvesItsDepth) {
   const Definition def = load_definition(data_file("tower-2x3x2.tws"));
