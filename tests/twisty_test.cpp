@@ -257,8 +257,8 @@ TEST(TwistySpace, PocketCubeFixedCornerHasThePublishedTables) {
 // table (Scherphuis, jaapsch.net/puzzles/skewb.htm: the D-B-L corner
 // fixed, a move a third of a turn).
 TEST(TwistySpace, SkewbHasThePublishedTable) {
-  const std::vector<std::uint64_t> published = {1,      8,       48,      288,   1728, 10248,
-                                                59304,  315198,  1225483, 1455856, 81028, 90};
+  const std::vector<std::uint64_t> published = {1,     8,      48,      288,     1728,  10248,
+                                                59304, 315198, 1225483, 1455856, 81028, 90};
   const Definition def = load_definition(std::string(CUBENUM_DATA_DIR) + "/twisty/skewb.tws");
   const TwistySpace space(def, expand_moves(def, {}));
   EXPECT_EQ(row_distances(space), published);
