@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -130,19 +131,25 @@ TEST(Ida, LengthsAreTheTablesAndCountsTheBruteForces) {
   }
 }
 
-// The pocket cube, pruned by two halves of its corners (neither is the
-// whole puzzle): for random positions, IDA*'s length is the full table's
-// and its solution solves, on one thread and two.
-TEST(Ida, PocketCubeLengthsAreTheTables) {
-  const Definition def = load_definition(data_file("pocket-cube.tws"));
+// For random positions of the file's puzzle, pruned by the named patterns
+// (none the whole puzzle): IDA*'s length is the full table's and its
+// solution solves, on one thread and two.
+void expect_lengths_of_the_table(const std::string& file, const std::vector<std::string>& named,
+                                 unsigned seed) {
+  const Definition def = load_definition(data_file(file));
   const std::vector<Move> moves = expand_moves(def, {});
   const TwistySpace full(def, moves);
   const std::uint64_t solved = full.solved_rank();
   const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
   const PieceMoves by_piece(def, moves);
-  const PatternDatabase low(by_piece, {{{0, {0, 1, 2, 3}}}}), high(by_piece, {{{0, {4, 5, 6, 7}}}});
-  const std::vector<const PatternDatabase*> pdbs{&low, &high};
-  std::mt19937 rng(23);
+  std::vector<std::unique_ptr<PatternDatabase>> tables;
+  std::vector<const PatternDatabase*> pdbs;
+  for (const std::string& text : named) {
+    tables.push_back(
+        std::make_unique<PatternDatabase>(by_piece, parse_pattern(by_piece, text, "test")));
+    pdbs.push_back(tables.back().get());
+  }
+  std::mt19937 rng(seed);
   for (int sample = 0; sample < 12; ++sample) {
     const Arrangement x = random_walk(def, moves, 40, rng);
     const auto optimal = static_cast<unsigned>(path_to_solved(full, depths, full.rank(x)).size());
@@ -158,33 +165,14 @@ TEST(Ida, PocketCubeLengthsAreTheTables) {
   }
 }
 
-// The skewb, pruned by four corners with a fifth's slot, and by its
-// centres (neither the whole puzzle): for random positions, IDA*'s length
-// is the full table's and its solution solves, on one thread and two.
+// The pocket cube, pruned by two halves of its corners.
+TEST(Ida, PocketCubeLengthsAreTheTables) {
+  expect_lengths_of_the_table("pocket-cube.tws", {"CORNER 1-4", "CORNER 5-8"}, 23);
+}
+
+// The skewb, pruned by four corners with a fifth's slot, and by its centres.
 TEST(Ida, SkewbLengthsAreTheTable) {
-  const Definition def = load_definition(data_file("skewb.tws"));
-  const std::vector<Move> moves = expand_moves(def, {});
-  const TwistySpace full(def, moves);
-  const std::uint64_t solved = full.solved_rank();
-  const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
-  const PieceMoves by_piece(def, moves);
-  const PatternDatabase corners(by_piece, parse_pattern(by_piece, "CORNER 2-5 slots 6", "test")),
-      centres(by_piece, parse_pattern(by_piece, "CENTER", "test"));
-  const std::vector<const PatternDatabase*> pdbs{&corners, &centres};
-  std::mt19937 rng(29);
-  for (int sample = 0; sample < 12; ++sample) {
-    const Arrangement x = random_walk(def, moves, 40, rng);
-    const auto optimal = static_cast<unsigned>(path_to_solved(full, depths, full.rank(x)).size());
-    SCOPED_TRACE(::testing::Message() << "sample " << sample << ", " << optimal << " moves");
-    for (int threads : {1, 2}) {
-      ThreadLimit limit(threads);
-      const IdaResult r = solve_ida(by_piece, x, pdbs, {});
-      ASSERT_TRUE(r.length.has_value());
-      EXPECT_EQ(*r.length, optimal);
-      ASSERT_EQ(r.solutions.size(), 1u);
-      EXPECT_EQ(play(def, moves, x, r.solutions[0]), def.solved);
-    }
-  }
+  expect_lengths_of_the_table("skewb.tws", {"CORNER 2-5 slots 6", "CENTER"}, 29);
 }
 
 // A depth bound below the optimum answers nothing, with the depth proven.
