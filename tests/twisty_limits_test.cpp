@@ -74,9 +74,8 @@ TEST(TwistyLimitsCli, BfsBeyondTheLayoutIsRefusedAtOnceWithWhatItNeeds) {
   // p16: 16! = 20,922,789,888,000 ranked states, at 2 bits a state
   // 5,230,697,472,000 bytes = 4.76 TiB. With columns of at most 2^16
   // states that is over 3 x 10^8 rows, and the layout the cost model
-  // chooses (rows of 5! columns) has more than 2^32 - 1. Was: 7.2 GB at
-  // 10 s, 10 GB at 30 s, whatever --memory said (rows counted in 32 bits
-  // wrapped); under the 2 GB limit here, "out of memory" (status 3).
+  // chooses (rows of 5! columns) has more than 2^32 - 1: refused at once,
+  // not counted in 32 bits (which wrapped, and ran out of memory).
   const fs::path file = reproducer(16);
   const auto run = run_limited(2'000'000, "twisty bfs " + file.string() + " --memory 1");
   EXPECT_EQ(run.status, 2) << run.output;

@@ -135,6 +135,19 @@ std::map<std::string, unsigned> naive_view_distances(const PieceMoves& moves,
   return dist;
 }
 
+// Each child of `px` (whose view's distance is `h`): its rank made from
+// the parent's position is the made child's, and its distance follows
+// from `h` by one look-up.
+void expect_children_follow(const PieceMoves& moves, const PatternDatabase& pdb,
+                            const std::vector<std::uint8_t>& px, unsigned h) {
+  std::vector<std::uint8_t> py(px.size());
+  for (std::size_t m = 0; m < moves.moves().size(); ++m) {
+    moves.apply(px.data(), m, py.data());
+    EXPECT_EQ(pdb.rank_after(px.data(), m), pdb.rank(py.data()));
+    EXPECT_EQ(pdb.distance_after(h, pdb.rank(py.data())), pdb.distance(py.data()));
+  }
+}
+
 // On the tower (corners and edges), both metrics, whole sets, some pieces
 // of a set and a pattern over both sets, on one thread and two: for
 // positions of random walks, the view's distance is the naive BFS's, at
@@ -176,12 +189,7 @@ TEST(PatternDatabase, DistancesAreTheViewsAndLowerBounds) {
           const unsigned h = pdb.distance(px.data());
           EXPECT_EQ(h, naive.at(view_key(moves, pattern, x)));
           EXPECT_LE(h, path_to_solved(full, depths, full.rank(x)).size());
-          std::vector<std::uint8_t> py(px.size());
-          for (std::size_t m = 0; m < list.size(); ++m) {
-            moves.apply(px.data(), m, py.data());
-            EXPECT_EQ(pdb.rank_after(px.data(), m), pdb.rank(py.data()));
-            EXPECT_EQ(pdb.distance_after(h, pdb.rank(py.data())), pdb.distance(py.data()));
-          }
+          expect_children_follow(moves, pdb, px, h);
         }
       }
     }
@@ -224,13 +232,7 @@ TEST(PatternDatabase, SlotsWithoutTwistsAreAView) {
       const std::uint64_t r = pdb.rank(px.data());
       EXPECT_LT(r, pdb.states());
       EXPECT_EQ(seen.emplace(r, key).first->second, key) << "rank " << r << " of two views";
-      if (sample % 30 != 0) continue;
-      std::vector<std::uint8_t> py(px.size());
-      for (std::size_t m = 0; m < list.size(); ++m) {
-        moves.apply(px.data(), m, py.data());
-        EXPECT_EQ(pdb.rank_after(px.data(), m), pdb.rank(py.data()));
-        EXPECT_EQ(pdb.distance_after(h, pdb.rank(py.data())), pdb.distance(py.data()));
-      }
+      if (sample % 30 == 0) expect_children_follow(moves, pdb, px, h);
     }
   }
 }
@@ -336,16 +338,17 @@ TEST(PatternDatabase, PatternsAsWritten) {
   EXPECT_EQ(pattern_name(pocket, wide), "CORNER 1 2 slots 3 8");
   EXPECT_EQ(parse_pattern(pocket_moves, "CORNER slots 1-3", "--patterns"),
             (Pattern{{{0, {0, 1, 2}, {0, 1, 2}}}}));
-  for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
-           {"CORNER 1-3 slots 3", "a piece repeated"},
-           {"CORNER 1 slots 2 slots 3", "'slots' twice"}}) {
+  const auto refused = [](const PieceMoves& on, const std::string& text, const std::string& why) {
     try {
-      parse_pattern(pocket_moves, text, "--patterns");
+      parse_pattern(on, text, "--patterns");
       ADD_FAILURE() << text;
     } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("--patterns"), std::string::npos) << e.what();
       EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
     }
-  }
+  };
+  refused(pocket_moves, "CORNER 1-3 slots 3", "a piece repeated");
+  refused(pocket_moves, "CORNER 1 slots 2 slots 3", "'slots' twice");
   for (const auto& [text, why] :
        std::vector<std::pair<std::string, std::string>>{{"FACE", "no set FACE"},
                                                         {"CORNER 9", "'9' is not a piece"},
@@ -354,15 +357,8 @@ TEST(PatternDatabase, PatternsAsWritten) {
                                                         {"CORNER 1 1", "a piece repeated"},
                                                         {"CORNER + CORNER", "a set named twice"},
                                                         {"CORNER + ", "an empty part"},
-                                                        {"EDGE slots 1", "no move twists EDGE"}}) {
-    try {
-      parse_pattern(moves, text, "--patterns");
-      ADD_FAILURE() << text;
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("--patterns"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
-    }
-  }
+                                                        {"EDGE slots 1", "no move twists EDGE"}})
+    refused(moves, text, why);
   std::istringstream in(kIdentical);
   const Definition pairs = parse_definition(in, "pairs.tws");
   const PieceMoves pair_moves(pairs, expand_moves(pairs, {}));

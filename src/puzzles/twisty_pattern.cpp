@@ -596,11 +596,12 @@ void PatternDatabase::lay_out_index() {
     digits_.push_back({static_cast<std::uint32_t>(t.byte), static_cast<std::uint32_t>(t.table),
                        t.slot_weight, t.twist_weight});
   after_stride_ = pattern_.parts.size() * 256;
-  for (std::size_t m = 0; m < moves_->moves().size(); ++m)
+  const std::size_t moves = moves_->moves().size();
+  for (std::size_t m = 0; m <= moves; ++m)
     for (std::size_t part = 0; part < pattern_.parts.size(); ++part) {
-      const std::uint8_t* move = moves_->table(m, pattern_.parts[part].set);
+      const std::uint8_t* move = m < moves ? moves_->table(m, pattern_.parts[part].set) : nullptr;
       for (unsigned b = 0; b < 256; ++b) {
-        const std::size_t to = part * 256 + move[b];
+        const std::size_t to = part * 256 + (move ? move[b] : b);
         after_.push_back(
             static_cast<std::uint16_t>(layout_.slot_of[to] | layout_.twist_of[to] << 8));
       }

@@ -97,39 +97,12 @@ class PatternDatabase {
   // Each tracked piece's digits (its slot among those the pieces before
   // it in its part leave, and its twist) times their place values.
   std::uint64_t rank(const std::uint8_t* pieces) const {
-    std::uint64_t r = 0;
-    for (const auto& [begin, end] : layout_.parts) {
-      std::uint64_t used = 0;
-      for (std::size_t i = begin; i < end; ++i) {
-        const Tracked& t = layout_.tracked[i];
-        const std::uint8_t b = pieces[t.byte];
-        const unsigned slot = layout_.slot_of[t.table + b];
-        const std::uint64_t bit = std::uint64_t{1} << slot;
-        r += (slot - static_cast<unsigned>(std::popcount(used & (bit - 1)))) * t.slot_weight +
-             layout_.twist_of[t.table + b] * t.twist_weight;
-        used |= bit;
-      }
-    }
-    return r;
+    return rank_through(&after_[moves_->moves().size() * after_stride_], pieces);
   }
   // The rank of the view after `move`, without making the child: a tracked
   // piece's slot and twist after the move are one look-up.
   std::uint64_t rank_after(const std::uint8_t* pieces, std::size_t move) const {
-    const std::uint16_t* after = &after_[move * after_stride_];
-    std::uint64_t r = 0;
-    for (const auto& [begin, end] : layout_.parts) {
-      std::uint64_t used = 0;
-      for (std::size_t i = begin; i < end; ++i) {
-        const Digit& d = digits_[i];
-        const unsigned e = after[d.table + pieces[d.byte]];
-        const unsigned slot = e & 0xFF;
-        const std::uint64_t bit = std::uint64_t{1} << slot;
-        r += (slot - static_cast<unsigned>(std::popcount(used & (bit - 1)))) * d.slot_weight +
-             (e >> 8) * d.twist_weight;
-        used |= bit;
-      }
-    }
-    return r;
+    return rank_through(&after_[move * after_stride_], pieces);
   }
   // The exact distance of a position's view (walked through the table);
   // invalid_argument where the moves do not reach it.
@@ -163,22 +136,42 @@ class PatternDatabase {
   };
 
  private:
-  // The index's layout and the solved view's rank.
+  // The index's layout, the look-ups of rank_through and the solved
+  // view's rank.
   void lay_out_index();
-
-  // A tracked piece as rank_after reads it: its byte, where its set's
-  // look-ups start within a move's, and its place values.
+  // A tracked piece as rank_through reads it: its byte, where its set's
+  // look-ups start within a row, and its place values.
   struct Digit {
     std::uint32_t byte = 0, table = 0;
     std::uint64_t slot_weight = 0, twist_weight = 0;
   };
+
+  // The rank where `row` gives each tracked piece's slot and twist by its
+  // byte (a row of after_).
+  std::uint64_t rank_through(const std::uint16_t* row, const std::uint8_t* pieces) const {
+    std::uint64_t r = 0;
+    for (const auto& [begin, end] : layout_.parts) {
+      std::uint64_t used = 0;
+      for (std::size_t i = begin; i < end; ++i) {
+        const Digit& d = digits_[i];
+        const unsigned e = row[d.table + pieces[d.byte]];
+        const unsigned slot = e & 0xFF;
+        const std::uint64_t bit = std::uint64_t{1} << slot;
+        r += (slot - static_cast<unsigned>(std::popcount(used & (bit - 1)))) * d.slot_weight +
+             (e >> 8) * d.twist_weight;
+        used |= bit;
+      }
+    }
+    return r;
+  }
 
   const PieceMoves* moves_;
   Pattern pattern_;
   Layout layout_;
   std::vector<Digit> digits_;
   // [move * after_stride_ + part * 256 + byte]: the slot, and the twist
-  // times 256, of the piece coded `byte` after the move.
+  // times 256, of the piece coded `byte` after the move; after the moves'
+  // rows, one of the bytes as they are (for rank).
   std::vector<std::uint16_t> after_;
   std::size_t after_stride_ = 0;
   std::uint64_t states_ = 0;
