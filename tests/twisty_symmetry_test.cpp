@@ -347,9 +347,8 @@ TEST(TwistySymmetry, WholePuzzleTurnsAreFoundAndCountedOnce) {
   std::vector<Arrangement> turned;
   for (const Arrangement& t : up_to.turns) turned.push_back(apply(def.sets, def.solved, t));
   const std::vector<Positions> levels = levels_of(def, moves, turned);
-  // (Inversion with turns: results/twisty.md's pocket cube, mod M+inv by
-  // depth as published, too slow for this suite.)
   const auto classes = naive_classes(def, group, levels, false, up_to.turns);
+  const auto with_inverse = naive_classes(def, group, levels, true, up_to.turns);
   ASSERT_EQ(e.classes.size(), levels.size());
   std::uint64_t total = 0;
   for (std::size_t d = 0; d < levels.size(); ++d) {
@@ -360,17 +359,22 @@ TEST(TwistySymmetry, WholePuzzleTurnsAreFoundAndCountedOnce) {
   }
   EXPECT_EQ(total, 40320u / 24);
   // Over classes of the transforms x -> S x S^-1 t (48 x 24), by table and
-  // through positions: positions up to turns and classes by depth.
+  // through positions: positions up to turns and classes by depth, and up
+  // to inversion (the turns are symmetries, so x t's inverse t^-1 x^-1 is
+  // (t^-1 x^-1 t) t^-1, a transform of x^-1).
   const SymCoordinate split = choose_sym_coordinate(space, group, up_to.turns.size());
   ASSERT_FALSE(split.parts.empty()) << split.text;
   for (NeighbourMethod method : {NeighbourMethod::ByTable, NeighbourMethod::ThroughPositions}) {
     const ClassSpace over(space, group, split, {up_to.turns, method, {}});
     EXPECT_EQ(over.table_driven(), method == NeighbourMethod::ByTable);
-    const ClassEnumeration c = enumerate_classes(over, {}, this_cluster());
+    ClassBfsOptions inverse;
+    inverse.inverse = true;
+    const ClassEnumeration c = enumerate_classes(over, inverse, this_cluster());
     ASSERT_EQ(c.positions.size(), levels.size());
     for (std::size_t d = 0; d < levels.size(); ++d) {
       EXPECT_EQ(c.positions[d], levels[d].size() / 24);
       EXPECT_EQ(c.classes[d].classes, classes[d]);
+      EXPECT_EQ(c.classes[d].with_inverse, with_inverse[d]);
     }
   }
 }
@@ -584,6 +588,36 @@ TEST(TwistySymmetryCli, PocketCubeUpToRotationIsThePublishedTable) {
   const std::vector<std::uint64_t> htm{1,     9,      54,     321,     1847,   9992,
                                        50136, 227536, 870072, 1887748, 623800, 2644};
   EXPECT_EQ(json["distribution"].get<std::vector<std::uint64_t>>(), htm);
+}
+
+// The same in the quarter-turn metric, up to the cube's 48 symmetries and
+// inversion, over classes: the published table of positions (Scherphuis,
+// as above) and of classes up to symmetry and inversion by depth
+// (cubezzz.dyndns.org/drupal/?q=node/view/531, "Reduced(Oh+)"), and their
+// totals, 77,802 classes (Jerry Bryan, Cube-Lovers) and 40,296 with
+// inversion (Rokicki, forum.cubeman.org/?q=node/view/79). In the face-turn
+// metric, the same totals.
+TEST(TwistySymmetryCli, PocketCubeUpToSymmetryAndInversionIsThePublishedTable) {
+  const std::string bfs = "twisty bfs " + data_file("pocket-cube.tws") +
+                          " --up-to-rotation --symmetry all --inverse --antipodes 0 --json -";
+  auto r = run_cubenum(bfs + " --quarter");
+  ASSERT_EQ(r.status, 0) << r.output;
+  Json json = Json::parse(r.output);
+  EXPECT_EQ(json["symmetry"]["order"], 48);
+  EXPECT_TRUE(json.contains("over_classes")) << "the BFS over classes by default";
+  const std::vector<std::uint64_t> qtm{1,      6,      27,     120,     534,    2256,  8969, 33058,
+                                       114149, 360508, 930588, 1350852, 782536, 90280, 276};
+  const std::vector<std::uint64_t> qtm_with_inverse{1,    1,    3,     4,     13,   35,   126, 398,
+                                                    1301, 3952, 10086, 14658, 8619, 1091, 8};
+  EXPECT_EQ(json["distribution"].get<std::vector<std::uint64_t>>(), qtm);
+  EXPECT_EQ(json["classes_with_inverse"].get<std::vector<std::uint64_t>>(), qtm_with_inverse);
+  EXPECT_EQ(json["total_classes"], 77802);
+  EXPECT_EQ(json["total_classes_with_inverse"], 40296);
+  r = run_cubenum(bfs);
+  ASSERT_EQ(r.status, 0) << r.output;
+  json = Json::parse(r.output);
+  EXPECT_EQ(json["total_classes"], 77802);
+  EXPECT_EQ(json["total_classes_with_inverse"], 40296);
 }
 
 TEST(TwistySymmetryCli, BfsPrintsClassesAndRefusesWhatTheFileDoesNotAllow) {

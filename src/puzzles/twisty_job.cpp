@@ -242,13 +242,10 @@ BfsResult run_bfs(const BfsRequest& request,
   if (request.depth_table && shared)
     throw InputError("--table", 0,
                      "the depth table is written by one process (run without mpirun)");
-  const bool inverse = request.symmetry && request.symmetry->inverse;
-  const bool classes_allowed = !request.depth_table && !(request.up_to_rotation && inverse);
+  const bool classes_allowed = !request.depth_table;
   if (request.over == BfsOver::Classes && !classes_allowed)
     throw InputError("--over", 0,
-                     "a BFS over classes keeps no depth table of positions, and counts classes "
-                     "up to inversion without whole-puzzle turns (drop --table, or --inverse "
-                     "or --up-to-rotation)");
+                     "a BFS over classes keeps no depth table of positions (drop --table)");
   // Positions or classes, decided and refused before any table is built.
   std::unique_ptr<SymmetryGroup> group;
   std::optional<ClassSearch> plan;
