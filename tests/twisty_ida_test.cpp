@@ -132,10 +132,11 @@ TEST(Ida, LengthsAreTheTablesAndCountsTheBruteForces) {
 }
 
 // For random positions of the file's puzzle, pruned by the named patterns
-// (none the whole puzzle): IDA*'s length is the full table's and its
-// solution solves, on one thread and two.
+// (none the whole puzzle), each also read through `symmetric` of the
+// puzzle's symmetries (the first that give it): IDA*'s length is the full
+// table's and its solution solves, on one thread and two.
 void expect_lengths_of_the_table(const std::string& file, const std::vector<std::string>& named,
-                                 unsigned seed) {
+                                 unsigned seed, std::size_t symmetric = 0) {
   const Definition def = load_definition(data_file(file));
   const std::vector<Move> moves = expand_moves(def, {});
   const TwistySpace full(def, moves);
@@ -149,6 +150,15 @@ void expect_lengths_of_the_table(const std::string& file, const std::vector<std:
         std::make_unique<PatternDatabase>(by_piece, parse_pattern(by_piece, text, "test")));
     pdbs.push_back(tables.back().get());
   }
+  const SymmetryGroup group(def, moves, {SymmetryChoice::All, false});
+  for (std::size_t t = 0, n = tables.size(); t < n; ++t)
+    for (std::size_t k = 1, views = 0; k < group.order() && views < symmetric; ++k)
+      if (auto view = tables[t]->conjugated(group, k)) {
+        tables.push_back(std::make_unique<PatternDatabase>(std::move(*view)));
+        pdbs.push_back(tables.back().get());
+        ++views;
+      }
+  ASSERT_EQ(pdbs.size(), named.size() * (1 + symmetric));
   std::mt19937 rng(seed);
   for (int sample = 0; sample < 12; ++sample) {
     const Arrangement x = random_walk(def, moves, 40, rng);
@@ -170,9 +180,16 @@ TEST(Ida, PocketCubeLengthsAreTheTables) {
   expect_lengths_of_the_table("pocket-cube.tws", {"CORNER 1-4", "CORNER 5-8"}, 23);
 }
 
-// The skewb, pruned by four corners with a fifth's slot, and by its centres.
+// The same, each half also read through three symmetries.
+TEST(Ida, PocketCubeLengthsAreTheTablesThroughSymmetries) {
+  expect_lengths_of_the_table("pocket-cube.tws", {"CORNER 1-4", "CORNER 5-8"}, 31, 3);
+}
+
+// The skewb, pruned by four corners with a fifth's slot, and by its
+// centres, each also read through two symmetries.
 TEST(Ida, SkewbLengthsAreTheTable) {
   expect_lengths_of_the_table("skewb.tws", {"CORNER 2-5 slots 6", "CENTER"}, 29);
+  expect_lengths_of_the_table("skewb.tws", {"CORNER 2-5 slots 6", "CENTER"}, 37, 2);
 }
 
 // A depth bound below the optimum answers nothing, with the depth proven.
@@ -280,6 +297,27 @@ TEST(IdaCli, ScrambleFilesAllSolutionsAndTablesFolder) {
   EXPECT_TRUE(second["pattern_databases"][0]["loaded"].get<bool>());
   for (std::size_t i = 0; i < 3; ++i)
     EXPECT_EQ(second["solutions"][i]["solutions"], first["solutions"][i]["solutions"]);
+  // Tables of some pieces, also read through symmetries (the default) and
+  // as they are: the same solutions and counts of optimal ones (a symmetric
+  // look-up is a lower bound too).
+  const std::string partial = "twisty solve " + file + " --method search --scrambles " + lines +
+                              " --all 4 --patterns \"CORNER 1-6; EDGE 1-3\" --json -";
+  r = testing::run_cubenum(partial);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json symmetric = Json::parse(r.output);
+  r = testing::run_cubenum(partial + " --symmetric-lookups 0");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json plain = Json::parse(r.output);
+  EXPECT_EQ(symmetric["pattern_databases"][0]["symmetric_lookups"], 2) << symmetric.dump();
+  EXPECT_EQ(plain["pattern_databases"][0]["symmetric_lookups"], 0);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(symmetric["solutions"][i]["solutions"], first["solutions"][i]["solutions"]);
+    EXPECT_EQ(plain["solutions"][i]["solutions"], first["solutions"][i]["solutions"]);
+    EXPECT_EQ(symmetric["solutions"][i]["optimal_solutions"],
+              first["solutions"][i]["optimal_solutions"]);
+    EXPECT_EQ(plain["solutions"][i]["optimal_solutions"],
+              first["solutions"][i]["optimal_solutions"]);
+  }
   // twsearch's blocks, and the table gives the same lengths.
   r = testing::run_cubenum("twisty solve " + file + " --method search --scrambles " + blocks +
                            " --json -");

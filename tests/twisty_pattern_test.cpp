@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -234,6 +235,48 @@ TEST(PatternDatabase, SlotsWithoutTwistsAreAView) {
       EXPECT_EQ(seen.emplace(r, key).first->second, key) << "rank " << r << " of two views";
       if (sample % 30 == 0) expect_children_follow(moves, pdb, px, h);
     }
+  }
+}
+
+// A table read through a symmetry S, on the pocket cube (48 symmetries,
+// mirrors among them): the lookup of x is the table's lookup of S x S^-1
+// (the symmetry group's own conjugation, sticker by sticker), so its
+// distance is at most x's full distance; a child's follows from its
+// parent's by one look-up; and the symmetries read other corners.
+TEST(PatternDatabase, ConjugatedTablesReadTheConjugate) {
+  const Definition def = load_definition(data_file("pocket-cube.tws"));
+  const std::vector<Move> list = expand_moves(def, {});
+  const PieceMoves moves(def, list);
+  const TwistySpace full(def, list);
+  const std::uint64_t solved = full.solved_rank();
+  const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
+  const SymmetryGroup group(def, list, {SymmetryChoice::All, false});
+  ASSERT_EQ(group.order(), 48u);
+  const PatternDatabase pdb(moves, {{{0, {0, 1, 2}, {}}}});
+  const PatternDatabase slots(moves, {{{0, {0, 1, 2, 3}, {3}}}});
+  std::mt19937 rng(13);
+  for (const PatternDatabase* table : {&pdb, &slots}) {
+    std::set<std::vector<std::pair<std::size_t, bool>>> read;
+    for (std::size_t k = 0; k < group.order(); ++k) {
+      SCOPED_TRACE(::testing::Message()
+                   << pattern_name(def, table->pattern()) << ", symmetry " << k);
+      const std::optional<PatternDatabase> view = table->conjugated(group, k);
+      ASSERT_TRUE(view.has_value());
+      read.insert(view->read_pieces());
+      EXPECT_EQ(view->read_pieces().size(), table->read_pieces().size());
+      Arrangement image = def.solved;
+      for (int sample = 0; sample < 20; ++sample) {
+        const Arrangement x = random_walk(def, list, 25, rng);
+        group.conjugate(k, x, image);
+        const std::vector<std::uint8_t> px = by_piece(moves, x), pimage = by_piece(moves, image);
+        EXPECT_EQ(view->rank(px.data()), table->rank(pimage.data()));
+        const unsigned h = view->distance(px.data());
+        EXPECT_EQ(h, table->distance(pimage.data()));
+        EXPECT_LE(h, path_to_solved(full, depths, full.rank(x)).size());
+        if (sample % 5 == 0) expect_children_follow(moves, *view, px, h);
+      }
+    }
+    EXPECT_GT(read.size(), 1u) << "every symmetry reads the same corners";
   }
 }
 

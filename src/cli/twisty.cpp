@@ -229,17 +229,22 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
     fmt::print(ctx.out, "IDA* over canonical sequences, pattern databases:{}\n",
                result.pattern_databases.empty() ? " none" : "");
     for (const tw::PatternUse& use : result.pattern_databases) {
-      fmt::print(ctx.out, "  {}: {} states, {}, depth {}, {} in {:.2f} s{}\n", use.name, use.states,
-                 bytes_text(double(use.bytes)), use.max_depth, use.loaded ? "read" : "built",
-                 use.seconds,
-                 use.file ? (use.loaded ? " from " : ", written to ") + *use.file : "");
+      fmt::print(ctx.out, "  {}: {} states, {}, depth {}, {} in {:.2f} s{}{}\n", use.name,
+                 use.states, bytes_text(double(use.bytes)), use.max_depth,
+                 use.loaded ? "read" : "built", use.seconds,
+                 use.file ? (use.loaded ? " from " : ", written to ") + *use.file : "",
+                 use.symmetric_lookups == 0
+                     ? ""
+                     : fmt::format("; also read through {} {}", use.symmetric_lookups,
+                                   use.symmetric_lookups == 1 ? "symmetry" : "symmetries"));
       tables.push_back({{"name", use.name},
                         {"states", use.states},
                         {"bytes", use.bytes},
                         {"max_depth", use.max_depth},
                         {"file", use.file ? Json(*use.file) : Json(nullptr)},
                         {"loaded", use.loaded},
-                        {"seconds", use.seconds}});
+                        {"seconds", use.seconds},
+                        {"symmetric_lookups", use.symmetric_lookups}});
     }
     json["pattern_databases"] = tables;
   }
@@ -374,6 +379,11 @@ void bind_twisty(Command* puzzle) {
                    "the search: the pattern databases' folder: each read where there, else "
                    "built and written there")
       ->type_name("DIR");
+  solve
+      ->add_option("--symmetric-lookups", solve_args->symmetric_lookups,
+                   "the search: each pattern database also read through up to N of the "
+                   "puzzle's symmetries, each reading other pieces of the position (default 2)")
+      ->type_name("N");
   solve->add_option("--max-depth", solve_args->max_depth, "the search: no deeper (default 30)")
       ->type_name("MOVES");
   solve

@@ -17,6 +17,10 @@ namespace cubenum::twisty {
 namespace {
 
 constexpr unsigned kSplitDepth = 3;  // subtrees cut this many moves down
+// The tables a round of look-ups asks after the first's: more cells asked
+// for at once, against cells asked for children that a table before them
+// cuts (results/twisty-solve.md).
+constexpr std::size_t kRoundTables = 2;
 
 // A subtree's root: the moves to it, its canonical state, the position by
 // piece and its distance in each pattern database.
@@ -140,8 +144,9 @@ class Search {
 
   // The children of a node (its position, distances and canonical state)
   // whose distances are at most `slack`: the first table for every child,
-  // then the others for the children it kept, each round's cells asked
-  // for together (a round trip to memory a round, not a child). At slack 0
+  // then the others, kRoundTables at a time, for the children kept so far,
+  // each round's cells asked for together (a round trip to memory a round,
+  // not a child). At slack 0
   // only a solved child can be, and is told apart without the tables.
   void expand(const std::uint8_t* pieces, const unsigned* h, std::uint32_t state, unsigned slack,
               Children& out) const {
@@ -164,7 +169,7 @@ class Search {
       return;
     }
     for (std::size_t first = 0; first < pdbs_.size() && kept > 0;) {
-      const std::size_t last = first == 0 ? 1 : pdbs_.size();
+      const std::size_t last = first == 0 ? 1 : std::min(pdbs_.size(), first + kRoundTables);
       for (std::size_t k = 0; k < kept; ++k) {
         const std::size_t j = out.kept(k);
         for (std::size_t i = first; i < last; ++i) {

@@ -619,16 +619,16 @@ PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern)
   bfs::BfsResult found = bfs::frontier_bfs(ViewSpace(moves, layout_), {&solved_rank_, 1}, options);
   max_depth_ = found.max_depth();
   // A copy in huge pages: the search's look-ups land anywhere in it.
-  depths_ = bfs::DepthTable(states_);
-  depths_.advise_huge_pages();
+  depths_ = std::make_shared<bfs::DepthTable>(states_);
+  depths_->advise_huge_pages();
   const auto from = found.depths->cells().bytes();
-  std::copy(from.begin(), from.end(), depths_.cells().bytes().begin());
+  std::copy(from.begin(), from.end(), depths_->cells().bytes().begin());
 }
 
 void PatternDatabase::save(const std::string& file) const {
   write_table_file(file, "--tables", kTableFile,
                    identity(*moves_, pattern_, states_) + fmt::format(" depth {}", max_depth_),
-                   depths_.cells().bytes());
+                   depths_->cells().bytes());
 }
 
 PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, const std::string& file)
@@ -644,15 +644,15 @@ PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, const
   if (depth.empty() || depth.size() > 3 || !std::all_of(depth.begin(), depth.end(), ::isdigit))
     throw InputError(file, 1, "the pattern database's header is damaged");
   max_depth_ = static_cast<unsigned>(std::stoul(depth));
-  depths_ = bfs::DepthTable(states_);
-  depths_.advise_huge_pages();
-  table.read(depths_.cells().bytes());
+  depths_ = std::make_shared<bfs::DepthTable>(states_);
+  depths_->advise_huge_pages();
+  table.read(depths_->cells().bytes());
 }
 
 unsigned PatternDatabase::distance(const std::uint8_t* pieces) const {
   std::vector<std::uint8_t> x(pieces, pieces + moves_->pieces()), y(x.size());
   std::uint64_t r = rank(x.data());
-  int code = depths_.depth_mod3(r);
+  int code = depths_->depth_mod3(r);
   if (code == bfs::DepthTable::kUnseen)
     throw std::invalid_argument("twisty: a position whose view the moves do not reach");
   unsigned steps = 0;
@@ -661,7 +661,7 @@ unsigned PatternDatabase::distance(const std::uint8_t* pieces) const {
     std::size_t m = 0;
     for (; m < moves_->moves().size(); ++m) {
       moves_->apply(x.data(), m, y.data());
-      if (depths_.depth_mod3(rank(y.data())) == closer) break;
+      if (depths_->depth_mod3(rank(y.data())) == closer) break;
     }
     if (m == moves_->moves().size())
       throw std::logic_error("twisty: a pattern table without a path");
@@ -671,6 +671,51 @@ unsigned PatternDatabase::distance(const std::uint8_t* pieces) const {
     ++steps;
   }
   return steps;
+}
+
+// Digit i tracks piece q of set t; the lookup reads the piece p of set s
+// that S takes to it, and maps its byte after each move as conjugation
+// does (cubenum/puzzles/twisty_symmetry.hpp).
+std::optional<PatternDatabase> PatternDatabase::conjugated(const SymmetryGroup& group,
+                                                           std::size_t k) const {
+  const Symmetry& sym = group.elements().at(k);
+  const std::vector<PieceSet>& sets = moves_->definition().sets;
+  PatternDatabase view = *this;
+  const std::size_t moves = moves_->moves().size();
+  view.after_stride_ = digits_.size() * 256;
+  view.after_.assign((moves + 1) * view.after_stride_, 0);
+  for (std::size_t i = 0; i < digits_.size(); ++i) {
+    const Tracked& tracked = layout_.tracked[i];
+    const std::size_t t = tracked.set, q = tracked.byte - moves_->first_piece(t);
+    std::size_t s = 0, p = 0;
+    while (s < sets.size() && sym.set_to[s] != t) ++s;
+    if (s == sets.size()) return std::nullopt;
+    while (p < sets[s].slots && sym.slot_to[s][p] != q) ++p;
+    if (p == sets[s].slots || !moves_->distinct(s, p)) return std::nullopt;
+    view.digits_[i].byte = static_cast<std::uint32_t>(moves_->first_piece(s) + p);
+    view.digits_[i].table = static_cast<std::uint32_t>(i * 256);
+    const unsigned n = sets[s].orientations;
+    for (std::size_t m = 0; m <= moves; ++m) {
+      const std::uint8_t* move = m < moves ? moves_->table(m, s) : nullptr;
+      for (unsigned b = 0; b < sets[s].slots * n; ++b) {
+        const unsigned moved = move ? move[b] : b, slot = moved / n, twist = moved % n;
+        const unsigned image =
+            (sym.offset[s][slot] + n - sym.offset[s][p] + (sym.reverses ? n - twist : twist)) % n;
+        const std::size_t to = tracked.table + sym.slot_to[s][slot] * n + image;
+        view.after_[m * view.after_stride_ + i * 256 + b] =
+            static_cast<std::uint16_t>(layout_.slot_of[to] | layout_.twist_of[to] << 8);
+      }
+    }
+  }
+  return view;
+}
+
+std::vector<std::pair<std::size_t, bool>> PatternDatabase::read_pieces() const {
+  std::vector<std::pair<std::size_t, bool>> read;
+  for (std::size_t i = 0; i < digits_.size(); ++i)
+    read.emplace_back(digits_[i].byte, layout_.tracked[i].twists != 0);
+  std::sort(read.begin(), read.end());
+  return read;
 }
 
 }  // namespace cubenum::twisty

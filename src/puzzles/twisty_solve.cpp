@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -141,6 +143,49 @@ std::vector<std::unique_ptr<PatternDatabase>> pattern_databases(const PieceMoves
   return pdbs;
 }
 
+// Each table read through up to `per_table` symmetries too, each chosen for
+// the fewest pieces read that the table's lookups so far read (the 3x3x3's
+// first seven edges' table: a symmetry that reads the other five first).
+std::vector<std::unique_ptr<PatternDatabase>> symmetric_lookups(
+    const PieceMoves& moves, const std::vector<std::unique_ptr<PatternDatabase>>& pdbs,
+    unsigned per_table, std::vector<PatternUse>& used) {
+  std::vector<std::unique_ptr<PatternDatabase>> views;
+  if (per_table == 0 || pdbs.empty()) return views;
+  std::optional<SymmetryGroup> found;
+  try {
+    found.emplace(moves.definition(), moves.moves(), SymmetryRequest{SymmetryChoice::All, false});
+  } catch (const InputError& e) {
+    progress::note("twisty solve: the tables are read as they are: {}", e.what());
+    return views;
+  }
+  const SymmetryGroup& group = *found;
+  for (std::size_t t = 0; t < pdbs.size(); ++t) {
+    std::set<std::pair<std::size_t, bool>> read;
+    std::set<std::vector<std::pair<std::size_t, bool>>> seen{pdbs[t]->read_pieces()};
+    for (const auto& piece : pdbs[t]->read_pieces()) read.insert(piece);
+    for (unsigned v = 0; v < per_table; ++v) {
+      std::optional<PatternDatabase> best;
+      std::size_t best_overlap = std::numeric_limits<std::size_t>::max();
+      for (std::size_t k = 1; k < group.order(); ++k) {
+        std::optional<PatternDatabase> view = pdbs[t]->conjugated(group, k);
+        if (!view || seen.contains(view->read_pieces())) continue;
+        std::size_t overlap = 0;
+        for (const auto& piece : view->read_pieces()) overlap += read.contains(piece);
+        if (overlap < best_overlap) {
+          best_overlap = overlap;
+          best = std::move(view);
+        }
+      }
+      if (!best) break;
+      seen.insert(best->read_pieces());
+      for (const auto& piece : best->read_pieces()) read.insert(piece);
+      views.push_back(std::make_unique<PatternDatabase>(std::move(*best)));
+      ++used[t].symmetric_lookups;
+    }
+  }
+  return views;
+}
+
 // The progress line of one scramble's search: nodes, the depth and its
 // subtrees done.
 class SearchProgress {
@@ -238,10 +283,14 @@ SolveResult solve_by_search(const SolveRequest& request,
     quick.push_back(search(moves, scramble, {}, request, quick_depth));
     all_quick &= answered(quick.back());
   }
-  std::vector<std::unique_ptr<PatternDatabase>> pdbs;
-  if (!all_quick) pdbs = pattern_databases(moves, request, result.pattern_databases);
+  std::vector<std::unique_ptr<PatternDatabase>> pdbs, views;
+  if (!all_quick) {
+    pdbs = pattern_databases(moves, request, result.pattern_databases);
+    views = symmetric_lookups(moves, pdbs, request.symmetric_lookups, result.pattern_databases);
+  }
   std::vector<const PatternDatabase*> used;
   for (const auto& pdb : pdbs) used.push_back(pdb.get());
+  for (const auto& view : views) used.push_back(view.get());
   for (std::size_t i = 0; i < positions.size(); ++i) {
     result.solutions.push_back(answered(quick[i])
                                    ? std::move(quick[i])

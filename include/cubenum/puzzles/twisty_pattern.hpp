@@ -13,6 +13,7 @@
 // twists' sum).
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,6 +21,7 @@
 
 #include "cubenum/bfs/depth_table.hpp"
 #include "cubenum/puzzles/twisty_pieces.hpp"
+#include "cubenum/puzzles/twisty_symmetry.hpp"
 
 namespace cubenum::twisty {
 
@@ -87,10 +89,19 @@ class PatternDatabase {
   // not one, is damaged, or belongs to another puzzle, moves or pattern.
   PatternDatabase(const PieceMoves& moves, Pattern pattern, const std::string& file);
   void save(const std::string& file) const;
+  // The same table read through symmetry k of `group` (of the same moves):
+  // each position x looked up as S x S^-1, whose distance is x's
+  // (conjugation keeps distances), so that one table bounds other pieces
+  // of x (the 3x3x3's first seven edges' table, its last seven). The table
+  // is shared. nullopt where S takes a tracked piece to an identical one.
+  std::optional<PatternDatabase> conjugated(const SymmetryGroup& group, std::size_t k) const;
+  // The pieces of x the lookups read, by byte (twisty_pieces.hpp), and
+  // whether with their twists: for choosing symmetries whose views differ.
+  std::vector<std::pair<std::size_t, bool>> read_pieces() const;
 
   const Pattern& pattern() const { return pattern_; }
   std::uint64_t states() const { return states_; }
-  std::uint64_t table_bytes() const { return depths_.bytes(); }
+  std::uint64_t table_bytes() const { return depths_->bytes(); }
   // The BFS's deepest level: the most the table's distance can say.
   unsigned max_depth() const { return max_depth_; }
 
@@ -110,11 +121,11 @@ class PatternDatabase {
   // The same for a neighbour (of rank `child`) of a position whose
   // distance is `parent`: one look-up, which prefetch may ask for first.
   unsigned distance_after(unsigned parent, std::uint64_t child) const {
-    const int code = depths_.depth_mod3(child);
+    const int code = depths_->depth_mod3(child);
     const int from = static_cast<int>(parent % 3);
     return code == from ? parent : code == (from + 2) % 3 ? parent - 1 : parent + 1;
   }
-  void prefetch(std::uint64_t rank) const { depths_.prefetch(rank); }
+  void prefetch(std::uint64_t rank) const { depths_->prefetch(rank); }
 
   // Each tracked piece, in the index's order: its byte in a position by
   // piece, its set, the slots left for it (its digit of the partial
@@ -169,15 +180,16 @@ class PatternDatabase {
   Pattern pattern_;
   Layout layout_;
   std::vector<Digit> digits_;
-  // [move * after_stride_ + part * 256 + byte]: the slot, and the twist
-  // times 256, of the piece coded `byte` after the move; after the moves'
-  // rows, one of the bytes as they are (for rank).
+  // [move * after_stride_ + table + byte]: the slot, and the twist
+  // times 256, of the piece coded `byte` after the move (a part's table
+  // of bytes, or a digit's where conjugated); after the moves' rows, one
+  // of the bytes as they are (for rank).
   std::vector<std::uint16_t> after_;
   std::size_t after_stride_ = 0;
   std::uint64_t states_ = 0;
   std::uint64_t solved_rank_ = 0;
   unsigned max_depth_ = 0;
-  bfs::DepthTable depths_{0};
+  std::shared_ptr<bfs::DepthTable> depths_;
 };
 
 }  // namespace cubenum::twisty

@@ -33,6 +33,9 @@ struct SolveRequest {
       tables;  // the pattern databases' folder: read where there, else written
   // The patterns, ';' between them (parse_pattern); none: choose_patterns.
   std::optional<std::string> patterns;
+  // Each table also looked up through this many of the puzzle's
+  // symmetries (PatternDatabase::conjugated), each reading other pieces.
+  unsigned symmetric_lookups = 2;
 };
 
 // A pattern database the search used.
@@ -43,6 +46,7 @@ struct PatternUse {
   std::optional<std::string> file;  // in the tables folder
   bool loaded = false;              // read from `file`, else built (and written there)
   double seconds = 0;               // to build or read
+  unsigned symmetric_lookups = 0;   // the symmetries it is also read through
 };
 
 struct Solution {
