@@ -197,6 +197,21 @@ TEST(PatternDatabase, DistancesAreTheViewsAndLowerBounds) {
   }
 }
 
+// The pocket cube (the 2x2x2 with every face's moves), by piece, and its
+// full depth table.
+struct PocketCube {
+  Definition def = load_definition(data_file("pocket-cube.tws"));
+  std::vector<Move> list = expand_moves(def, {});
+  PieceMoves moves{def, list};
+  TwistySpace full{def, list};
+  bfs::RowDepths depths = solved_depths(full);
+
+  static bfs::RowDepths solved_depths(const TwistySpace& space) {
+    const std::uint64_t solved = space.solved_rank();
+    return std::move(*bfs::row_bfs(space, {&solved, 1}).depths);
+  }
+};
+
 // Pieces tracked by their slots alone, on the pocket cube (whose moves
 // twist corners): four corners with three twists, and five corners with
 // one twist. The view's distance is the naive BFS's, at most the full
@@ -204,12 +219,8 @@ TEST(PatternDatabase, DistancesAreTheViewsAndLowerBounds) {
 // (it sees more), and follows from the parent's by one look-up; every view
 // has its own rank.
 TEST(PatternDatabase, SlotsWithoutTwistsAreAView) {
-  const Definition def = load_definition(data_file("pocket-cube.tws"));
-  const std::vector<Move> list = expand_moves(def, {});
-  const PieceMoves moves(def, list);
-  const TwistySpace full(def, list);
-  const std::uint64_t solved = full.solved_rank();
-  const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
+  const PocketCube cube;
+  const auto& [def, list, moves, full, depths] = cube;
   const Pattern four{{{0, {0, 1, 2, 3}, {3}}}}, three{{{0, {0, 1, 2}, {}}}};
   const Pattern five{{{0, {6, 0, 1, 2, 3}, {0, 1, 2, 3}}}}, one{{{0, {6}}}};
   EXPECT_EQ(pattern_states(moves, four), 8u * 7 * 6 * 5 * 27);
@@ -244,12 +255,8 @@ TEST(PatternDatabase, SlotsWithoutTwistsAreAView) {
 // distance is at most x's full distance; a child's follows from its
 // parent's by one look-up; and the symmetries read other corners.
 TEST(PatternDatabase, ConjugatedTablesReadTheConjugate) {
-  const Definition def = load_definition(data_file("pocket-cube.tws"));
-  const std::vector<Move> list = expand_moves(def, {});
-  const PieceMoves moves(def, list);
-  const TwistySpace full(def, list);
-  const std::uint64_t solved = full.solved_rank();
-  const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
+  const PocketCube cube;
+  const auto& [def, list, moves, full, depths] = cube;
   const SymmetryGroup group(def, list, {SymmetryChoice::All, false});
   ASSERT_EQ(group.order(), 48u);
   const PatternDatabase pdb(moves, {{{0, {0, 1, 2}, {}}}});
