@@ -192,6 +192,12 @@ TEST(Ida, SkewbLengthsAreTheTable) {
   expect_lengths_of_the_table("skewb.tws", {"CORNER 2-5 slots 6", "CENTER"}, 37, 2);
 }
 
+// The dino cube, pruned by its edges in halves, each also read through two
+// symmetries.
+TEST(Ida, DinoLengthsAreTheTable) {
+  expect_lengths_of_the_table("dino.tws", {"EDGE 1-6", "EDGE 7-12"}, 41, 2);
+}
+
 // A depth bound below the optimum answers nothing, with the depth proven.
 TEST(Ida, MaxDepthBelowTheOptimumProvesItsDepth) {
   const Definition def = load_definition(data_file("tower-2x3x2.tws"));
