@@ -159,26 +159,34 @@ std::vector<std::unique_ptr<PatternDatabase>> symmetric_lookups(
     return views;
   }
   const SymmetryGroup& group = *found;
+  using Pieces = std::vector<std::pair<std::size_t, bool>>;
   for (std::size_t t = 0; t < pdbs.size(); ++t) {
-    std::set<std::pair<std::size_t, bool>> read;
-    std::set<std::vector<std::pair<std::size_t, bool>>> seen{pdbs[t]->read_pieces()};
-    for (const auto& piece : pdbs[t]->read_pieces()) read.insert(piece);
+    std::set<Pieces> seen;                        // the look-ups' piece lists so far
+    std::set<std::pair<std::size_t, bool>> read;  // and their pieces
+    const auto take = [&](const Pieces& pieces) {
+      seen.insert(pieces);
+      read.insert(pieces.begin(), pieces.end());
+    };
+    take(pdbs[t]->read_pieces());
     for (unsigned v = 0; v < per_table; ++v) {
       std::optional<PatternDatabase> best;
+      Pieces best_pieces;
       std::size_t best_overlap = std::numeric_limits<std::size_t>::max();
       for (std::size_t k = 1; k < group.order(); ++k) {
         std::optional<PatternDatabase> view = pdbs[t]->conjugated(group, k);
-        if (!view || seen.contains(view->read_pieces())) continue;
+        if (!view) continue;
+        Pieces pieces = view->read_pieces();
+        if (seen.contains(pieces)) continue;
         std::size_t overlap = 0;
-        for (const auto& piece : view->read_pieces()) overlap += read.contains(piece);
+        for (const auto& piece : pieces) overlap += read.contains(piece);
         if (overlap < best_overlap) {
           best_overlap = overlap;
           best = std::move(view);
+          best_pieces = std::move(pieces);
         }
       }
       if (!best) break;
-      seen.insert(best->read_pieces());
-      for (const auto& piece : best->read_pieces()) read.insert(piece);
+      take(best_pieces);
       views.push_back(std::make_unique<PatternDatabase>(std::move(*best)));
       ++used[t].symmetric_lookups;
     }
