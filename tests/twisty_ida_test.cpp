@@ -86,9 +86,14 @@ TEST(Ida, LengthsAreTheTablesAndCountsTheBruteForces) {
     const std::uint64_t solved = full.solved_rank();
     const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
     const PieceMoves by_piece(def, moves);
+    ASSERT_TRUE(by_piece.invertible());
     const PatternDatabase corners(by_piece, {{{0, {0, 1, 2, 3, 4, 5, 6, 7}}}}),
-        edges(by_piece, {{{1, {0, 1, 2, 3}}}});
+        edges(by_piece, {{{1, {0, 1, 2, 3}}}}),
+        clamped(by_piece, {{{0, {0, 1, 2, 3, 4, 5, 6, 7}}}}, Clamping::Always);
     const std::vector<const PatternDatabase*> pdbs{&corners, &edges};
+    // With the corners clamped too, read as the inverse: the same
+    // solutions and counts.
+    const std::vector<const PatternDatabase*> inverse{&corners, &edges, &clamped};
     std::mt19937 rng(11);
     int brute_forced = 0;
     for (int sample = 0; sample < 24; ++sample) {
@@ -117,6 +122,10 @@ TEST(Ida, LengthsAreTheTablesAndCountsTheBruteForces) {
       }
       EXPECT_EQ(one.solutions, two.solutions);
       EXPECT_EQ(one.count, two.count);
+      const IdaResult read_inverse = solve_ida(by_piece, x, inverse, options);
+      EXPECT_EQ(read_inverse.solutions, one.solutions);
+      EXPECT_EQ(read_inverse.count, one.count);
+      EXPECT_LE(read_inverse.nodes, one.nodes);
       if (optimal <= 5) {
         EXPECT_EQ(one.count, brute_force_count(def, moves, x, optimal));
         ++brute_forced;
@@ -134,9 +143,12 @@ TEST(Ida, LengthsAreTheTablesAndCountsTheBruteForces) {
 // For random positions of the file's puzzle, pruned by the named patterns
 // (none the whole puzzle), each also read through `symmetric` of the
 // puzzle's symmetries (the first that give it): IDA*'s length is the full
-// table's and its solution solves, on one thread and two.
+// table's and its solution solves, on one thread and two. Clamped tables
+// are also read as the inverse: the same lengths, and fewer nodes than
+// without.
 void expect_lengths_of_the_table(const std::string& file, const std::vector<std::string>& named,
-                                 unsigned seed, std::size_t symmetric = 0) {
+                                 unsigned seed, std::size_t symmetric = 0,
+                                 Clamping clamping = Clamping::Never) {
   const Definition def = load_definition(data_file(file));
   const std::vector<Move> moves = expand_moves(def, {});
   const TwistySpace full(def, moves);
@@ -146,8 +158,8 @@ void expect_lengths_of_the_table(const std::string& file, const std::vector<std:
   std::vector<std::unique_ptr<PatternDatabase>> tables;
   std::vector<const PatternDatabase*> pdbs;
   for (const std::string& text : named) {
-    tables.push_back(
-        std::make_unique<PatternDatabase>(by_piece, parse_pattern(by_piece, text, "test")));
+    tables.push_back(std::make_unique<PatternDatabase>(
+        by_piece, parse_pattern(by_piece, text, "test"), clamping));
     pdbs.push_back(tables.back().get());
   }
   const SymmetryGroup group(def, moves, {SymmetryChoice::All, false});
@@ -160,6 +172,7 @@ void expect_lengths_of_the_table(const std::string& file, const std::vector<std:
       }
   ASSERT_EQ(pdbs.size(), named.size() * (1 + symmetric));
   std::mt19937 rng(seed);
+  std::uint64_t nodes = 0, without_inverse = 0;
   for (int sample = 0; sample < 12; ++sample) {
     const Arrangement x = random_walk(def, moves, 40, rng);
     const auto optimal = static_cast<unsigned>(path_to_solved(full, depths, full.rank(x)).size());
@@ -171,7 +184,18 @@ void expect_lengths_of_the_table(const std::string& file, const std::vector<std:
       EXPECT_EQ(*r.length, optimal);
       ASSERT_EQ(r.solutions.size(), 1u);
       EXPECT_EQ(play(def, moves, x, r.solutions[0]), def.solved);
+      if (clamping == Clamping::Never || threads == 2) continue;
+      IdaOptions plain;
+      plain.inverse_lookups = false;
+      const IdaResult p = solve_ida(by_piece, x, pdbs, plain);
+      EXPECT_EQ(p.length, r.length);
+      EXPECT_EQ(p.solutions, r.solutions);
+      nodes += r.nodes;
+      without_inverse += p.nodes;
     }
+  }
+  if (clamping != Clamping::Never) {
+    EXPECT_LT(nodes, without_inverse);
   }
 }
 
@@ -183,6 +207,13 @@ TEST(Ida, PocketCubeLengthsAreTheTables) {
 // The same, each half also read through three symmetries.
 TEST(Ida, PocketCubeLengthsAreTheTablesThroughSymmetries) {
   expect_lengths_of_the_table("pocket-cube.tws", {"CORNER 1-4", "CORNER 5-8"}, 31, 3);
+}
+
+// The same, the halves clamped and also read (with their symmetric
+// look-ups) as the inverse.
+TEST(Ida, PocketCubeLengthsAreTheTablesReadAsTheInverse) {
+  expect_lengths_of_the_table("pocket-cube.tws", {"CORNER 1-4", "CORNER 5-8"}, 47, 3,
+                              Clamping::Always);
 }
 
 // The skewb, pruned by four corners with a fifth's slot, and by its
@@ -316,6 +347,23 @@ TEST(IdaCli, ScrambleFilesAllSolutionsAndTablesFolder) {
   const Json plain = Json::parse(r.output);
   EXPECT_EQ(symmetric["pattern_databases"][0]["symmetric_lookups"], 2) << symmetric.dump();
   EXPECT_EQ(plain["pattern_databases"][0]["symmetric_lookups"], 0);
+  // Clamped tables read as the inverse (the default) or not: the same.
+  r = testing::run_cubenum(partial + " --inverse-lookups off");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Json as_is = Json::parse(r.output);
+  for (std::size_t t = 0; t < 2; ++t) {
+    EXPECT_EQ(symmetric["pattern_databases"][t]["inverse_lookups"],
+              symmetric["pattern_databases"][t]["clamped"]);
+    EXPECT_FALSE(as_is["pattern_databases"][t]["inverse_lookups"].get<bool>());
+  }
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(as_is["solutions"][i]["solutions"], first["solutions"][i]["solutions"]);
+    EXPECT_EQ(as_is["solutions"][i]["optimal_solutions"],
+              first["solutions"][i]["optimal_solutions"]);
+  }
+  r = testing::run_cubenum(partial + " --inverse-lookups maybe");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("--inverse-lookups"), std::string::npos) << r.output;
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(symmetric["solutions"][i]["solutions"], first["solutions"][i]["solutions"]);
     EXPECT_EQ(plain["solutions"][i]["solutions"], first["solutions"][i]["solutions"]);

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <filesystem>
@@ -99,6 +100,50 @@ TEST(PieceMoves, IdenticalPiecesAreSolvedAlike) {
     const Arrangement a = random_walk(def, list, 9, rng);
     EXPECT_EQ(moves.solved(by_piece(moves, a).data()), a == def.solved);
   }
+}
+
+// A position's inverse by piece is its sequence undone: on the tower, the
+// pocket cube and the 3x3x3, for random sequences w, the inverse of w's
+// position is that of w's moves' inverses in reverse order. Identical
+// pieces, or a move without its inverse, are not invertible.
+TEST(PieceMoves, InverseUndoesTheSequence) {
+  for (const char* file : {"tower-2x3x2.tws", "pocket-cube.tws", "rubiks-cube.tws"}) {
+    SCOPED_TRACE(file);
+    const Definition def = load_definition(data_file(file));
+    const std::vector<Move> list = expand_moves(def, {});
+    const PieceMoves moves(def, list);
+    EXPECT_TRUE(moves.invertible());
+    // Each move's inverse, by the definition's form.
+    std::vector<std::size_t> undo(list.size(), list.size());
+    for (std::size_t m = 0; m < list.size(); ++m)
+      for (std::size_t k = 0; k < list.size(); ++k)
+        if (apply(def.sets, apply(def.sets, def.solved, list[m].effect), list[k].effect) ==
+            def.solved)
+          undo[m] = k;
+    ASSERT_EQ(std::count(undo.begin(), undo.end(), list.size()), 0);
+    std::mt19937 rng(9);
+    for (int sample = 0; sample < 50; ++sample) {
+      std::vector<std::size_t> w(1 + rng() % 20);
+      for (std::size_t& m : w) m = rng() % list.size();
+      Arrangement x = def.solved, back = def.solved;
+      for (std::size_t m : w) x = apply(def.sets, x, list[m].effect);
+      for (auto m = w.rbegin(); m != w.rend(); ++m)
+        back = apply(def.sets, back, list[undo[*m]].effect);
+      const std::vector<std::uint8_t> px = by_piece(moves, x);
+      std::vector<std::uint8_t> inverse(px.size());
+      moves.invert(px.data(), inverse.data());
+      EXPECT_EQ(inverse, by_piece(moves, back));
+    }
+  }
+  std::istringstream in(kIdentical);
+  const Definition pairs = parse_definition(in, "pairs.tws");
+  EXPECT_FALSE(PieceMoves(pairs, expand_moves(pairs, {})).invertible());
+  const Definition pocket = load_definition(data_file("pocket-cube.tws"));
+  const std::vector<Move> list = expand_moves(pocket, {});
+  const auto u =
+      std::find_if(list.begin(), list.end(), [](const Move& m) { return m.name == "U"; });
+  ASSERT_NE(u, list.end());
+  EXPECT_FALSE(PieceMoves(pocket, {*u}).invertible());
 }
 
 // The view of a position: each tracked piece's slot and twist (its slot
@@ -211,6 +256,49 @@ struct PocketCube {
     return std::move(*bfs::row_bfs(space, {&solved, 1}).depths);
   }
 };
+
+// A clamped table, on the pocket cube (four corners): a view's bound is
+// the exact table's distance where that is among the three deepest, else
+// 0; a child's bound, from its parent's distance by one look-up, is its
+// distance where that deep, else the parent's less one; the table reads
+// back from its file clamped, and has no exact distances.
+TEST(PatternDatabase, ClampedTablesKeepTheThreeDeepestLevels) {
+  const PocketCube cube;
+  const auto& [def, list, moves, full, depths] = cube;
+  const Pattern four{{{0, {0, 1, 2, 3}}}};
+  const PatternDatabase exact(moves, four), clamped(moves, four, Clamping::Always);
+  ASSERT_FALSE(exact.clamped());
+  ASSERT_TRUE(clamped.clamped());
+  ASSERT_EQ(clamped.max_depth(), exact.max_depth());
+  ASSERT_GE(exact.max_depth(), 4u);
+  const unsigned base = exact.max_depth() - 3;
+  const std::string file = ::testing::TempDir() + "/clamped.pdb";
+  clamped.save(file);
+  const PatternDatabase read(moves, four, file);
+  std::remove(file.c_str());
+  EXPECT_TRUE(read.clamped());
+  const std::vector<std::uint8_t> solved = by_piece(moves, def.solved);
+  EXPECT_THROW((void)clamped.distance(solved.data()), std::logic_error);
+  std::mt19937 rng(13);
+  int deep = 0, near = 0;
+  std::vector<std::uint8_t> py(moves.pieces());
+  for (int sample = 0; sample < 2000; ++sample) {
+    const std::vector<std::uint8_t> px =
+        by_piece(moves, random_walk(def, list, 1 + sample % 12, rng));
+    const unsigned h = exact.distance(px.data());
+    (h > base ? deep : near) += 1;
+    EXPECT_EQ(clamped.lower_bound(px.data()), h > base ? h : 0);
+    EXPECT_EQ(read.lower_bound(px.data()), h > base ? h : 0);
+    for (std::size_t m = 0; m < list.size(); ++m) {
+      moves.apply(px.data(), m, py.data());
+      const unsigned child = exact.distance(py.data());
+      EXPECT_EQ(clamped.distance_after(h, clamped.rank_after(px.data(), m)),
+                child > base ? child : std::max(h, 1U) - 1);
+    }
+  }
+  EXPECT_GT(deep, 100);
+  EXPECT_GT(near, 100);
+}
 
 // Pieces tracked by their slots alone, on the pocket cube (whose moves
 // twist corners): four corners with three twists, and five corners with

@@ -185,6 +185,7 @@ Option* Command::add_option(const std::string& name, T& target, const std::strin
 template Option* Command::add_option(const std::string&, std::string&, const std::string&);
 template Option* Command::add_option(const std::string&, std::optional<std::string>&,
                                      const std::string&);
+template Option* Command::add_option(const std::string&, bool&, const std::string&);
 template Option* Command::add_option(const std::string&, int&, const std::string&);
 template Option* Command::add_option(const std::string&, unsigned&, const std::string&);
 template Option* Command::add_option(const std::string&, std::size_t&, const std::string&);

@@ -211,6 +211,17 @@ void add_search_json(const tw::Solution& solution, std::size_t listed, std::ostr
   if (listed > 1) json["solutions"] = solution.listed;
 }
 
+// What else a table is read as: "; also read through 2 symmetries and as
+// the inverse".
+std::string also_read(const tw::PatternUse& use) {
+  std::vector<std::string> ways;
+  if (use.symmetric_lookups != 0)
+    ways.push_back(fmt::format("through {} {}", use.symmetric_lookups,
+                               use.symmetric_lookups == 1 ? "symmetry" : "symmetries"));
+  if (use.inverse_lookups) ways.push_back("as the inverse");
+  return ways.empty() ? "" : fmt::format("; also read {}", fmt::join(ways, " and "));
+}
+
 Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
   const bool writes_table = args.table && !tw::reads_table(args);
   tw::SolveRequest request = args;
@@ -229,14 +240,11 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
     fmt::print(ctx.out, "IDA* over canonical sequences, pattern databases:{}\n",
                result.pattern_databases.empty() ? " none" : "");
     for (const tw::PatternUse& use : result.pattern_databases) {
-      fmt::print(ctx.out, "  {}: {} states, {}, depth {}, {} in {:.2f} s{}{}\n", use.name,
+      fmt::print(ctx.out, "  {}: {} states, {}, depth {}{}, {} in {:.2f} s{}{}\n", use.name,
                  use.states, bytes_text(double(use.bytes)), use.max_depth,
-                 use.loaded ? "read" : "built", use.seconds,
+                 use.clamped ? " (clamped)" : "", use.loaded ? "read" : "built", use.seconds,
                  use.file ? (use.loaded ? " from " : ", written to ") + *use.file : "",
-                 use.symmetric_lookups == 0
-                     ? ""
-                     : fmt::format("; also read through {} {}", use.symmetric_lookups,
-                                   use.symmetric_lookups == 1 ? "symmetry" : "symmetries"));
+                 also_read(use));
       tables.push_back({{"name", use.name},
                         {"states", use.states},
                         {"bytes", use.bytes},
@@ -244,7 +252,9 @@ Json run_solve(const SolveArgs& args, const ActionContext& ctx) {
                         {"file", use.file ? Json(*use.file) : Json(nullptr)},
                         {"loaded", use.loaded},
                         {"seconds", use.seconds},
-                        {"symmetric_lookups", use.symmetric_lookups}});
+                        {"symmetric_lookups", use.symmetric_lookups},
+                        {"clamped", use.clamped},
+                        {"inverse_lookups", use.inverse_lookups}});
     }
     json["pattern_databases"] = tables;
   }
@@ -384,6 +394,12 @@ void bind_twisty(Command* puzzle) {
                    "the search: each pattern database also read through up to N of the "
                    "puzzle's symmetries, each reading other pieces of the position (default 2)")
       ->type_name("N");
+  solve
+      ->add_option("--inverse-lookups", solve_args->inverse_lookups,
+                   "the search: each clamped pattern database also read as the position's "
+                   "inverse, where every piece is distinct and every move's inverse a move: on "
+                   "or off (default on)")
+      ->type_name("on|off");
   solve->add_option("--max-depth", solve_args->max_depth, "the search: no deeper (default 30)")
       ->type_name("MOVES");
   solve

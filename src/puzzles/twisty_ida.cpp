@@ -108,9 +108,13 @@ class Children {
         move_(moves),
         state_(moves),
         kept_(moves),
+        inverse_(pieces),
         width_(pieces),
         pdbs_(pdbs) {}
   std::uint8_t* pieces(std::size_t j) { return &pieces_[j * width_]; }
+  std::uint8_t* inverse() {
+    return inverse_.data();
+  }  // a child's inverse, while its ranks are made
   std::uint64_t* ranks(std::size_t j) { return &ranks_[j * pdbs_]; }
   unsigned* h(std::size_t j) { return &h_[j * pdbs_]; }
   int& move(std::size_t j) { return move_[j]; }
@@ -126,6 +130,7 @@ class Children {
   std::vector<int> move_;
   std::vector<std::uint32_t> state_;
   std::vector<std::size_t> kept_;
+  std::vector<std::uint8_t> inverse_;
   std::size_t count_ = 0, width_, pdbs_;
 };
 
@@ -136,7 +141,24 @@ class Search {
       : moves_(moves),
         canonical_(moves.definition(), moves.moves()),
         pdbs_(pdbs),
-        options_(options) {}
+        options_(options) {
+    if (options.inverse_lookups && moves.invertible())
+      for (std::size_t i = 0; i < pdbs.size(); ++i)
+        if (pdbs[i]->clamped()) {
+          inverse_.push_back(i);
+          inverse_reach_ = std::max(inverse_reach_, pdbs[i]->max_depth());
+        }
+  }
+
+  // The bound of a position by its inverse's views in the clamped tables.
+  unsigned inverse_bound(const std::uint8_t* pieces) const {
+    std::vector<std::uint8_t> inverse(moves_.pieces());
+    moves_.invert(pieces, inverse.data());
+    unsigned bound = 0;
+    for (std::size_t i : inverse_)
+      bound = std::max(bound, pdbs_[i]->at_least(pdbs_[i]->rank(inverse.data())));
+    return bound;
+  }
 
   Children children_storage() const {
     return Children(moves_.moves().size(), moves_.pieces(), pdbs_.size());
@@ -146,8 +168,9 @@ class Search {
   // whose distances are at most `slack`: the first table for every child,
   // then the others, kRoundTables at a time, for the children kept so far,
   // each round's cells asked for together (a round trip to memory a round,
-  // not a child). At slack 0
-  // only a solved child can be, and is told apart without the tables.
+  // not a child); the clamped tables read as the inverse join the last
+  // round, where they can bound more than `slack`. At slack 0 only a
+  // solved child can be, and is told apart without the tables.
   void expand(const std::uint8_t* pieces, const unsigned* h, std::uint32_t state, unsigned slack,
               Children& out) const {
     std::size_t& kept = out.kept();
@@ -168,14 +191,18 @@ class Search {
       for (std::size_t k = 0; k < kept; ++k) std::fill(out.h(k), out.h(k) + pdbs_.size(), 0U);
       return;
     }
+    const bool inverse = !inverse_.empty() && slack < inverse_reach_;
     for (std::size_t first = 0; first < pdbs_.size() && kept > 0;) {
       const std::size_t last = first == 0 ? 1 : std::min(pdbs_.size(), first + kRoundTables);
+      const bool with_inverse = inverse && last == pdbs_.size();
       for (std::size_t k = 0; k < kept; ++k) {
         const std::size_t j = out.kept(k);
+        const auto move = static_cast<std::size_t>(out.move(j));
         for (std::size_t i = first; i < last; ++i) {
-          out.ranks(j)[i] = pdbs_[i]->rank_after(pieces, static_cast<std::size_t>(out.move(j)));
+          out.ranks(j)[i] = pdbs_[i]->rank_after(pieces, move);
           pdbs_[i]->prefetch(out.ranks(j)[i]);
         }
+        if (with_inverse) ask_inverse(pieces, move, j, out);
       }
       std::size_t within = 0;
       for (std::size_t k = 0; k < kept; ++k) {
@@ -183,15 +210,32 @@ class Search {
         std::size_t i = first;
         while (i < last && (out.h(j)[i] = pdbs_[i]->distance_after(h[i], out.ranks(j)[i])) <= slack)
           ++i;
-        if (i == last) out.kept(within++) = j;
+        if (i == last && (!with_inverse || inverse_within(j, slack, out))) out.kept(within++) = j;
       }
       kept = within;
       first = last;
     }
+    if (inverse) return;  // the children kept were made in the last round
     for (std::size_t k = 0; k < kept; ++k) {
       const std::size_t j = out.kept(k);
       moves_.apply(pieces, static_cast<std::size_t>(out.move(j)), out.pieces(j));
     }
+  }
+
+  // Makes child j and asks for its inverse's cells in the clamped tables
+  // (a position's inverse is as far from solved as it is).
+  void ask_inverse(const std::uint8_t* pieces, std::size_t move, std::size_t j,
+                   Children& out) const {
+    moves_.apply(pieces, move, out.pieces(j));
+    moves_.invert(out.pieces(j), out.inverse());
+    for (std::size_t i : inverse_) {
+      out.ranks(j)[i] = pdbs_[i]->rank(out.inverse());
+      pdbs_[i]->prefetch(out.ranks(j)[i]);
+    }
+  }
+  bool inverse_within(std::size_t j, unsigned slack, Children& out) const {
+    return std::all_of(inverse_.begin(), inverse_.end(),
+                       [&](std::size_t i) { return pdbs_[i]->at_least(out.ranks(j)[i]) <= slack; });
   }
 
   // The nodes `depth` moves down (fewer where the bound is nearer).
@@ -256,6 +300,8 @@ class Search {
   CanonicalMoves canonical_;
   const std::vector<const PatternDatabase*>& pdbs_;
   const IdaOptions& options_;
+  std::vector<std::size_t> inverse_;  // the tables read as the inverse too
+  unsigned inverse_reach_ = 0;        // the most they can bound
 };
 
 }  // namespace
@@ -267,9 +313,10 @@ IdaResult solve_ida(const PieceMoves& moves, const Arrangement& start,
   moves.encode(start, root.pieces.data());
   unsigned bound = 0;
   for (const PatternDatabase* pdb : pdbs) {
-    root.h.push_back(pdb->distance(root.pieces.data()));
+    root.h.push_back(pdb->lower_bound(root.pieces.data()));
     bound = std::max(bound, root.h.back());
   }
+  bound = std::max(bound, search.inverse_bound(root.pieces.data()));
   IdaResult result;
   result.proven = bound;
   for (; bound <= options.max_depth; ++bound) {

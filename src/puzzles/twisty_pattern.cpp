@@ -13,6 +13,7 @@
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/hash.hpp"
+#include "cubenum/core/parallel.hpp"
 #include "cubenum/core/table_file.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
 
@@ -22,6 +23,9 @@ namespace {
 
 constexpr TableFileKind kTableFile{"cubenum pattern database 1\n", "pattern database",
                                    "pattern database"};
+// The share of a table's views nearer than its three deepest levels up to
+// which it is kept clamped (results/twisty-solve.md).
+constexpr double kClampedNear = 0.25;
 
 bool multiply(std::uint64_t& x, std::uint64_t by) {
   if (by != 0 && x > std::numeric_limits<std::uint64_t>::max() / by) return false;
@@ -611,13 +615,35 @@ void PatternDatabase::lay_out_index() {
   solved_rank_ = rank(solved.data());
 }
 
-PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern)
+PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, Clamping clamping)
     : moves_(&moves), pattern_(std::move(pattern)) {
   lay_out_index();
   bfs::BfsOptions options;
   options.two_bit = true;
+  // For a clamped table, which views lie three levels or more above the
+  // deepest. The two-bit table cannot tell a level from the one three
+  // older, so two bitmaps (64 views a word) follow the levels: the views
+  // two levels or more above the level just done (those whose depth mod 3
+  // is one more than the level's), and as they were a level before, three
+  // or more.
+  std::vector<std::uint64_t> two_up, three_up;
+  if (moves.invertible() && clamping != Clamping::Never) {
+    two_up.assign((states_ + 63) / 64, 0);
+    three_up = two_up;
+    options.on_level = [&](const bfs::LevelStats& level, const bfs::LevelStates& views) {
+      parallel_for_chunks(two_up.size(), 1 << 12, [&](std::size_t b, std::size_t e) {
+        for (std::size_t w = b; w < e; ++w) {
+          three_up[w] = two_up[w];
+          two_up[w] |= views.depths->word_at(w, level.depth + 1);
+        }
+      });
+    };
+  }
   bfs::BfsResult found = bfs::frontier_bfs(ViewSpace(moves, layout_), {&solved_rank_, 1}, options);
   max_depth_ = found.max_depth();
+  two_up = std::vector<std::uint64_t>();  // freed, for the copy below
+  clamp(clamping, found.distribution(), three_up, *found.depths);
+  three_up = std::vector<std::uint64_t>();
   // A copy in huge pages: the search's look-ups land anywhere in it.
   depths_ = std::make_shared<bfs::DepthTable>(states_);
   depths_->advise_huge_pages();
@@ -625,9 +651,39 @@ PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern)
   std::copy(from.begin(), from.end(), depths_->cells().bytes().begin());
 }
 
+void PatternDatabase::clamp(Clamping clamping, const std::vector<std::uint64_t>& levels,
+                            const std::vector<std::uint64_t>& near, bfs::DepthTable& table) {
+  if (near.empty() || max_depth_ < 3) return;
+  std::uint64_t all = 0, nearer = 0;
+  for (unsigned d = 0; d < levels.size(); ++d) {
+    all += levels[d];
+    if (d + 3 <= max_depth_) nearer += levels[d];
+  }
+  if (clamping == Clamping::WhereDeep &&
+      static_cast<double>(nearer) > kClampedNear * static_cast<double>(all))
+    return;
+  clamped_ = true;
+  base_ = max_depth_ - 3;
+  // A cell holds 1 + depth mod 3; the three deepest become 1, 2 and 3.
+  std::uint64_t code[4] = {0, 0, 0, 0};
+  for (unsigned d = base_ + 1; d <= max_depth_; ++d) code[1 + d % 3] = d - base_;
+  AtomicBitmap& cells = table.cells();
+  parallel_for_chunks(near.size(), 1 << 12, [&](std::size_t b, std::size_t e) {
+    for (std::size_t w = b; w < e; ++w)
+      for (std::size_t half = 0; half < 2; ++half) {
+        const std::uint64_t in = cells.load_word(2 * w + half);
+        std::uint64_t out = 0;
+        for (unsigned i = 0; i < 32; ++i)
+          if ((near[w] >> (32 * half + i) & 1U) == 0) out |= code[in >> (2 * i) & 3U] << (2 * i);
+        cells.store_word(2 * w + half, out);
+      }
+  });
+}
+
 void PatternDatabase::save(const std::string& file) const {
   write_table_file(file, "--tables", kTableFile,
-                   identity(*moves_, pattern_, states_) + fmt::format(" depth {}", max_depth_),
+                   identity(*moves_, pattern_, states_) + fmt::format(" depth {}", max_depth_) +
+                       (clamped_ ? " clamped" : ""),
                    depths_->cells().bytes());
 }
 
@@ -640,16 +696,25 @@ PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, const
     throw InputError(file, 0,
                      "this pattern database belongs to another puzzle, other moves or another "
                      "pattern (delete it to build it again)");
-  const std::string depth = table.header().substr(id.size());
+  std::string depth = table.header().substr(id.size());
+  const std::string clamped = " clamped";
+  if (depth.size() > clamped.size() && depth.ends_with(clamped)) {
+    depth.resize(depth.size() - clamped.size());
+    clamped_ = true;
+  }
   if (depth.empty() || depth.size() > 3 || !std::all_of(depth.begin(), depth.end(), ::isdigit))
     throw InputError(file, 1, "the pattern database's header is damaged");
   max_depth_ = static_cast<unsigned>(std::stoul(depth));
+  if (clamped_ && max_depth_ < 3)
+    throw InputError(file, 1, "the pattern database's header is damaged");
+  base_ = clamped_ ? max_depth_ - 3 : 0;
   depths_ = std::make_shared<bfs::DepthTable>(states_);
   depths_->advise_huge_pages();
   table.read(depths_->cells().bytes());
 }
 
 unsigned PatternDatabase::distance(const std::uint8_t* pieces) const {
+  if (clamped_) throw std::logic_error("twisty: a clamped pattern table has no exact distances");
   std::vector<std::uint8_t> x(pieces, pieces + moves_->pieces()), y(x.size());
   std::uint64_t r = rank(x.data());
   int code = depths_->depth_mod3(r);

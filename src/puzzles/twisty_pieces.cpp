@@ -20,6 +20,7 @@ PieceMoves::PieceMoves(const Definition& def, const std::vector<Move>& moves)
                                    "handles (256 a set)",
                                    set.name, set.slots, set.orientations));
     first_.push_back(first_.back() + set.slots);
+    twists_.push_back(set.orientations);
     std::vector<bool> distinct(set.slots);
     for (unsigned p = 0; p < set.slots; ++p)
       distinct[p] = std::count(def.solved.perm[s].begin(), def.solved.perm[s].end(),
@@ -42,6 +43,30 @@ PieceMoves::PieceMoves(const Definition& def, const std::vector<Move>& moves)
               static_cast<std::uint8_t>(i * o + (twist + moves[m].effect.ori[s][i]) % o);
       }
     }
+  invertible_ = all_distinct_ && every_move_has_an_inverse();
+  slot_of_.assign(def.sets.size() * 256, 0);
+  twist_undone_.assign(def.sets.size() * 256, 0);
+  for (std::size_t s = 0; s < def.sets.size(); ++s) {
+    const unsigned o = def.sets[s].orientations;
+    for (unsigned b = 0; b < def.sets[s].slots * o; ++b) {
+      slot_of_[s * 256 + b] = static_cast<std::uint8_t>(b / o);
+      twist_undone_[s * 256 + b] = static_cast<std::uint8_t>((o - b % o) % o);
+    }
+  }
+}
+
+bool PieceMoves::every_move_has_an_inverse() const {
+  std::vector<std::uint8_t> once(pieces()), back(pieces());
+  for (std::size_t m = 0; m < moves_.size(); ++m) {
+    apply(solved_.data(), m, once.data());
+    bool found = false;
+    for (std::size_t k = 0; k < moves_.size() && !found; ++k) {
+      apply(once.data(), k, back.data());
+      found = back == solved_;
+    }
+    if (!found) return false;
+  }
+  return true;
 }
 
 void PieceMoves::encode(const Arrangement& x, std::uint8_t* out) const {

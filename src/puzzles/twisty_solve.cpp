@@ -130,13 +130,16 @@ std::vector<std::unique_ptr<PatternDatabase>> pattern_databases(const PieceMoves
     }
     progress::note("twisty solve: {} pattern database {}", use.loaded ? "reading" : "building",
                    use.name);
-    pdbs.push_back(use.loaded ? std::make_unique<PatternDatabase>(moves, pattern, *use.file)
-                              : std::make_unique<PatternDatabase>(moves, pattern));
+    pdbs.push_back(use.loaded
+                       ? std::make_unique<PatternDatabase>(moves, pattern, *use.file)
+                       : std::make_unique<PatternDatabase>(moves, pattern, Clamping::WhereDeep));
     // Under mpirun every process builds its own; the first writes it.
     if (use.file && !use.loaded && this_cluster().process() == 0) pdbs.back()->save(*use.file);
     use.states = pdbs.back()->states();
     use.bytes = pdbs.back()->table_bytes();
     use.max_depth = pdbs.back()->max_depth();
+    use.clamped = pdbs.back()->clamped();
+    use.inverse_lookups = use.clamped && request.inverse_lookups && moves.invertible();
     use.seconds = clock.seconds();
     used.push_back(std::move(use));
   }
@@ -224,6 +227,7 @@ Solution search(const PieceMoves& moves, const Scrambled& scramble,
   options.max_depth = max_depth;
   options.count = request.count;
   options.keep = std::max<std::size_t>(request.all, 1);
+  options.inverse_lookups = request.inverse_lookups;
   options.cluster = &this_cluster();
   const Stopwatch clock;
   if (request.time_limit > 0)

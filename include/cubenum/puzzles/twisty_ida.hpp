@@ -24,6 +24,9 @@ struct IdaOptions {
   // search stops at the first subtree, in move order, that holds one.
   bool count = false;
   std::size_t keep = 1;  // solutions listed, the first in move order
+  // Where the moves are invertible (PieceMoves::invertible), each clamped
+  // table also bounds a node by its inverse's view.
+  bool inverse_lookups = true;
   std::function<bool()> should_stop;
   // After each depth searched: the depth and the nodes so far.
   std::function<void(unsigned depth, std::uint64_t nodes)> on_depth;

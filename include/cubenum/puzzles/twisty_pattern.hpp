@@ -7,6 +7,12 @@
 // bound of the position's; a child's distance follows from its parent's and
 // its code (Korf's pattern databases).
 //
+// A table whose views lie almost all in its three deepest levels is kept
+// clamped instead: its two bits say "at most the deepest but three", or
+// which of the three deepest, so that a view's bound needs no parent (the
+// inverse position's look-up, whose view is no neighbour of its parent's)
+// and a child's is its code's or its parent's less one.
+//
 // A view's index: the tracked pieces' slots as a partial permutation of
 // each set's slots, then their twists (none where no move twists the set;
 // the last omitted where a whole set is tracked and every move keeps its
@@ -80,11 +86,16 @@ std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes,
 // another puzzle or other moves never read it.
 std::string pattern_file(const PieceMoves& moves, const Pattern& pattern);
 
+// Whether a table built is kept clamped (see above): where nearly all its
+// views lie in its three deepest levels, never, or wherever it can be (the
+// moves invertible, PieceMoves::invertible, and three levels deep).
+enum class Clamping : std::uint8_t { WhereDeep, Never, Always };
+
 class PatternDatabase {
  public:
   // Builds the table by the BFS engine, on every thread; invalid_argument
   // where pattern_states has none.
-  PatternDatabase(const PieceMoves& moves, Pattern pattern);
+  PatternDatabase(const PieceMoves& moves, Pattern pattern, Clamping clamping = Clamping::Never);
   // Reads the table `save` wrote: an InputError naming the file where it is
   // not one, is damaged, or belongs to another puzzle, moves or pattern.
   PatternDatabase(const PieceMoves& moves, Pattern pattern, const std::string& file);
@@ -116,15 +127,31 @@ class PatternDatabase {
     return rank_through(&after_[move * after_stride_], pieces);
   }
   // The exact distance of a position's view (walked through the table);
-  // invalid_argument where the moves do not reach it.
+  // invalid_argument where the moves do not reach it, logic_error where
+  // the table is clamped.
   unsigned distance(const std::uint8_t* pieces) const;
-  // The same for a neighbour (of rank `child`) of a position whose
-  // distance is `parent`: one look-up, which prefetch may ask for first.
+  // A lower bound of a position's view's distance: exact but where the
+  // table is clamped.
+  unsigned lower_bound(const std::uint8_t* pieces) const {
+    return clamped_ ? at_least(rank(pieces)) : distance(pieces);
+  }
+  // The same for a neighbour (of rank `child`) of a position whose bound
+  // is `parent`: one look-up, which prefetch may ask for first.
   unsigned distance_after(unsigned parent, std::uint64_t child) const {
+    if (clamped_) {
+      const unsigned code = cell(child);
+      return code != 0 ? base_ + code : std::max(parent, 1U) - 1;
+    }
     const int code = depths_->depth_mod3(child);
     const int from = static_cast<int>(parent % 3);
     return code == from ? parent : code == (from + 2) % 3 ? parent - 1 : parent + 1;
   }
+  // A clamped table's bound of the view of rank `rank`, with no parent.
+  unsigned at_least(std::uint64_t rank) const {
+    const unsigned code = cell(rank);
+    return code != 0 ? base_ + code : 0;
+  }
+  bool clamped() const { return clamped_; }
   void prefetch(std::uint64_t rank) const { depths_->prefetch(rank); }
 
   // Each tracked piece, in the index's order: its byte in a position by
@@ -150,6 +177,15 @@ class PatternDatabase {
   // The index's layout, the look-ups of rank_through and the solved
   // view's rank.
   void lay_out_index();
+  // Clamps the BFS's `table` where `clamping` asks, by its levels and
+  // which views lie nearer than the three deepest (a bitmap).
+  void clamp(Clamping clamping, const std::vector<std::uint64_t>& levels,
+             const std::vector<std::uint64_t>& near, bfs::DepthTable& table);
+  // A clamped table's code of `rank`: 0 for the deepest level but three or
+  // nearer, else 1, 2 or 3 for the three deepest.
+  unsigned cell(std::uint64_t rank) const {
+    return static_cast<unsigned>(depths_->depth_mod3(rank) + 1);
+  }
   // A tracked piece as rank_through reads it: its byte, where its set's
   // look-ups start within a row, and its place values.
   struct Digit {
@@ -189,6 +225,8 @@ class PatternDatabase {
   std::uint64_t states_ = 0;
   std::uint64_t solved_rank_ = 0;
   unsigned max_depth_ = 0;
+  bool clamped_ = false;
+  unsigned base_ = 0;  // where clamped: the deepest level but three
   std::shared_ptr<bfs::DepthTable> depths_;
 };
 

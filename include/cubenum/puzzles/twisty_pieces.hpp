@@ -35,6 +35,21 @@ class PieceMoves {
                          : solved_alike(pieces);
   }
 
+  // Whether a position's inverse is a position at the same distance, so
+  // that a lower bound of the inverse's distance bounds the position's:
+  // every piece distinct and every move's inverse a move.
+  bool invertible() const { return invertible_; }
+  // The inverse of x: where x has piece p in slot s with twist t, its
+  // inverse has piece s in slot p with twist -t. Only where invertible().
+  void invert(const std::uint8_t* in, std::uint8_t* out) const {
+    for (std::size_t s = 0; s + 1 < first_.size(); ++s) {
+      const std::uint8_t* slot = &slot_of_[s * 256];
+      const std::uint8_t* undone = &twist_undone_[s * 256];
+      for (std::size_t p = first_[s], byte = 0; p < first_[s + 1]; ++p, byte += twists_[s])
+        out[first_[s] + slot[in[p]]] = static_cast<std::uint8_t>(byte + undone[in[p]]);
+    }
+  }
+
   // The table of `move` on the bytes of set s: slot * twists + twist.
   const std::uint8_t* table(std::size_t move, std::size_t set) const {
     return &tables_[(move * def_.sets.size() + set) * 256];
@@ -48,14 +63,19 @@ class PieceMoves {
 
  private:
   bool solved_alike(const std::uint8_t* pieces) const;
+  bool every_move_has_an_inverse() const;
 
   Definition def_;
   std::vector<Move> moves_;
   std::vector<std::size_t> first_;           // [set], and the total at the end
   std::vector<std::vector<bool>> distinct_;  // [set][piece]
-  std::vector<std::uint8_t> tables_;         // [move][set][byte]
-  std::vector<std::uint8_t> solved_;         // the solved position by piece
+  std::vector<unsigned> twists_;             // [set]
+  // [set][byte]: its slot, and its twist's inverse.
+  std::vector<std::uint8_t> slot_of_, twist_undone_;
+  std::vector<std::uint8_t> tables_;  // [move][set][byte]
+  std::vector<std::uint8_t> solved_;  // the solved position by piece
   bool all_distinct_ = true;
+  bool invertible_ = false;
 };
 
 }  // namespace cubenum::twisty

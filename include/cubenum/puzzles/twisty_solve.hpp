@@ -36,6 +36,9 @@ struct SolveRequest {
   // Each table also looked up through this many of the puzzle's
   // symmetries (PatternDatabase::conjugated), each reading other pieces.
   unsigned symmetric_lookups = 2;
+  // Each clamped table also read as the position's inverse, where the
+  // moves allow (IdaOptions::inverse_lookups).
+  bool inverse_lookups = true;
 };
 
 // A pattern database the search used.
@@ -47,6 +50,8 @@ struct PatternUse {
   bool loaded = false;              // read from `file`, else built (and written there)
   double seconds = 0;               // to build or read
   unsigned symmetric_lookups = 0;   // the symmetries it is also read through
+  bool clamped = false;             // PatternDatabase::clamped
+  bool inverse_lookups = false;     // also read as the inverse (and so its symmetric look-ups)
 };
 
 struct Solution {
