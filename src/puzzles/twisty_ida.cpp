@@ -104,6 +104,7 @@ class Children {
   Children(std::size_t moves, std::size_t pieces, std::size_t pdbs)
       : pieces_(moves * pieces),
         ranks_(moves * pdbs),
+        inverse_ranks_(moves * pdbs),
         h_(moves * pdbs),
         move_(moves),
         state_(moves),
@@ -112,10 +113,11 @@ class Children {
         width_(pieces),
         pdbs_(pdbs) {}
   std::uint8_t* pieces(std::size_t j) { return &pieces_[j * width_]; }
-  std::uint8_t* inverse() {
-    return inverse_.data();
-  }  // a child's inverse, while its ranks are made
   std::uint64_t* ranks(std::size_t j) { return &ranks_[j * pdbs_]; }
+  // A child's inverse (one at a time, while its ranks are made) and the
+  // ranks of its views, by table.
+  std::uint8_t* inverse() { return inverse_.data(); }
+  std::uint64_t* inverse_ranks(std::size_t j) { return &inverse_ranks_[j * pdbs_]; }
   unsigned* h(std::size_t j) { return &h_[j * pdbs_]; }
   int& move(std::size_t j) { return move_[j]; }
   std::uint32_t& state(std::size_t j) { return state_[j]; }
@@ -125,7 +127,7 @@ class Children {
 
  private:
   std::vector<std::uint8_t> pieces_;
-  std::vector<std::uint64_t> ranks_;
+  std::vector<std::uint64_t> ranks_, inverse_ranks_;
   std::vector<unsigned> h_;
   std::vector<int> move_;
   std::vector<std::uint32_t> state_;
@@ -229,13 +231,14 @@ class Search {
     moves_.apply(pieces, move, out.pieces(j));
     moves_.invert(out.pieces(j), out.inverse());
     for (std::size_t i : inverse_) {
-      out.ranks(j)[i] = pdbs_[i]->rank(out.inverse());
-      pdbs_[i]->prefetch(out.ranks(j)[i]);
+      out.inverse_ranks(j)[i] = pdbs_[i]->rank(out.inverse());
+      pdbs_[i]->prefetch(out.inverse_ranks(j)[i]);
     }
   }
   bool inverse_within(std::size_t j, unsigned slack, Children& out) const {
-    return std::all_of(inverse_.begin(), inverse_.end(),
-                       [&](std::size_t i) { return pdbs_[i]->at_least(out.ranks(j)[i]) <= slack; });
+    return std::all_of(inverse_.begin(), inverse_.end(), [&](std::size_t i) {
+      return pdbs_[i]->at_least(out.inverse_ranks(j)[i]) <= slack;
+    });
   }
 
   // The nodes `depth` moves down (fewer where the bound is nearer).
