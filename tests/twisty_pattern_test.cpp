@@ -105,7 +105,8 @@ TEST(PieceMoves, IdenticalPiecesAreSolvedAlike) {
 // A position's inverse by piece is its sequence undone: on the tower, the
 // pocket cube and the 3x3x3, for random sequences w, the inverse of w's
 // position is that of w's moves' inverses in reverse order. Identical
-// pieces, or a move without its inverse, are not invertible.
+// pieces, a piece twisted when solved, or a move without its inverse, are
+// not invertible.
 TEST(PieceMoves, InverseUndoesTheSequence) {
   for (const char* file : {"tower-2x3x2.tws", "pocket-cube.tws", "rubiks-cube.tws"}) {
     SCOPED_TRACE(file);
@@ -138,6 +139,11 @@ TEST(PieceMoves, InverseUndoesTheSequence) {
   std::istringstream in(kIdentical);
   const Definition pairs = parse_definition(in, "pairs.tws");
   EXPECT_FALSE(PieceMoves(pairs, expand_moves(pairs, {})).invertible());
+  std::istringstream twisted_in(
+      "Name Twisted\nSet A 2 3\nSolved\nA\n1 2\n1 0\nEnd\n"
+      "Move X\nA\n2 1\nEnd\n");
+  const Definition twisted = parse_definition(twisted_in, "twisted.tws");
+  EXPECT_FALSE(PieceMoves(twisted, expand_moves(twisted, {})).invertible());
   const Definition pocket = load_definition(data_file("pocket-cube.tws"));
   const std::vector<Move> list = expand_moves(pocket, {});
   const auto u =

@@ -37,7 +37,8 @@ class PieceMoves {
 
   // Whether a position's inverse is a position at the same distance, so
   // that a lower bound of the inverse's distance bounds the position's:
-  // every piece distinct and every move's inverse a move.
+  // every piece distinct and untwisted when solved, and every move's
+  // inverse a move.
   bool invertible() const { return invertible_; }
   // The inverse of x: where x has piece p in slot s with twist t, its
   // inverse has piece s in slot p with twist -t. Only where invertible().
@@ -63,7 +64,7 @@ class PieceMoves {
 
  private:
   bool solved_alike(const std::uint8_t* pieces) const;
-  bool every_move_has_an_inverse() const;
+  bool check_invertible() const;
 
   Definition def_;
   std::vector<Move> moves_;
