@@ -23,7 +23,7 @@ constexpr unsigned kSplitDepth = 3;  // subtrees cut this many moves down
 constexpr std::size_t kRoundTables = 2;
 
 // A subtree's root: the moves to it, its canonical state, the position by
-// piece and its distance in each pattern database.
+// piece and its bound from each pattern database.
 struct Root {
   std::vector<int> path;
   std::uint32_t state = CanonicalMoves::kStart;
@@ -144,12 +144,11 @@ class Search {
         canonical_(moves.definition(), moves.moves()),
         pdbs_(pdbs),
         options_(options) {
-    if (options.inverse_lookups && moves.invertible())
-      for (std::size_t i = 0; i < pdbs.size(); ++i)
-        if (pdbs[i]->clamped()) {
-          inverse_.push_back(i);
-          inverse_reach_ = std::max(inverse_reach_, pdbs[i]->max_depth());
-        }
+    for (std::size_t i = 0; i < pdbs.size(); ++i)
+      if (reads_inverse(moves, *pdbs[i], options.inverse_lookups)) {
+        inverse_.push_back(i);
+        inverse_reach_ = std::max(inverse_reach_, pdbs[i]->max_depth());
+      }
   }
 
   // The bound of a position by its inverse's views in the clamped tables.

@@ -663,10 +663,9 @@ void PatternDatabase::clamp(Clamping clamping, const std::vector<std::uint64_t>&
       static_cast<double>(nearer) > kClampedNear * static_cast<double>(all))
     return;
   clamped_ = true;
-  base_ = max_depth_ - 3;
   // A cell holds 1 + depth mod 3; the three deepest become 1, 2 and 3.
   std::uint64_t code[4] = {0, 0, 0, 0};
-  for (unsigned d = base_ + 1; d <= max_depth_; ++d) code[1 + d % 3] = d - base_;
+  for (unsigned d = max_depth_ - 2; d <= max_depth_; ++d) code[1 + d % 3] = d + 3 - max_depth_;
   AtomicBitmap& cells = table.cells();
   parallel_for_chunks(near.size(), 1 << 12, [&](std::size_t b, std::size_t e) {
     for (std::size_t w = b; w < e; ++w)
@@ -707,7 +706,6 @@ PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, const
   max_depth_ = static_cast<unsigned>(std::stoul(depth));
   if (clamped_ && max_depth_ < 3)
     throw InputError(file, 1, "the pattern database's header is damaged");
-  base_ = clamped_ ? max_depth_ - 3 : 0;
   depths_ = std::make_shared<bfs::DepthTable>(states_);
   depths_->advise_huge_pages();
   table.read(depths_->cells().bytes());

@@ -20,7 +20,6 @@ PieceMoves::PieceMoves(const Definition& def, const std::vector<Move>& moves)
                                    "handles (256 a set)",
                                    set.name, set.slots, set.orientations));
     first_.push_back(first_.back() + set.slots);
-    twists_.push_back(set.orientations);
     std::vector<bool> distinct(set.slots);
     for (unsigned p = 0; p < set.slots; ++p)
       distinct[p] = std::count(def.solved.perm[s].begin(), def.solved.perm[s].end(),
@@ -43,7 +42,7 @@ PieceMoves::PieceMoves(const Definition& def, const std::vector<Move>& moves)
               static_cast<std::uint8_t>(i * o + (twist + moves[m].effect.ori[s][i]) % o);
       }
     }
-  invertible_ = all_distinct_ && check_invertible();
+  invertible_ = check_invertible();
   slot_of_.assign(def.sets.size() * 256, 0);
   twist_undone_.assign(def.sets.size() * 256, 0);
   for (std::size_t s = 0; s < def.sets.size(); ++s) {
@@ -56,10 +55,11 @@ PieceMoves::PieceMoves(const Definition& def, const std::vector<Move>& moves)
 }
 
 bool PieceMoves::check_invertible() const {
+  if (!all_distinct_) return false;
   // invert() takes the solved position for the identity: no piece twisted.
   for (std::size_t s = 0; s + 1 < first_.size(); ++s)
     for (std::size_t p = first_[s]; p < first_[s + 1]; ++p)
-      if (solved_[p] != (p - first_[s]) * twists_[s]) return false;
+      if (solved_[p] != (p - first_[s]) * def_.sets[s].orientations) return false;
   std::vector<std::uint8_t> once(pieces()), back(pieces());
   for (std::size_t m = 0; m < moves_.size(); ++m) {
     apply(solved_.data(), m, once.data());

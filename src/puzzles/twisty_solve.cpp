@@ -139,7 +139,7 @@ std::vector<std::unique_ptr<PatternDatabase>> pattern_databases(const PieceMoves
     use.bytes = pdbs.back()->table_bytes();
     use.max_depth = pdbs.back()->max_depth();
     use.clamped = pdbs.back()->clamped();
-    use.inverse_lookups = use.clamped && request.inverse_lookups && moves.invertible();
+    use.inverse_lookups = reads_inverse(moves, *pdbs.back(), request.inverse_lookups);
     use.seconds = clock.seconds();
     used.push_back(std::move(use));
   }

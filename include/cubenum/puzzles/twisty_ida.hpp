@@ -40,6 +40,12 @@ struct IdaOptions {
   Cluster* cluster = nullptr;
 };
 
+// Whether the search reads `pdb` as the position's inverse too, where
+// asked (IdaOptions::inverse_lookups).
+inline bool reads_inverse(const PieceMoves& moves, const PatternDatabase& pdb, bool asked) {
+  return asked && moves.invertible() && pdb.clamped();
+}
+
 struct IdaResult {
   std::optional<unsigned> length;           // of an optimal solution, where found
   std::vector<std::vector<int>> solutions;  // indices into the moves

@@ -139,17 +139,19 @@ class PatternDatabase {
   // is `parent`: one look-up, which prefetch may ask for first.
   unsigned distance_after(unsigned parent, std::uint64_t child) const {
     if (clamped_) {
-      const unsigned code = cell(child);
-      return code != 0 ? base_ + code : std::max(parent, 1U) - 1;
+      if (const unsigned bound = at_least(child)) return bound;
+      return std::max(parent, 1U) - 1;
     }
     const int code = depths_->depth_mod3(child);
     const int from = static_cast<int>(parent % 3);
     return code == from ? parent : code == (from + 2) % 3 ? parent - 1 : parent + 1;
   }
-  // A clamped table's bound of the view of rank `rank`, with no parent.
+  // A clamped table's bound of the view of rank `rank`, with no parent:
+  // its code (0 for the deepest level but three or nearer, else 1, 2 or 3
+  // for the three deepest) above the deepest level but three, or 0.
   unsigned at_least(std::uint64_t rank) const {
-    const unsigned code = cell(rank);
-    return code != 0 ? base_ + code : 0;
+    const auto code = static_cast<unsigned>(depths_->depth_mod3(rank) + 1);
+    return code != 0 ? max_depth_ - 3 + code : 0;
   }
   bool clamped() const { return clamped_; }
   void prefetch(std::uint64_t rank) const { depths_->prefetch(rank); }
@@ -181,11 +183,6 @@ class PatternDatabase {
   // which views lie nearer than the three deepest (a bitmap).
   void clamp(Clamping clamping, const std::vector<std::uint64_t>& levels,
              const std::vector<std::uint64_t>& near, bfs::DepthTable& table);
-  // A clamped table's code of `rank`: 0 for the deepest level but three or
-  // nearer, else 1, 2 or 3 for the three deepest.
-  unsigned cell(std::uint64_t rank) const {
-    return static_cast<unsigned>(depths_->depth_mod3(rank) + 1);
-  }
   // A tracked piece as rank_through reads it: its byte, where its set's
   // look-ups start within a row, and its place values.
   struct Digit {
@@ -226,7 +223,6 @@ class PatternDatabase {
   std::uint64_t solved_rank_ = 0;
   unsigned max_depth_ = 0;
   bool clamped_ = false;
-  unsigned base_ = 0;  // where clamped: the deepest level but three
   std::shared_ptr<bfs::DepthTable> depths_;
 };
 

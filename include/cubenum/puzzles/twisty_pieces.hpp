@@ -46,7 +46,8 @@ class PieceMoves {
     for (std::size_t s = 0; s + 1 < first_.size(); ++s) {
       const std::uint8_t* slot = &slot_of_[s * 256];
       const std::uint8_t* undone = &twist_undone_[s * 256];
-      for (std::size_t p = first_[s], byte = 0; p < first_[s + 1]; ++p, byte += twists_[s])
+      const unsigned twists = def_.sets[s].orientations;
+      for (std::size_t p = first_[s], byte = 0; p < first_[s + 1]; ++p, byte += twists)
         out[first_[s] + slot[in[p]]] = static_cast<std::uint8_t>(byte + undone[in[p]]);
     }
   }
@@ -70,7 +71,6 @@ class PieceMoves {
   std::vector<Move> moves_;
   std::vector<std::size_t> first_;           // [set], and the total at the end
   std::vector<std::vector<bool>> distinct_;  // [set][piece]
-  std::vector<unsigned> twists_;             // [set]
   // [set][byte]: its slot, and its twist's inverse.
   std::vector<std::uint8_t> slot_of_, twist_undone_;
   std::vector<std::uint8_t> tables_;  // [move][set][byte]
