@@ -850,19 +850,6 @@ void ClassSpace::shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s,
   }
 }
 
-std::uint64_t ClassSpace::rest_image(std::uint16_t k, const std::uint32_t* ids,
-                                     std::uint64_t r) const {
-  std::uint64_t image = conjugated_rest(k, r);
-  for (const TwistShift& t : shifts_) {
-    const std::uint64_t v = t.size_divisor.remainder(t.weight_divisor.quotient(image));
-    std::uint64_t w = t.low_table[ids[0] * t.size + v];
-    if (!t.high_table.empty()) w = t.high_table[ids[1] * t.size + w];
-    image += (w - v) * t.weight;
-    ids += 2;
-  }
-  return image;
-}
-
 void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::uint32_t* ids) const {
   const std::size_t moves = space_.move_list().size();
   const bool arrange = c_moves_.empty() || !shifts_.empty();
@@ -899,13 +886,6 @@ std::uint64_t ClassSpace::positions_by_table(std::uint32_t cls, std::uint64_t r)
   std::uint64_t stabiliser = 1;
   for_each_fixed_image(cls, r, [&](std::uint64_t image) { stabiliser += image == r; });
   return group_.order() / stabiliser;
-}
-
-std::uint64_t ClassSpace::step_index(const Step& step, const std::uint32_t* ids,
-                                     std::uint64_t moved_r) const {
-  std::uint64_t image = rest_image(step.transform, ids, moved_r);
-  if (step.special) image = least_rest_by_table(step.cls, image);
-  return std::uint64_t{step.cls} * split_.rest + image;
 }
 
 // The tables against positions on a sample of classes, every move: a

@@ -116,6 +116,7 @@ struct BitmapLevel {
   std::uint64_t frontier_word(std::size_t w) const { return frontier.load_word(w); }
   bool reached(std::uint64_t local) const { return next.test(local); }
   void reach(std::uint64_t local) { next.try_set(local); }
+  void prefetch(std::uint64_t local) const { next.prefetch(local / 64); }
 };
 
 // In two-bit mode: the depth table, the last level's states by chunk, and
@@ -132,23 +133,31 @@ struct TwoBitLevel {
   void reach(std::uint64_t local) {
     if (table.try_record(local, depth + 1)) reached_chunks.try_set(local / kChunkStates);
   }
+  void prefetch(std::uint64_t local) const { table.prefetch(local); }
 };
 
 // Alone: the whole space is this process's.
 template <RankedSpace S, class Level>
 void expand_top_down(const S& space, const Scan& scan, Level& level, const BfsOptions& options) {
   for_words(space, scan, options, [&](auto& cursor, std::size_t w) {
-    // Neighbours not yet reached are gathered without a branch, then set:
-    // whether a neighbour is new is unpredictable, a mispredicted branch.
+    // The word's neighbours are gathered, each asked for as it comes (the
+    // look-ups of a big table then overlap), those not yet reached kept
+    // without a branch (whether one is new is unpredictable, a mispredicted
+    // branch), then set.
     std::array<std::uint64_t, 64 * kMaxNeighbours> fresh;
-    std::size_t count = 0;
+    std::size_t all = 0;
     for (std::uint64_t bits = level.frontier_word(w); bits != 0; bits &= bits - 1)
       cursor.for_each_neighbour(std::uint64_t{w} * 64 + std::countr_zero(bits),
                                 [&](std::uint64_t n) {
-                                  fresh[count] = n;
-                                  count += !level.reached(n);
+                                  level.prefetch(n);
+                                  fresh[all++] = n;
                                   return false;
                                 });
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < all; ++i) {
+      fresh[count] = fresh[i];
+      count += !level.reached(fresh[i]);
+    }
     for (std::size_t i = 0; i < count; ++i) level.reach(fresh[i]);
   });
 }

@@ -206,7 +206,17 @@ class ClassSpace {
   // at `x`'s C, x read into s.coded.
   void shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s, std::uint32_t* ids) const;
   // R of S_k (C, r) where `ids` are the shifts of S_k at C.
-  std::uint64_t rest_image(std::uint16_t k, const std::uint32_t* ids, std::uint64_t r) const;
+  std::uint64_t rest_image(std::uint16_t k, const std::uint32_t* ids, std::uint64_t r) const {
+    std::uint64_t image = conjugated_rest(k, r);
+    for (const TwistShift& t : shifts_) {
+      const std::uint64_t v = t.size_divisor.remainder(t.weight_divisor.quotient(image));
+      std::uint64_t w = t.low_table[ids[0] * t.size + v];
+      if (!t.high_table.empty()) w = t.high_table[ids[1] * t.size + w];
+      image += (w - v) * t.weight;
+      ids += 2;
+    }
+    return image;
+  }
   // R by its blocks' tables: r's blocks' values, R after move m from
   // them, and R of S_k (C at home, r) before any shift.
   static constexpr std::size_t kMaxRestBlocks = 16;
@@ -241,7 +251,12 @@ class ClassSpace {
   void for_each_fixed_image(std::uint32_t cls, std::uint64_t r, Visit&& visit) const;
   std::uint64_t least_rest_by_table(std::uint32_t cls, std::uint64_t r) const;
   // The index a step reaches from R `moved_r` (R after the step's move).
-  std::uint64_t step_index(const Step& step, const std::uint32_t* ids, std::uint64_t moved_r) const;
+  std::uint64_t step_index(const Step& step, const std::uint32_t* ids,
+                           std::uint64_t moved_r) const {
+    std::uint64_t image = rest_image(step.transform, ids, moved_r);
+    if (step.special) image = least_rest_by_table(step.cls, image);
+    return std::uint64_t{step.cls} * split_.rest + image;
+  }
   std::uint64_t positions_by_table(std::uint32_t cls, std::uint64_t r) const;
   std::size_t shift_stride() const { return 2 * shifts_.size(); }
 
