@@ -554,5 +554,57 @@ TEST(PatternDatabase, ChoosesKorfsPatternsForTheCube) {
   EXPECT_EQ(pattern_name(tower, chosen[0]), "CORNER + EDGE");
 }
 
+// Six distinct pieces moved by 3-cycles (even permutations): the slots of
+// four tell the last two's, so the choice tracks four (6!/2! states, each
+// reached) and the table's distance is the position's, from the full BFS;
+// a set with an odd move keeps every piece.
+TEST(PatternDatabase, ParityTellsTheLastTwoPieces) {
+  constexpr char kCycles[] = R"(Name Cycles
+Set A 6 1
+Solved
+A
+1 2 3 4 5 6
+End
+Move X
+A
+2 3 1 4 5 6
+End
+Move Y
+A
+1 2 4 5 3 6
+End
+Move Z
+A
+6 2 3 4 1 5
+End
+)";
+  std::istringstream text(kCycles);
+  const Definition def = parse_definition(text, "cycles.tws");
+  const std::vector<Move> list = expand_moves(def, {});
+  const PieceMoves moves(def, list);
+  const std::vector<Pattern> chosen = choose_patterns(moves, 1e9, 1 << 27);
+  ASSERT_EQ(chosen.size(), 1u);
+  EXPECT_EQ(pattern_name(def, chosen[0]), "A 1-4");
+  EXPECT_EQ(pattern_states(moves, chosen[0]), 360u);
+  const PatternDatabase pdb(moves, chosen[0]);
+  const TwistySpace full(def, list);
+  const std::uint64_t solved = full.solved_rank();
+  const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
+  std::mt19937 rng(5);
+  for (int sample = 0; sample < 300; ++sample) {
+    const Arrangement x = random_walk(def, list, 12, rng);
+    EXPECT_EQ(pdb.distance(by_piece(moves, x).data()),
+              path_to_solved(full, depths, full.rank(x)).size());
+  }
+  // A transposition among the moves: every piece tracked.
+  std::istringstream odd_text(
+      std::string(kCycles).replace(std::string(kCycles).find("6 2 3 4 1 5"), 11, "6 2 3 4 5 1"));
+  const Definition odd = parse_definition(odd_text, "odd.tws");
+  const PieceMoves odd_moves(odd, expand_moves(odd, {}));
+  const std::vector<Pattern> all = choose_patterns(odd_moves, 1e9, 1 << 27);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(pattern_name(odd, all[0]), "A");
+}
+
 }  // namespace
 }  // namespace cubenum::twisty
