@@ -606,5 +606,47 @@ End
   EXPECT_EQ(pattern_name(odd, all[0]), "A");
 }
 
+// Widening goes on a piece at a time while the bound allows where the
+// pieces added are untwisted: A (six pieces moved by 3-cycles, 6!/2! =
+// 360 views) and B (six pieces, a transposition among the moves: 6! =
+// 720) are too many together for a bound of 20,000 states; B takes A's
+// first piece (720 x 6 = 4,320; with A's second, 21,600, too many), A
+// takes two of B's (360 x 6 x 5 = 10,800; a third, 43,200, too many).
+TEST(PatternDatabase, UntwistedPatternsWidenUntilTheBound) {
+  std::istringstream text(R"(Name TwoSets
+Set A 6 1
+Set B 6 1
+Solved
+A
+1 2 3 4 5 6
+B
+1 2 3 4 5 6
+End
+Move X
+A
+2 3 1 4 5 6
+B
+2 1 3 4 5 6
+End
+Move Y
+A
+1 2 4 5 3 6
+B
+1 3 4 2 5 6
+End
+Move Z
+A
+6 2 3 4 1 5
+B
+1 2 3 5 6 4
+End
+)");
+  const Definition def = parse_definition(text, "two-sets.tws");
+  const PieceMoves moves(def, expand_moves(def, {}));
+  std::vector<std::string> names;
+  for (const Pattern& p : choose_patterns(moves, 1e9, 20000)) names.push_back(pattern_name(def, p));
+  EXPECT_EQ(names, (std::vector<std::string>{"A 1-4 + B 1 2", "A 1 + B"}));
+}
+
 }  // namespace
 }  // namespace cubenum::twisty

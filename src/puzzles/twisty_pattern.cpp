@@ -320,8 +320,7 @@ std::vector<std::uint8_t> moving_pieces(const PieceMoves& moves, std::size_t s) 
 // move permutes them evenly, the slots of all but two fix the last two's
 // (by parity): as many pieces as tell where every piece is, else 0. A
 // table of every piece would be twice as large, its other half never
-// reached (and scanned at every level the BFS goes bottom-up: 3.5 times
-// the time on the FTO's edges).
+// reached (and scanned at every level the BFS goes bottom-up).
 std::size_t parity_completes(const PieceMoves& moves, std::size_t s) {
   const unsigned slots = moves.definition().sets[s].slots;
   if (slots < 2 || moving_pieces(moves, s).size() != slots || twists_pieces(moves, s) ||
@@ -412,7 +411,7 @@ std::optional<Pattern> extra_group(const PieceMoves& moves, std::size_t s, std::
 // A pattern one piece wider, within `cap` states: the moving piece after
 // the last of a set it tracks in part, else the first moving piece of
 // another set; its slot alone where moves twist its set. None where the
-// pattern was widened already or tracks every moving piece.
+// pattern tracks a slot alone already or every moving piece.
 std::optional<Pattern> widened(const PieceMoves& moves, const Pattern& p, std::uint64_t cap) {
   for (const Pattern::Part& part : p.parts)
     if (!part.without_twist.empty()) return std::nullopt;
@@ -512,16 +511,18 @@ std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes,
     chosen.push_back(std::move(pattern));
   };
   for (auto& [states, pattern] : sized) take(states, pattern);
-  // Then each pattern one piece wider, largest first as the search asks
-  // them (it asks the first for every child).
-  for (Pattern& p : chosen) {
-    const auto wide = widened(moves, p, cap);
-    if (!wide) continue;
-    const double more = double(*pattern_states(moves, *wide) - *pattern_states(moves, p)) / 4;
-    if (more > left) continue;
-    left -= more;
-    p = *wide;
-  }
+  // Then each pattern wider, a piece at a time while the memory left
+  // allows, largest first as the search asks them (it asks the first for
+  // every child): a twisted set's piece by its slot alone, once; untwisted
+  // pieces until the bound (the FTO's corners, merged with an edge, take
+  // two more edges in the memory its centres, identical pieces, leave).
+  for (Pattern& p : chosen)
+    while (const auto wide = widened(moves, p, cap)) {
+      const double more = double(*pattern_states(moves, *wide) - *pattern_states(moves, p)) / 4;
+      if (more > left) break;
+      left -= more;
+      p = *wide;
+    }
   std::stable_sort(chosen.begin(), chosen.end(), [&](const Pattern& a, const Pattern& b) {
     return *pattern_states(moves, a) > *pattern_states(moves, b);
   });

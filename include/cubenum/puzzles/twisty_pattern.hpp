@@ -70,9 +70,10 @@ std::optional<std::uint64_t> pattern_states(const PieceMoves& moves, const Patte
 // (overlapping where the pieces do not split evenly); patterns of different
 // sets merged while their product has at most 2^24 states. Where all do
 // not fit in `bytes`, the bound is halved until they do; then, where the
-// memory left allows, each pattern one piece's slot wider within the bound
-// (the next piece of a set it tracks in part, else the first of another
-// set), then one more group of each split set (the window across the
+// memory left allows, each pattern wider within the bound, a piece at a
+// time (the next piece of a set it tracks in part, else the first of
+// another set; a twisted set's piece by its slot alone, and no piece
+// after it), then one more group of each split set (the window across the
 // widest gap between the groups). The 3x3x3 with 2^27: the corners, and the
 // edges in halves of six (Korf's patterns) and a third six; with 2^29, the
 // edges in two groups of seven and a third seven; with 2^32 in 1 GiB, the
