@@ -38,9 +38,9 @@ std::vector<std::uint8_t> by_piece(const PieceMoves& moves, const Arrangement& x
   return pieces;
 }
 
-// A set with identical pieces (two 1s and two 2s): by piece, a sequence
-// and its inverse come back to solved, and solved tells identical pieces
-// alike.
+// A set with identical pieces (two pieces labelled 1, two labelled 2): by
+// piece, a sequence and its inverse come back to solved, and solved tells
+// identical pieces alike.
 constexpr char kIdentical[] = R"(Name Pairs
 Set A 4 2
 Solved
@@ -88,7 +88,7 @@ TEST(PieceMoves, IdenticalPiecesAreSolvedAlike) {
   const std::vector<Move> list = expand_moves(def, {});
   const PieceMoves moves(def, list);
   EXPECT_FALSE(moves.distinct(0, 0));
-  // Y swaps the two 1s: solved again, though the copies changed places.
+  // Y swaps the two pieces labelled 1: solved again, though the copies changed places.
   std::size_t y = 0;
   while (list[y].name != "Y") ++y;
   std::vector<std::uint8_t> x = by_piece(moves, def.solved), out(x.size());

@@ -14,6 +14,7 @@
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/hash.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/core/ranking.hpp"
 #include "cubenum/core/table_file.hpp"
 #include "cubenum/puzzles/twisty_search.hpp"
 
@@ -48,22 +49,6 @@ bool keeps_twist_sum(const PieceMoves& moves, std::size_t s) {
     unsigned sum = 0;
     for (std::uint8_t t : m.effect.ori[s]) sum += t;
     if (sum % o != 0) return false;
-  }
-  return true;
-}
-
-// Whether every move permutes set s's slots evenly.
-bool keeps_parity(const PieceMoves& moves, std::size_t s) {
-  for (const Move& m : moves.moves()) {
-    const std::vector<std::uint8_t>& perm = m.effect.perm[s];
-    std::vector<bool> seen(perm.size());
-    std::size_t cycles = 0;
-    for (std::size_t i = 0; i < perm.size(); ++i) {
-      if (seen[i]) continue;
-      ++cycles;
-      for (std::size_t j = i; !seen[j]; j = perm[j]) seen[j] = true;
-    }
-    if ((perm.size() - cycles) % 2 != 0) return false;
   }
   return true;
 }
@@ -323,9 +308,10 @@ std::vector<std::uint8_t> moving_pieces(const PieceMoves& moves, std::size_t s) 
 // reached (and scanned at every level the BFS goes bottom-up).
 std::size_t parity_completes(const PieceMoves& moves, std::size_t s) {
   const unsigned slots = moves.definition().sets[s].slots;
-  if (slots < 2 || moving_pieces(moves, s).size() != slots || twists_pieces(moves, s) ||
-      !keeps_parity(moves, s))
+  if (slots < 2 || slots > 64 || moving_pieces(moves, s).size() != slots || twists_pieces(moves, s))
     return 0;
+  for (const Move& m : moves.moves())
+    if (permutation_parity(m.effect.perm[s]) != 0) return 0;
   return slots - 2;
 }
 

@@ -57,14 +57,15 @@ constexpr void permutation_unrank(std::uint64_t rank, std::span<std::uint8_t> ou
   }
 }
 
-// 0 for an even permutation, 1 for an odd one (the parity of the sum of the
-// Lehmer digits, which is the number of inversions).
+// 0 for an even permutation (of at most 64 elements), 1 for an odd one (the
+// parity of the sum of the Lehmer digits, which is the number of
+// inversions).
 constexpr unsigned permutation_parity(std::span<const std::uint8_t> perm) {
-  std::uint32_t seen = 0;
+  std::uint64_t seen = 0;
   unsigned inversions = 0;
   for (std::uint8_t p : perm) {
-    inversions += static_cast<unsigned>(std::popcount(seen & ~((std::uint32_t{2} << p) - 1)));
-    seen |= std::uint32_t{1} << p;
+    inversions += static_cast<unsigned>(std::popcount(seen & ~((std::uint64_t{2} << p) - 1)));
+    seen |= std::uint64_t{1} << p;
   }
   return inversions & 1U;
 }
