@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -121,6 +122,36 @@ TEST(MultisetRank, RoundTripsForLargeMultisets) {
   std::shuffle(distinct.begin(), distinct.end(), random);
   std::vector<std::uint8_t> c = ones;
   EXPECT_EQ(multiset_rank(distinct, c), permutation_rank(distinct));
+}
+
+// Every 4-subset of 0..9, walked in colexicographic order (by the mask as a
+// number, which orders subsets by their largest element first), must rank
+// 0, 1, 2, ... C(10, 4) - 1 = 209 (10! / (4! 6!), by hand); the binomials
+// are Pascal's triangle (C(64, 32) = 1832624140942590534, a published
+// value), and 30-subsets of 64 round-trip.
+TEST(CombinationRank, MatchesColexicographicOrder) {
+  std::uint64_t k = 0;
+  for (std::uint64_t mask = 0; mask < 1024; ++mask) {
+    if (std::popcount(mask) != 4) continue;
+    ASSERT_EQ(combination_rank(mask), k);
+    ASSERT_EQ(combination_unrank(k, 4), mask);
+    ++k;
+  }
+  EXPECT_EQ(k, 210U);
+  EXPECT_EQ(kBinomial(10, 4), 210U);
+  EXPECT_EQ(kBinomial(64, 32), 1832624140942590534ULL);
+  EXPECT_EQ(kBinomial(3, 5), 0U);
+  std::mt19937_64 random(3);
+  for (int trial = 0; trial < 100; ++trial) {
+    std::vector<unsigned> slots(64);
+    std::iota(slots.begin(), slots.end(), 0U);
+    std::shuffle(slots.begin(), slots.end(), random);
+    std::uint64_t mask = 0;
+    for (unsigned i = 0; i < 30; ++i) mask |= std::uint64_t{1} << slots[i];
+    const std::uint64_t r = combination_rank(mask);
+    ASSERT_LT(r, kBinomial(64, 30));
+    ASSERT_EQ(combination_unrank(r, 30), mask);
+  }
 }
 
 }  // namespace

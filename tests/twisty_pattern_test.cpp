@@ -152,19 +152,31 @@ TEST(PieceMoves, InverseUndoesTheSequence) {
   EXPECT_FALSE(PieceMoves(pocket, {*u}).invertible());
 }
 
-// The view of a position: each tracked piece's slot and twist (its slot
-// alone where the pattern leaves its twist out).
+// The view of a position: each tracked distinct piece's slot and twist
+// (its slot alone where the pattern leaves its twist out), then, slot by
+// slot, the label of the piece there where it is a tracked identical piece
+// (read from the definition's form, by slot), else '-'.
 std::string view_key(const PieceMoves& moves, const Pattern& pattern, const Arrangement& x) {
   const std::vector<std::uint8_t> pieces = by_piece(moves, x);
   std::string key;
   for (const Pattern::Part& part : pattern.parts) {
     const unsigned o = moves.definition().sets[part.set].orientations;
+    const std::vector<std::uint8_t>& label = moves.definition().solved.perm[part.set];
+    std::set<std::uint8_t> kinds;
     for (std::uint8_t p : part.pieces) {
+      if (!moves.distinct(part.set, p)) {
+        kinds.insert(label[p]);
+        continue;
+      }
       const std::uint8_t b = pieces[moves.first_piece(part.set) + p];
       const bool forgotten = std::find(part.without_twist.begin(), part.without_twist.end(), p) !=
                              part.without_twist.end();
       key += static_cast<char>(forgotten ? b / o * o : b);
     }
+    if (kinds.empty()) continue;
+    key += '|';
+    for (std::uint8_t held : x.perm[part.set])
+      key += kinds.count(held) != 0 ? static_cast<char>('0' + held) : '-';
   }
   return key;
 }
@@ -506,7 +518,123 @@ TEST(PatternDatabase, PatternsAsWritten) {
   std::istringstream in(kIdentical);
   const Definition pairs = parse_definition(in, "pairs.tws");
   const PieceMoves pair_moves(pairs, expand_moves(pairs, {}));
-  EXPECT_THROW(parse_pattern(pair_moves, "A 1", "--patterns"), InputError);
+  EXPECT_THROW(parse_pattern(pair_moves, "A 1", "--patterns"), InputError);  // without 2
+}
+
+// Identical pieces tracked by kind: E (four distinct pieces, twisted) and
+// C (six pieces, two of each of three labels). For whole C (6!/2!^3 = 90
+// views), C's first kind (C(6,2) = 15), E 1 2 with that kind (4 x 3 x 2^2
+// x 15 = 720) and everything (4! x 2^3, the twists' sum kept, x 90 =
+// 17,280), on one thread and two: every view is reached (the naive BFS),
+// views have ranks of their own, every rank unranks to a view of that rank
+// (so the ranks are onto: one view each), and the distances are
+// the naive BFS's (views by labels read slot by slot), at most the full
+// distance, and a child's follows from its parent's. The choice merges
+// E and C whole; the table's file reads back; a kind named in part, or
+// after "slots", is refused.
+TEST(PatternDatabase, IdenticalPiecesAreTrackedByKind) {
+  std::istringstream text(R"(Name Centres
+Set E 4 2
+Set C 6 1
+Solved
+E
+1 2 3 4
+C
+1 1 2 2 3 3
+End
+Move X
+E
+2 3 4 1
+1 0 0 1
+C
+2 3 1 4 5 6
+End
+Move Y
+E
+2 1 3 4
+C
+1 2 4 5 6 3
+End
+Move Z
+E
+1 2 3 4
+1 1 0 0
+C
+6 2 3 4 5 1
+End
+)");
+  const Definition def = parse_definition(text, "centres.tws");
+  const std::vector<Move> list = expand_moves(def, {});
+  const PieceMoves moves(def, list);
+  const TwistySpace full(def, list);
+  const std::uint64_t solved = full.solved_rank();
+  const bfs::RowDepths depths = std::move(*bfs::row_bfs(full, {&solved, 1}).depths);
+  const std::size_t e = 0, c = 1;
+  const std::vector<std::pair<Pattern, std::uint64_t>> patterns{
+      {{{{c, {0, 1, 2, 3, 4, 5}}}}, 90},
+      {{{{c, {0, 1}}}}, 15},
+      {{{{e, {0, 1}}, {c, {0, 1}}}}, 720},
+      {{{{e, {0, 1, 2, 3}}, {c, {0, 1, 2, 3, 4, 5}}}}, 17280},
+  };
+  for (const auto& [pattern, states] : patterns) {
+    SCOPED_TRACE(pattern_name(def, pattern));
+    ASSERT_EQ(pattern_states(moves, pattern), states);
+    const auto naive = naive_view_distances(moves, pattern);
+    EXPECT_EQ(naive.size(), states);
+    for (int threads : {1, 2}) {
+      ThreadLimit limit(threads);
+      const PatternDatabase pdb(moves, pattern);
+      std::vector<std::uint8_t> px = by_piece(moves, def.solved);
+      for (std::uint64_t r = 0; r < states; ++r) {
+        pdb.unrank(r, px.data());
+        ASSERT_EQ(pdb.rank(px.data()), r);
+      }
+      std::map<std::uint64_t, std::string> seen;
+      std::mt19937 rng(17);
+      for (int sample = 0; sample < 3000; ++sample) {
+        const Arrangement x = random_walk(def, list, 20, rng);
+        px = by_piece(moves, x);
+        const std::string key = view_key(moves, pattern, x);
+        const std::uint64_t r = pdb.rank(px.data());
+        EXPECT_EQ(seen.emplace(r, key).first->second, key) << "rank " << r << " of two views";
+        const unsigned h = pdb.distance(px.data());
+        EXPECT_EQ(h, naive.at(key));
+        EXPECT_LE(h, path_to_solved(full, depths, full.rank(x)).size());
+        if (sample % 30 == 0) expect_children_follow(moves, pdb, px, h);
+      }
+    }
+  }
+  const std::vector<Pattern> chosen = choose_patterns(moves, 1e9, 1 << 27);
+  ASSERT_EQ(chosen.size(), 1u);
+  EXPECT_EQ(pattern_name(def, chosen[0]), "E + C");
+  const Pattern some = parse_pattern(moves, "C 1 2 + E 1 2", "--patterns");
+  EXPECT_EQ(some, patterns[2].first);
+  EXPECT_EQ(pattern_name(def, some), "E 1 2 + C 1 2");
+  const PatternDatabase built(moves, some);
+  const std::string file = ::testing::TempDir() + "/kinds.pdb";
+  built.save(file);
+  const PatternDatabase read(moves, some, file);
+  std::remove(file.c_str());
+  std::mt19937 rng(2);
+  for (int sample = 0; sample < 50; ++sample) {
+    const auto px = by_piece(moves, random_walk(def, list, 20, rng));
+    EXPECT_EQ(read.distance(px.data()), built.distance(px.data()));
+  }
+  const auto refused = [](const PieceMoves& on, const std::string& pattern,
+                          const std::string& why) {
+    try {
+      parse_pattern(on, pattern, "--patterns");
+      ADD_FAILURE() << pattern;
+    } catch (const InputError& error) {
+      EXPECT_NE(std::string(error.what()).find(why), std::string::npos) << error.what();
+    }
+  };
+  refused(moves, "C 1 3", "piece 1 of C is identical to piece 2, which the pattern leaves out");
+  std::istringstream in(kIdentical);
+  const Definition pairs = parse_definition(in, "pairs.tws");
+  const PieceMoves pair_moves(pairs, expand_moves(pairs, {}));
+  refused(pair_moves, "A slots 1 2", "piece 1 of A has identical pieces");
+  EXPECT_NO_THROW(parse_pattern(pair_moves, "A 1 2", "--patterns"));
 }
 
 // The automatic choice on the 3x3x3: the corners whole (8! 3^7 states) and

@@ -381,7 +381,8 @@ void bind_twisty(Command* puzzle) {
       ->add_option("--patterns", solve_args->patterns,
                    "the search: the pattern databases, ';' between them, each sets and pieces "
                    "(from 1) joined by '+', maybe then 'slots' and pieces whose slots alone it "
-                   "tracks: \"CORNER; EDGE 1-7 slots 8; EDGE 6-12\" (default: chosen within "
+                   "tracks; identical pieces are named with all of their kind, tracked by "
+                   "kind: \"CORNER; EDGE 1-7 slots 8; EDGE 6-12\" (default: chosen within "
                    "--memory)")
       ->type_name("LIST");
   solve

@@ -53,61 +53,113 @@ bool keeps_twist_sum(const PieceMoves& moves, std::size_t s) {
   return true;
 }
 
+// Whether part p names its pieces once each, every identical piece with
+// all of its kind, and its pieces without twist among its distinct pieces,
+// increasing, where some move twists them.
+bool well_formed(const PieceMoves& moves, const Pattern::Part& p) {
+  const Definition& def = moves.definition();
+  if (p.set >= def.sets.size() || p.pieces.empty() || def.sets[p.set].slots > 64) return false;
+  const std::vector<std::uint8_t>& kind = def.solved.perm[p.set];
+  std::vector<bool> seen(kind.size());
+  for (std::uint8_t piece : p.pieces) {
+    if (piece >= kind.size() || seen[piece]) return false;
+    seen[piece] = true;
+  }
+  for (std::uint8_t piece : p.pieces)
+    for (std::size_t q = 0; q < kind.size(); ++q)
+      if (kind[q] == kind[piece] && !seen[q]) return false;
+  const auto& w = p.without_twist;
+  return w.empty() || (twists_pieces(moves, p.set) && std::is_sorted(w.begin(), w.end()) &&
+                       std::adjacent_find(w.begin(), w.end()) == w.end() &&
+                       std::all_of(w.begin(), w.end(), [&](std::uint8_t q) {
+                         return q < kind.size() && seen[q] && moves.distinct(p.set, q);
+                       }));
+}
+
+// Part p's kinds of identical pieces: each kind's pieces, in the order of
+// their first piece in p.
+std::vector<std::vector<std::uint8_t>> kinds_of(const PieceMoves& moves, const Pattern::Part& p) {
+  const std::vector<std::uint8_t>& kind = moves.definition().solved.perm[p.set];
+  std::vector<std::vector<std::uint8_t>> kinds;
+  std::vector<bool> taken(kind.size());
+  for (std::uint8_t piece : p.pieces) {
+    if (moves.distinct(p.set, piece) || taken[piece]) continue;
+    kinds.emplace_back();
+    for (std::size_t q = 0; q < kind.size(); ++q)
+      if (kind[q] == kind[piece]) {
+        kinds.back().push_back(static_cast<std::uint8_t>(q));
+        taken[q] = true;
+      }
+  }
+  return kinds;
+}
+
 // The index's layout, or nullopt where pattern_states has none.
 std::optional<PatternDatabase::Layout> lay_out(const PieceMoves& moves, const Pattern& pattern) {
   const Definition& def = moves.definition();
   PatternDatabase::Layout layout;
   for (std::size_t part = 0; part < pattern.parts.size(); ++part) {
     const Pattern::Part& p = pattern.parts[part];
-    if (p.set >= def.sets.size() || p.pieces.empty()) return std::nullopt;
-    const PieceSet& set = def.sets[p.set];
-    if (set.slots > 64) return std::nullopt;
+    if (!well_formed(moves, p)) return std::nullopt;
     for (std::size_t other = 0; other < part; ++other)
       if (pattern.parts[other].set == p.set) return std::nullopt;
-    std::vector<bool> seen(set.slots);
-    for (std::uint8_t piece : p.pieces) {
-      if (piece >= set.slots || seen[piece] || !moves.distinct(p.set, piece)) return std::nullopt;
-      seen[piece] = true;
-    }
+    const PieceSet& set = def.sets[p.set];
+    std::vector<std::uint8_t> distinct;
+    for (std::uint8_t piece : p.pieces)
+      if (moves.distinct(p.set, piece)) distinct.push_back(piece);
     // Twists no move changes are left out, and the last where all are
     // tracked and their sum is kept.
     const bool twisted = twists_pieces(moves, p.set);
-    if (!p.without_twist.empty() &&
-        (!twisted || !std::is_sorted(p.without_twist.begin(), p.without_twist.end()) ||
-         std::adjacent_find(p.without_twist.begin(), p.without_twist.end()) !=
-             p.without_twist.end() ||
-         !std::all_of(p.without_twist.begin(), p.without_twist.end(),
-                      [&](std::uint8_t q) { return q < set.slots && seen[q]; })))
-      return std::nullopt;
     const bool implied =
-        p.pieces.size() == set.slots && p.without_twist.empty() && keeps_twist_sum(moves, p.set);
-    layout.parts.emplace_back(layout.tracked.size(), layout.tracked.size() + p.pieces.size());
-    for (std::size_t i = 0; i < p.pieces.size(); ++i) {
+        distinct.size() == set.slots && p.without_twist.empty() && keeps_twist_sum(moves, p.set);
+    PatternDatabase::Part range{layout.tracked.size(), layout.tracked.size() + distinct.size(),
+                                layout.kinds.size(), layout.kinds.size()};
+    for (std::size_t i = 0; i < distinct.size(); ++i) {
       PatternDatabase::Tracked t;
-      t.byte = moves.first_piece(p.set) + p.pieces[i];
+      t.byte = moves.first_piece(p.set) + distinct[i];
       t.set = p.set;
       t.radix = static_cast<unsigned>(set.slots - i);
       const bool forgotten =
-          std::binary_search(p.without_twist.begin(), p.without_twist.end(), p.pieces[i]);
+          std::binary_search(p.without_twist.begin(), p.without_twist.end(), distinct[i]);
       t.twists =
-          !twisted || forgotten || (implied && i + 1 == p.pieces.size()) ? 0 : set.orientations;
+          !twisted || forgotten || (implied && i + 1 == distinct.size()) ? 0 : set.orientations;
       t.first = i == 0;
       t.table = part * 256;
       if (!multiply(layout.slot_states, t.radix)) return std::nullopt;
       if (t.twists != 0 && !multiply(layout.twist_states, t.twists)) return std::nullopt;
       layout.tracked.push_back(t);
     }
+    auto free = static_cast<unsigned>(set.slots - distinct.size());
+    for (const std::vector<std::uint8_t>& kind : kinds_of(moves, p)) {
+      PatternDatabase::Kind k;
+      for (std::uint8_t piece : kind) k.bytes.push_back(moves.first_piece(p.set) + piece);
+      k.set = p.set;
+      k.free = free;
+      if (!multiply(layout.kind_states, kBinomial(free, static_cast<unsigned>(kind.size()))))
+        return std::nullopt;
+      free -= static_cast<unsigned>(kind.size());
+      layout.kinds.push_back(std::move(k));
+    }
+    range.kinds_end = layout.kinds.size();
+    layout.parts.push_back(range);
     for (unsigned b = 0; b < 256; ++b) {
       layout.slot_of.push_back(static_cast<std::uint8_t>(b / set.orientations));
       layout.twist_of.push_back(static_cast<std::uint8_t>(b % set.orientations));
     }
   }
-  if (layout.tracked.empty()) return std::nullopt;
+  if (layout.tracked.empty() && layout.kinds.empty()) return std::nullopt;
   std::uint64_t states = layout.slot_states;
-  if (!multiply(states, layout.twist_states)) return std::nullopt;
-  // Place values: the slots' digits above the twists', the first piece's
-  // highest (Horner's order).
-  std::uint64_t slot_weight = layout.twist_states, twist_weight = 1;
+  if (!multiply(states, layout.kind_states) || !multiply(states, layout.twist_states))
+    return std::nullopt;
+  // Place values: the distinct pieces' slots above the kinds' slots above
+  // the twists, the first piece's highest (Horner's order).
+  std::uint64_t kind_weight = layout.twist_states;
+  for (std::size_t i = layout.kinds.size(); i-- > 0;) {
+    PatternDatabase::Kind& k = layout.kinds[i];
+    k.weight = kind_weight;
+    kind_weight *= kBinomial(k.free, static_cast<unsigned>(k.bytes.size()));
+  }
+  std::uint64_t slot_weight = kind_weight, twist_weight = 1;
   for (std::size_t i = layout.tracked.size(); i-- > 0;) {
     PatternDatabase::Tracked& t = layout.tracked[i];
     t.slot_weight = slot_weight;
@@ -270,6 +322,41 @@ class ViewSpace {
   const PatternDatabase::Layout& layout_;
 };
 
+// The views of a pattern with identical pieces: each state decoded into a
+// position by piece (its tracked pieces), and each neighbour's rank read
+// through the moves' rows as the search reads it.
+class KindViewSpace {
+ public:
+  explicit KindViewSpace(const PatternDatabase& db) : db_(db) {}
+  std::uint64_t size() const { return db_.states(); }
+
+  class Cursor {
+   public:
+    explicit Cursor(const PatternDatabase& db) : db_(db), pieces_(db.moves().pieces()) {}
+    template <class Visit>
+    bool for_each_neighbour(std::uint64_t rank, Visit&& visit) {
+      db_.unrank(rank, pieces_.data());
+      for (std::size_t m = 0; m < db_.moves().moves().size(); ++m)
+        if (visit(db_.rank_after(pieces_.data(), m))) return true;
+      return false;
+    }
+
+   private:
+    const PatternDatabase& db_;
+    std::vector<std::uint8_t> pieces_;
+  };
+
+  Cursor cursor(std::uint64_t) const { return Cursor(db_); }
+  template <class Visit>
+  bool for_each_neighbour(std::uint64_t rank, Visit&& visit) const {
+    Cursor c(db_);
+    return c.for_each_neighbour(rank, visit);
+  }
+
+ private:
+  const PatternDatabase& db_;
+};
+
 // What a table file must match: the states, the pattern, the moves and
 // the puzzle.
 std::string identity(const PieceMoves& moves, const Pattern& pattern, std::uint64_t states) {
@@ -299,6 +386,36 @@ std::vector<std::uint8_t> moving_pieces(const PieceMoves& moves, std::size_t s) 
       }
   }
   return pieces;
+}
+
+// Set s's identical pieces tracked by kind, as many kinds (those with a
+// piece that moves, in the order of their first pieces) as keep the
+// pattern within `cap` states; nullopt where none.
+std::optional<Pattern> kinds_pattern(const PieceMoves& moves, std::size_t s, std::uint64_t cap) {
+  const PieceSet& set = moves.definition().sets[s];
+  const std::vector<std::uint8_t>& kind = moves.definition().solved.perm[s];
+  if (set.slots > 64) return std::nullopt;
+  Pattern p{{{s, {}}}}, best;
+  std::vector<bool> taken(set.slots);
+  for (unsigned piece = 0; piece < set.slots; ++piece) {
+    if (moves.distinct(s, piece) || taken[piece]) continue;
+    std::vector<std::uint8_t> same;
+    bool moved = false;
+    for (unsigned q = 0; q < set.slots; ++q)
+      if (kind[q] == kind[piece]) {
+        same.push_back(static_cast<std::uint8_t>(q));
+        taken[q] = true;
+        for (std::size_t m = 0; m < moves.moves().size(); ++m)
+          moved |= moves.table(m, s)[q * set.orientations] / set.orientations != q;
+      }
+    if (!moved) continue;
+    p.parts[0].pieces.insert(p.parts[0].pieces.end(), same.begin(), same.end());
+    const auto states = pattern_states(moves, p);
+    if (!states || *states > cap) break;
+    if (*states > 1) best = p;
+  }
+  if (best.parts.empty()) return std::nullopt;
+  return best;
 }
 
 // Where set s's pieces are all distinct and moving, untwisted, and every
@@ -409,9 +526,12 @@ std::optional<Pattern> widened(const PieceMoves& moves, const Pattern& p, std::u
   bool added = false;
   for (Pattern::Part& part : wide.parts) {
     const std::vector<std::uint8_t> pieces = moving_pieces(moves, part.set);
+    std::vector<std::uint8_t> mine;  // the distinct pieces it tracks
+    for (std::uint8_t q : part.pieces)
+      if (moves.distinct(part.set, q)) mine.push_back(q);
     const std::size_t known = parity_completes(moves, part.set);
-    if (added || part.pieces.size() >= (known != 0 ? known : pieces.size())) continue;
-    const auto last = std::find(pieces.begin(), pieces.end(), part.pieces.back());
+    if (added || mine.empty() || mine.size() >= (known != 0 ? known : pieces.size())) continue;
+    const auto last = std::find(pieces.begin(), pieces.end(), mine.back());
     for (std::size_t k = 1; last != pieces.end() && k < pieces.size() && !added; ++k) {
       const std::uint8_t next =
           pieces[(static_cast<std::size_t>(last - pieces.begin()) + k) % pieces.size()];
@@ -449,9 +569,12 @@ bool shares_a_set(const Pattern& a, const Pattern& b) {
 std::vector<std::pair<std::uint64_t, Pattern>> patterns_within(const PieceMoves& moves,
                                                                std::uint64_t cap) {
   std::vector<std::pair<std::uint64_t, Pattern>> sized;
-  for (std::size_t s = 0; s < moves.definition().sets.size(); ++s)
+  for (std::size_t s = 0; s < moves.definition().sets.size(); ++s) {
     for (Pattern& p : split_set(moves, s, cap))
       sized.emplace_back(*pattern_states(moves, p), std::move(p));
+    if (auto p = kinds_pattern(moves, s, cap))
+      sized.emplace_back(*pattern_states(moves, *p), std::move(*p));
+  }
   // Merge the smallest with the next smallest it can take, while any can.
   for (bool merged = true; merged;) {
     merged = false;
@@ -594,10 +717,22 @@ Pattern parse_pattern(const PieceMoves& moves, const std::string& text, const st
     std::sort(p.without_twist.begin(), p.without_twist.end());
     if (p.pieces.empty())
       for (unsigned i = 0; i < set->slots; ++i) p.pieces.push_back(static_cast<std::uint8_t>(i));
-    for (std::uint8_t piece : p.pieces)
-      if (!moves.distinct(p.set, piece))
-        fail(fmt::format("piece {} of {} has an identical piece (tracked pieces must be distinct)",
-                         piece + 1, name));
+    const std::vector<std::uint8_t>& kind = def.solved.perm[p.set];
+    for (std::uint8_t piece : p.pieces) {
+      if (moves.distinct(p.set, piece)) continue;
+      if (std::binary_search(p.without_twist.begin(), p.without_twist.end(), piece))
+        fail(
+            fmt::format("piece {} of {} has identical pieces, tracked by their slots alone "
+                        "(name it before 'slots')",
+                        piece + 1, name));
+      for (unsigned q = 0; q < kind.size(); ++q)
+        if (kind[q] == kind[piece] &&
+            std::find(p.pieces.begin(), p.pieces.end(), q) == p.pieces.end())
+          fail(
+              fmt::format("piece {} of {} is identical to piece {}, which the pattern leaves out "
+                          "(name every piece of a kind)",
+                          piece + 1, name, q + 1));
+    }
     pattern.parts.push_back(std::move(p));
   }
   if (pattern.parts.empty()) fail("no set named");
@@ -611,17 +746,25 @@ Pattern parse_pattern(const PieceMoves& moves, const std::string& text, const st
 std::optional<std::uint64_t> pattern_states(const PieceMoves& moves, const Pattern& pattern) {
   const auto layout = lay_out(moves, pattern);
   if (!layout) return std::nullopt;
-  return layout->slot_states * layout->twist_states;
+  return layout->slot_states * layout->kind_states * layout->twist_states;
 }
 
 void PatternDatabase::lay_out_index() {
   const auto layout = lay_out(*moves_, pattern_);
   if (!layout) throw std::invalid_argument("twisty: a pattern with no index");
   layout_ = *layout;
-  states_ = layout_.slot_states * layout_.twist_states;
+  states_ = layout_.slot_states * layout_.kind_states * layout_.twist_states;
   for (const Tracked& t : layout_.tracked)
     digits_.push_back({static_cast<std::uint32_t>(t.byte), static_cast<std::uint32_t>(t.table),
                        t.slot_weight, t.twist_weight});
+  for (std::size_t part = 0; part < layout_.parts.size(); ++part)
+    for (std::size_t k = layout_.parts[part].kinds_begin; k < layout_.parts[part].kinds_end; ++k) {
+      const auto begin = static_cast<std::uint32_t>(kind_bytes_.size());
+      for (std::size_t byte : layout_.kinds[k].bytes)
+        kind_bytes_.push_back(static_cast<std::uint32_t>(byte));
+      kind_digits_.push_back({begin, static_cast<std::uint32_t>(kind_bytes_.size()),
+                              static_cast<std::uint32_t>(part * 256), layout_.kinds[k].weight});
+    }
   after_stride_ = pattern_.parts.size() * 256;
   const std::size_t moves = moves_->moves().size();
   for (std::size_t m = 0; m <= moves; ++m)
@@ -662,7 +805,10 @@ PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, Clamp
       });
     };
   }
-  bfs::BfsResult found = bfs::frontier_bfs(ViewSpace(moves, layout_), {&solved_rank_, 1}, options);
+  bfs::BfsResult found =
+      layout_.kinds.empty()
+          ? bfs::frontier_bfs(ViewSpace(moves, layout_), {&solved_rank_, 1}, options)
+          : bfs::frontier_bfs(KindViewSpace(*this), {&solved_rank_, 1}, options);
   max_depth_ = found.max_depth();
   two_up = std::vector<std::uint64_t>();  // freed, for the copy below
   clamp(clamping, found.distribution(), three_up, *found.depths);
@@ -734,6 +880,56 @@ PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, const
   table.read(depths_->cells().bytes());
 }
 
+void PatternDatabase::unrank(std::uint64_t rank, std::uint8_t* pieces) const {
+  const std::vector<PieceSet>& sets = moves_->definition().sets;
+  std::uint64_t twists = rank % layout_.twist_states;
+  rank /= layout_.twist_states;
+  std::uint64_t kinds = rank % layout_.kind_states, slots = rank / layout_.kind_states;
+  std::vector<unsigned> slot(layout_.tracked.size()), twist(layout_.tracked.size());
+  for (std::size_t i = layout_.tracked.size(); i-- > 0;) {
+    const Tracked& t = layout_.tracked[i];
+    slot[i] = static_cast<unsigned>(slots % t.radix);
+    slots /= t.radix;
+    if (t.twists != 0) {
+      twist[i] = static_cast<unsigned>(twists % t.twists);
+      twists /= t.twists;
+    }
+  }
+  std::vector<std::uint64_t> combination(layout_.kinds.size());
+  for (std::size_t k = layout_.kinds.size(); k-- > 0;) {
+    const Kind& kind = layout_.kinds[k];
+    const auto size = static_cast<unsigned>(kind.bytes.size());
+    combination[k] = combination_unrank(kinds % kBinomial(kind.free, size), size);
+    kinds /= kBinomial(kind.free, size);
+  }
+  // The d-th slot not in `used`.
+  const auto free_slot = [](std::uint64_t used, unsigned d) {
+    unsigned s = 0;
+    for (;; ++s)
+      if ((used >> s & 1U) == 0 && d-- == 0) return s;
+  };
+  for (const Part& part : layout_.parts) {
+    std::uint64_t used = 0;
+    for (std::size_t i = part.begin; i < part.end; ++i) {
+      const unsigned s = free_slot(used, slot[i]);
+      used |= std::uint64_t{1} << s;
+      pieces[layout_.tracked[i].byte] =
+          static_cast<std::uint8_t>(s * sets[layout_.tracked[i].set].orientations + twist[i]);
+    }
+    for (std::size_t k = part.kinds_begin; k < part.kinds_end; ++k) {
+      const Kind& kind = layout_.kinds[k];
+      std::uint64_t held = 0;
+      std::size_t j = 0;
+      for (std::uint64_t c = combination[k]; c != 0; c &= c - 1, ++j) {
+        const unsigned s = free_slot(used, static_cast<unsigned>(std::countr_zero(c)));
+        held |= std::uint64_t{1} << s;
+        pieces[kind.bytes[j]] = static_cast<std::uint8_t>(s * sets[kind.set].orientations);
+      }
+      used |= held;
+    }
+  }
+}
+
 unsigned PatternDatabase::distance(const std::uint8_t* pieces) const {
   if (clamped_) throw std::logic_error("twisty: a clamped pattern table has no exact distances");
   std::vector<std::uint8_t> x(pieces, pieces + moves_->pieces()), y(x.size());
@@ -766,6 +962,7 @@ std::optional<PatternDatabase> PatternDatabase::conjugated(const SymmetryGroup& 
                                                            std::size_t k) const {
   const Symmetry& sym = group.elements().at(k);
   const std::vector<PieceSet>& sets = moves_->definition().sets;
+  if (!layout_.kinds.empty()) return std::nullopt;
   PatternDatabase view = *this;
   const std::size_t moves = moves_->moves().size();
   view.after_stride_ = digits_.size() * 256;
@@ -800,6 +997,7 @@ std::vector<std::pair<std::size_t, bool>> PatternDatabase::read_pieces() const {
   std::vector<std::pair<std::size_t, bool>> read;
   for (std::size_t i = 0; i < digits_.size(); ++i)
     read.emplace_back(digits_[i].byte, layout_.tracked[i].twists != 0);
+  for (std::uint32_t byte : kind_bytes_) read.emplace_back(byte, false);
   std::sort(read.begin(), read.end());
   return read;
 }

@@ -70,6 +70,42 @@ constexpr unsigned permutation_parity(std::span<const std::uint8_t> perm) {
   return inversions & 1U;
 }
 
+// Binomial coefficients C(n, k) for n <= 64 (Pascal's triangle; 0 where
+// k > n): kBinomial(n, k).
+struct Binomials {
+  std::uint64_t c[65][65] = {};
+  constexpr Binomials() {
+    for (unsigned n = 0; n <= 64; ++n) {
+      c[n][0] = 1;
+      for (unsigned k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k < n ? c[n - 1][k] : 0);
+    }
+  }
+  constexpr std::uint64_t operator()(unsigned n, unsigned k) const { return k > n ? 0 : c[n][k]; }
+};
+inline constexpr Binomials kBinomial;
+
+// Colexicographic rank of a k-subset of 0..n-1 (the set bits of `chosen`)
+// among all C(n, k): the sum of C(c_j, j + 1) over its elements c_0 < c_1
+// < ... The lowest k elements rank 0.
+constexpr std::uint64_t combination_rank(std::uint64_t chosen) {
+  std::uint64_t rank = 0;
+  for (unsigned j = 1; chosen != 0; ++j, chosen &= chosen - 1)
+    rank += kBinomial(static_cast<unsigned>(std::countr_zero(chosen)), j);
+  return rank;
+}
+
+// Inverse of combination_rank: the k-subset of rank `rank`, as a mask.
+constexpr std::uint64_t combination_unrank(std::uint64_t rank, unsigned k) {
+  std::uint64_t chosen = 0;
+  for (unsigned j = k; j > 0; --j) {
+    unsigned c = j - 1;  // the largest c with C(c, j) <= rank
+    while (c < 63 && kBinomial(c + 1, j) <= rank) ++c;
+    rank -= kBinomial(c, j);
+    chosen |= std::uint64_t{1} << c;
+  }
+  return chosen;
+}
+
 // Arrangements of a multiset: m! / (c_0! c_1! ...) for counts c summing to
 // m. 0 when it would not fit in 64 bits.
 constexpr std::uint64_t multinomial(std::span<const std::uint8_t> counts) {

@@ -13,10 +13,13 @@
 // inverse position's look-up, whose view is no neighbour of its parent's)
 // and a child's is its code's or its parent's less one.
 //
-// A view's index: the tracked pieces' slots as a partial permutation of
-// each set's slots, then their twists (none where no move twists the set;
-// the last omitted where a whole set is tracked and every move keeps its
-// twists' sum).
+// A view's index: the tracked distinct pieces' slots as a partial
+// permutation of each set's slots, then the slots of each kind of identical
+// pieces tracked (a combination of the slots the pieces before it leave),
+// then the distinct pieces' twists (none where no move twists the set; the
+// last omitted where a whole set is tracked and every move keeps its
+// twists' sum). Identical pieces are tracked by kind and slot alone: a
+// multiset permutation, as the FTO's centres (12! / 3!^4 views a set).
 #include <bit>
 #include <cstdint>
 #include <memory>
@@ -26,15 +29,18 @@
 #include <vector>
 
 #include "cubenum/bfs/depth_table.hpp"
+#include "cubenum/core/ranking.hpp"
 #include "cubenum/puzzles/twisty_pieces.hpp"
 #include "cubenum/puzzles/twisty_symmetry.hpp"
 
 namespace cubenum::twisty {
 
 // The pieces a pattern database tracks: per set (at most 64 slots), some
-// of its distinct pieces, numbered by their solved slots, and their twists
-// but those of `without_twist` (some of the pieces, increasing: their slots
-// alone are tracked, which bounds more than a twist for the memory).
+// of its pieces, numbered by their solved slots, and the twists of the
+// distinct ones but those of `without_twist` (some of the pieces,
+// increasing: their slots alone are tracked, which bounds more than a twist
+// for the memory). A piece with identical pieces comes with all of them:
+// which slots their kind holds is tracked.
 struct Pattern {
   struct Part {
     std::size_t set = 0;
@@ -55,19 +61,21 @@ std::string pattern_name(const Definition& def, const Pattern& pattern);
 // optionally "slots" and pieces whose slots alone are tracked: "CORNER",
 // "EDGE 1-7", "CORNER 1 2 + EDGE 3", "EDGE 1-7 slots 8". An InputError
 // naming `option` where a set is unknown or named twice, a piece is out of
-// range, repeated or has an identical piece, "slots" is given for a set no
-// move twists, or the pattern has no index.
+// range or repeated, an identical piece comes without the others of its
+// kind or after "slots", "slots" is given for a set no move twists, or the
+// pattern has no index.
 Pattern parse_pattern(const PieceMoves& moves, const std::string& text, const std::string& option);
 // The states of the pattern's index; nullopt beyond 2^64 or where the
-// pattern tracks no piece, a piece twice, an identical piece or a set of
-// more than 64 slots.
+// pattern tracks no piece, a piece twice, an identical piece without the
+// others of its kind or by its slot alone, or a set of more than 64 slots.
 std::optional<std::uint64_t> pattern_states(const PieceMoves& moves, const Pattern& pattern);
 
 // The patterns the search uses when none are named, their tables within
 // `bytes` together: per set, its distinct pieces that move, all in one
 // pattern where its index has at most `most_states` states, else in as
 // few groups as keep each within that, each as large as it allows
-// (overlapping where the pieces do not split evenly); patterns of different
+// (overlapping where the pieces do not split evenly), and its identical
+// pieces by kind (as many kinds as keep within it); patterns of different
 // sets merged while their product has at most 2^24 states. Where all do
 // not fit in `bytes`, the bound is halved until they do; then, where the
 // memory left allows, each pattern wider within the bound, a piece at a
@@ -105,12 +113,14 @@ class PatternDatabase {
   // each position x looked up as S x S^-1, whose distance is x's
   // (conjugation keeps distances), so that one table bounds other pieces
   // of x (the 3x3x3's first seven edges' table, its last seven). The table
-  // is shared. nullopt where S takes a tracked piece to an identical one.
+  // is shared. nullopt where S takes a tracked piece to an identical one,
+  // or the pattern tracks identical pieces.
   std::optional<PatternDatabase> conjugated(const SymmetryGroup& group, std::size_t k) const;
   // The pieces of x the lookups read, by byte (twisty_pieces.hpp), and
   // whether with their twists: for choosing symmetries whose views differ.
   std::vector<std::pair<std::size_t, bool>> read_pieces() const;
 
+  const PieceMoves& moves() const { return *moves_; }
   const Pattern& pattern() const { return pattern_; }
   std::uint64_t states() const { return states_; }
   std::uint64_t table_bytes() const { return depths_->bytes(); }
@@ -136,6 +146,9 @@ class PatternDatabase {
   unsigned lower_bound(const std::uint8_t* pieces) const {
     return clamped_ ? at_least(rank(pieces)) : distance(pieces);
   }
+  // Writes the pieces of a view of rank `rank` into `pieces` (a position
+  // by piece, whose other pieces it leaves): rank(pieces) is then `rank`.
+  void unrank(std::uint64_t rank, std::uint8_t* pieces) const;
   // The same for a neighbour (of rank `child`) of a position whose bound
   // is `parent`: one look-up, which prefetch may ask for first.
   unsigned distance_after(unsigned parent, std::uint64_t child) const {
@@ -169,11 +182,25 @@ class PatternDatabase {
     std::size_t table = 0;
     std::uint64_t slot_weight = 0, twist_weight = 0;
   };
+  // A kind of identical pieces tracked: its pieces' bytes, the slots left
+  // to it (by the part's distinct pieces and the kinds before it), and its
+  // digit's place value: it ranks as a combination of `free` slots.
+  struct Kind {
+    std::size_t set = 0;
+    std::vector<std::size_t> bytes;
+    unsigned free = 0;
+    std::uint64_t weight = 0;
+  };
+  // A part's tracked pieces, and its kinds.
+  struct Part {
+    std::size_t begin = 0, end = 0, kinds_begin = 0, kinds_end = 0;
+  };
   struct Layout {
     std::vector<Tracked> tracked;
-    std::vector<std::pair<std::size_t, std::size_t>> parts;  // their tracked pieces
-    std::vector<std::uint8_t> slot_of, twist_of;             // [part * 256 + byte]
-    std::uint64_t slot_states = 1, twist_states = 1;
+    std::vector<Kind> kinds;
+    std::vector<Part> parts;
+    std::vector<std::uint8_t> slot_of, twist_of;  // [part * 256 + byte]
+    std::uint64_t slot_states = 1, kind_states = 1, twist_states = 1;
   };
 
  private:
@@ -190,14 +217,20 @@ class PatternDatabase {
     std::uint32_t byte = 0, table = 0;
     std::uint64_t slot_weight = 0, twist_weight = 0;
   };
+  // A kind as rank_through reads it: its pieces' bytes in kind_bytes_,
+  // where its part's look-ups start, and its place value.
+  struct KindDigit {
+    std::uint32_t begin = 0, end = 0, table = 0;
+    std::uint64_t weight = 0;
+  };
 
   // The rank where `row` gives each tracked piece's slot and twist by its
   // byte (a row of after_).
   std::uint64_t rank_through(const std::uint16_t* row, const std::uint8_t* pieces) const {
     std::uint64_t r = 0;
-    for (const auto& [begin, end] : layout_.parts) {
+    for (const Part& part : layout_.parts) {
       std::uint64_t used = 0;
-      for (std::size_t i = begin; i < end; ++i) {
+      for (std::size_t i = part.begin; i < part.end; ++i) {
         const Digit& d = digits_[i];
         const unsigned e = row[d.table + pieces[d.byte]];
         const unsigned slot = e & 0xFF;
@@ -205,6 +238,20 @@ class PatternDatabase {
         r += (slot - static_cast<unsigned>(std::popcount(used & (bit - 1)))) * d.slot_weight +
              (e >> 8) * d.twist_weight;
         used |= bit;
+      }
+      // Each kind's slots, numbered among those still free, as a
+      // combination.
+      for (std::size_t k = part.kinds_begin; k < part.kinds_end; ++k) {
+        const KindDigit& d = kind_digits_[k];
+        std::uint64_t held = 0, free_held = 0;
+        for (std::uint32_t i = d.begin; i < d.end; ++i)
+          held |= std::uint64_t{1} << (row[d.table + pieces[kind_bytes_[i]]] & 0xFF);
+        for (std::uint64_t h = held; h != 0; h &= h - 1) {
+          const std::uint64_t bit = h & -h;
+          free_held |= bit >> std::popcount(used & (bit - 1));
+        }
+        r += combination_rank(free_held) * d.weight;
+        used |= held;
       }
     }
     return r;
@@ -214,6 +261,8 @@ class PatternDatabase {
   Pattern pattern_;
   Layout layout_;
   std::vector<Digit> digits_;
+  std::vector<KindDigit> kind_digits_;
+  std::vector<std::uint32_t> kind_bytes_;
   // [move * after_stride_ + table + byte]: the slot, and the twist
   // times 256, of the piece coded `byte` after the move (a part's table
   // of bytes, or a digit's where conjugated); after the moves' rows, one
