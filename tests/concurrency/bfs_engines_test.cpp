@@ -2,6 +2,10 @@
 // themselves at any thread count and in either direction.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <utility>
+#include <vector>
+
 #include "cubenum/bfs/frontier_bfs.hpp"
 #include "cubenum/bfs/hashed_bfs.hpp"
 #include "cubenum/core/parallel.hpp"
@@ -81,6 +85,44 @@ TEST_P(TwoBitBfs, SameLevelsAndDepthsAsBitmaps) {
 
 INSTANTIATE_TEST_SUITE_P(DirectionsAndThreads, TwoBitBfs, kDirectionsAndThreads,
                          direction_and_threads);
+
+// Permutations of 9 whose moves are all 36 transpositions (more than
+// kMaxNeighbours, the gather buffer's bound): a permutation's distance is
+// 9 less its cycles, so layer k holds the unsigned Stirling number of the
+// first kind c(9, 9 - k), from the published table (OEIS A008275). Top-down
+// and every direction, bitmaps and two bits, 1 and 2 threads.
+struct AnySwapSpace {
+  std::uint64_t size() const { return factorial(9); }
+  template <class Visit>
+  bool for_each_neighbour(std::uint64_t rank, Visit&& visit) const {
+    std::array<std::uint8_t, 9> p{};
+    permutation_unrank(rank, p);
+    for (unsigned i = 0; i < 9; ++i)
+      for (unsigned j = i + 1; j < 9; ++j) {
+        std::swap(p[i], p[j]);
+        if (visit(permutation_rank(p))) return true;
+        std::swap(p[i], p[j]);
+      }
+    return false;
+  }
+};
+
+TEST(FrontierBfs, MoreNeighboursThanTheBufferBound) {
+  const std::vector<std::uint64_t> stirling{1, 36, 546, 4536, 22449, 67284, 118124, 109584, 40320};
+  const std::uint64_t source = 0;
+  for (const auto policy : {bfs::DirectionPolicy::TopDown, bfs::DirectionPolicy::Auto})
+    for (bool two_bit : {false, true})
+      for (int threads : {1, 2}) {
+        SCOPED_TRACE(::testing::Message() << direction_name(policy) << (two_bit ? " two-bit " : " ")
+                                          << threads << " threads");
+        cubenum::ThreadLimit limit(threads);
+        bfs::BfsOptions options;
+        options.policy = policy;
+        options.two_bit = two_bit;
+        EXPECT_EQ(bfs::frontier_bfs(AnySwapSpace{}, {&source, 1}, options).distribution(),
+                  stirling);
+      }
+}
 
 // The table's word views against its cells one by one.
 TEST(DepthTable, WordViewsAgreeWithTheCells) {

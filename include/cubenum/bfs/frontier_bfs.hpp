@@ -143,22 +143,28 @@ void expand_top_down(const S& space, const Scan& scan, Level& level, const BfsOp
     // The word's neighbours are gathered, each asked for as it comes (the
     // look-ups of a big table then overlap), those not yet reached kept
     // without a branch (whether one is new is unpredictable, a mispredicted
-    // branch), then set.
+    // branch), then set; also whenever the buffer fills (a space of more
+    // than kMaxNeighbours moves: a pattern database's view of the megaminx).
     std::array<std::uint64_t, 64 * kMaxNeighbours> fresh;
     std::size_t all = 0;
+    const auto settle = [&] {
+      std::size_t count = 0;
+      for (std::size_t i = 0; i < all; ++i) {
+        fresh[count] = fresh[i];
+        count += !level.reached(fresh[i]);
+      }
+      for (std::size_t i = 0; i < count; ++i) level.reach(fresh[i]);
+      all = 0;
+    };
     for (std::uint64_t bits = level.frontier_word(w); bits != 0; bits &= bits - 1)
       cursor.for_each_neighbour(std::uint64_t{w} * 64 + std::countr_zero(bits),
                                 [&](std::uint64_t n) {
                                   level.prefetch(n);
                                   fresh[all++] = n;
+                                  if (all == fresh.size()) settle();
                                   return false;
                                 });
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < all; ++i) {
-      fresh[count] = fresh[i];
-      count += !level.reached(fresh[i]);
-    }
-    for (std::size_t i = 0; i < count; ++i) level.reach(fresh[i]);
+    settle();
   });
 }
 
@@ -277,9 +283,19 @@ std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& clu
     scan.end = bounds[round + 1];
     for_words(space, scan, options, [&](auto& cursor, std::size_t w) {
       // A word's neighbours, this process's and the others', gathered
-      // without a branch (which is which is unpredictable), then handled.
+      // without a branch (which is which is unpredictable), then handled;
+      // also whenever a buffer fills (more than kMaxNeighbours moves).
       std::array<std::uint64_t, 64 * kMaxNeighbours> here, away;
       std::size_t here_count = 0, away_count = 0;
+      const auto handle = [&] {
+        for (std::size_t i = 0; i < here_count; ++i) frontier.reach(here[i]);
+        here_count = 0;
+        if (away_count == 0) return;
+        auto& out = outboxes.local();
+        if (out.empty()) out.resize(processes);
+        for (std::size_t i = 0; i < away_count; ++i) out[split.owner(away[i])].push_back(away[i]);
+        away_count = 0;
+      };
       for (std::uint64_t bits = frontier.frontier_word(w); bits != 0; bits &= bits - 1)
         cursor.for_each_neighbour(part.first + std::uint64_t{w} * 64 + std::countr_zero(bits),
                                   [&](std::uint64_t n) {
@@ -288,13 +304,11 @@ std::array<std::uint64_t, 3> expand_top_down_shared(const S& space, Cluster& clu
                                     away[away_count] = n;
                                     here_count += is_mine;
                                     away_count += !is_mine;
+                                    if (here_count == here.size() || away_count == away.size())
+                                      handle();
                                     return false;
                                   });
-      for (std::size_t i = 0; i < here_count; ++i) frontier.reach(here[i]);
-      if (away_count == 0) return;
-      auto& out = outboxes.local();
-      if (out.empty()) out.resize(processes);
-      for (std::size_t i = 0; i < away_count; ++i) out[split.owner(away[i])].push_back(away[i]);
+      handle();
     });
     std::vector<std::vector<std::byte>> send(processes);
     for (int p = 0; p < processes; ++p) {

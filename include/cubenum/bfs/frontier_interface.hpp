@@ -20,7 +20,7 @@ namespace cubenum::bfs {
 // graph (every move has an inverse move), so that the predecessors of a
 // state are its neighbours. for_each_neighbour calls visit(rank) for each
 // neighbour and stops early when visit returns true; it returns whether it
-// stopped. A state has at most kMaxNeighbours neighbours.
+// stopped.
 //
 // A space may also offer `cursor(first_rank)`: an object with the same
 // for_each_neighbour, called with increasing ranks from first_rank on, that
@@ -34,7 +34,9 @@ concept RankedSpace = requires(const S& space, std::uint64_t rank) {
     } -> std::same_as<bool>;
 };
 
-// Most neighbours a state may have: bounds the per-word gather buffer.
+// The neighbours a state has at most in the spaces that bound their moves
+// by it: sizes the top-down gather buffer (64 states' neighbours), which a
+// state with more empties as it fills.
 inline constexpr unsigned kMaxNeighbours = 32;
 
 enum class Direction : std::uint8_t { TopDown, BottomUp };
