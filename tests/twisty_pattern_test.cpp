@@ -668,7 +668,7 @@ TEST(PatternDatabase, ChoosesKorfsPatternsForTheCube) {
   // Without room for a third group of edges: none.
   EXPECT_EQ(names((88179840.0 + 2 * 42577920) / 4, 1 << 27),
             (Names{"CORNER", "EDGE 1-6", "EDGE 7-12"}));
-  // Below the three's 43.3 MB (at 2 bits a state): the bound halved to
+  // Below the three's (8! 3^7 + 2 x 12!/6! 2^6) / 4 bytes: the bound halved to
   // 2^26, six corners (8!/2! 3^6 states) twice and the edges' halves; the
   // corners' groups widened by a seventh corner's slot (8! 3^6), then a
   // third group of six corners in what is left.

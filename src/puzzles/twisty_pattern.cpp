@@ -53,6 +53,13 @@ bool keeps_twist_sum(const PieceMoves& moves, std::size_t s) {
   return true;
 }
 
+// The d-th slot (from 0) not in `used`: a slot digit's slot.
+unsigned free_slot(std::uint64_t used, unsigned d) {
+  unsigned slot = 0;
+  for (;; ++slot)
+    if ((used >> slot & 1U) == 0 && d-- == 0) return slot;
+}
+
 // Whether part p names its pieces once each, every identical piece with
 // all of its kind, and its pieces without twist among its distinct pieces,
 // increasing, where some move twists them.
@@ -260,11 +267,8 @@ class ViewSpace {
       std::uint64_t used = 0;                     // of the last piece's part
       for (std::size_t i = 0; i + 1 < k_; ++i) {  // digit d: the d-th free slot
         if (layout.tracked[i].first) used = 0;
-        unsigned slot = 0;
-        for (unsigned d = slots_[i];; ++slot)
-          if ((used >> slot & 1U) == 0 && d-- == 0) break;
-        slots_[i] = slot;
-        used |= std::uint64_t{1} << slot;
+        slots_[i] = free_slot(used, slots_[i]);
+        used |= std::uint64_t{1} << slots_[i];
       }
       if (layout.tracked.back().first) used = 0;
       const PatternDatabase::Tracked& last = layout.tracked.back();
@@ -393,21 +397,16 @@ std::vector<std::uint8_t> moving_pieces(const PieceMoves& moves, std::size_t s) 
 // pattern within `cap` states; nullopt where none.
 std::optional<Pattern> kinds_pattern(const PieceMoves& moves, std::size_t s, std::uint64_t cap) {
   const PieceSet& set = moves.definition().sets[s];
-  const std::vector<std::uint8_t>& kind = moves.definition().solved.perm[s];
   if (set.slots > 64) return std::nullopt;
+  Pattern::Part whole{s, {}};
+  for (unsigned piece = 0; piece < set.slots; ++piece)
+    whole.pieces.push_back(static_cast<std::uint8_t>(piece));
   Pattern p{{{s, {}}}}, best;
-  std::vector<bool> taken(set.slots);
-  for (unsigned piece = 0; piece < set.slots; ++piece) {
-    if (moves.distinct(s, piece) || taken[piece]) continue;
-    std::vector<std::uint8_t> same;
+  for (const std::vector<std::uint8_t>& same : kinds_of(moves, whole)) {
     bool moved = false;
-    for (unsigned q = 0; q < set.slots; ++q)
-      if (kind[q] == kind[piece]) {
-        same.push_back(static_cast<std::uint8_t>(q));
-        taken[q] = true;
-        for (std::size_t m = 0; m < moves.moves().size(); ++m)
-          moved |= moves.table(m, s)[q * set.orientations] / set.orientations != q;
-      }
+    for (std::uint8_t q : same)
+      for (std::size_t m = 0; m < moves.moves().size(); ++m)
+        moved |= moves.table(m, s)[q * set.orientations] / set.orientations != q;
     if (!moved) continue;
     p.parts[0].pieces.insert(p.parts[0].pieces.end(), same.begin(), same.end());
     const auto states = pattern_states(moves, p);
@@ -624,7 +623,7 @@ std::vector<Pattern> choose_patterns(const PieceMoves& moves, double bytes,
   // allows, largest first as the search asks them (it asks the first for
   // every child): a twisted set's piece by its slot alone, once; untwisted
   // pieces until the bound (the FTO's corners, merged with an edge, take
-  // two more edges in the memory its centres, identical pieces, leave).
+  // two more edges).
   for (Pattern& p : chosen)
     while (const auto wide = widened(moves, p, cap)) {
       const double more = double(*pattern_states(moves, *wide) - *pattern_states(moves, p)) / 4;
@@ -902,12 +901,6 @@ void PatternDatabase::unrank(std::uint64_t rank, std::uint8_t* pieces) const {
     combination[k] = combination_unrank(kinds % kBinomial(kind.free, size), size);
     kinds /= kBinomial(kind.free, size);
   }
-  // The d-th slot not in `used`.
-  const auto free_slot = [](std::uint64_t used, unsigned d) {
-    unsigned s = 0;
-    for (;; ++s)
-      if ((used >> s & 1U) == 0 && d-- == 0) return s;
-  };
   for (const Part& part : layout_.parts) {
     std::uint64_t used = 0;
     for (std::size_t i = part.begin; i < part.end; ++i) {

@@ -182,9 +182,10 @@ class PatternDatabase {
     std::size_t table = 0;
     std::uint64_t slot_weight = 0, twist_weight = 0;
   };
-  // A kind of identical pieces tracked: its pieces' bytes, the slots left
-  // to it (by the part's distinct pieces and the kinds before it), and its
-  // digit's place value: it ranks as a combination of `free` slots.
+  // A kind of identical pieces tracked: its set, its pieces' bytes, the
+  // slots left to it (by the part's distinct pieces and the kinds before
+  // it), and its digit's place value: it ranks as a combination of `free`
+  // slots.
   struct Kind {
     std::size_t set = 0;
     std::vector<std::size_t> bytes;
