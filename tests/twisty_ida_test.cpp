@@ -230,6 +230,42 @@ TEST(Ida, DinoLengthsAreTheTable) {
   expect_lengths_of_the_table("dino.tws", {"EDGE 1-6", "EDGE 7-12"}, 41, 2);
 }
 
+// The pocket cube's 18 moves make 243 nodes two moves down: one worker's
+// subtrees are cut there, four workers' a move further down. The same
+// solutions, and counting, the same counts and nodes (every node counted
+// once, above the cut or in a subtree).
+TEST(Ida, TheTreeCutForMoreWorkersFindsTheSame) {
+  const Definition def = load_definition(data_file("pocket-cube.tws"));
+  const std::vector<Move> moves = expand_moves(def, {});
+  ASSERT_EQ(moves.size(), 18u);
+  const PieceMoves by_piece(def, moves);
+  const PatternDatabase corners(by_piece, parse_pattern(by_piece, "CORNER 1-4", "test"));
+  std::mt19937 rng(5);
+  for (int sample = 0; sample < 6; ++sample) {
+    const Arrangement x = random_walk(def, moves, 9, rng);
+    SCOPED_TRACE(::testing::Message() << "sample " << sample);
+    for (bool count : {true, false}) {
+      IdaOptions options;
+      options.count = count;
+      options.keep = count ? 5 : 1;
+      std::vector<IdaResult> results;
+      for (int threads : {1, 2, 4}) {
+        ThreadLimit limit(threads);
+        results.push_back(solve_ida(by_piece, x, {&corners}, options));
+      }
+      ASSERT_TRUE(results[0].length.has_value());
+      EXPECT_GE(*results[0].length, 3u);  // cut below the root
+      for (std::size_t i = 1; i < results.size(); ++i) {
+        EXPECT_EQ(results[i].solutions, results[0].solutions);
+        if (count) {  // (a search for the first stops the others where it can)
+          EXPECT_EQ(results[i].count, results[0].count);
+          EXPECT_EQ(results[i].nodes, results[0].nodes);
+        }
+      }
+    }
+  }
+}
+
 // A depth bound below the optimum answers nothing, with the depth proven.
 TEST(Ida, MaxDepthBelowTheOptimumProvesItsDepth) {
   const Definition def = load_definition(data_file("tower-2x3x2.tws"));

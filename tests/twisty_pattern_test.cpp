@@ -82,6 +82,8 @@ TEST(PieceMoves, MovesAsTheDefinitionDoes) {
   }
 }
 
+// Two pairs of identical twisted pieces: a position is solved whichever copy
+// holds a slot, and a move solves a position where applying it does.
 TEST(PieceMoves, IdenticalPiecesAreSolvedAlike) {
   std::istringstream in(kIdentical);
   const Definition def = parse_definition(in, "pairs.tws");
@@ -96,10 +98,24 @@ TEST(PieceMoves, IdenticalPiecesAreSolvedAlike) {
   EXPECT_NE(out, x);
   EXPECT_TRUE(moves.solved(out.data()));
   std::mt19937 rng(5);
+  int solving = 0;
   for (int sample = 0; sample < 30; ++sample) {
     const Arrangement a = random_walk(def, list, 9, rng);
-    EXPECT_EQ(moves.solved(by_piece(moves, a).data()), a == def.solved);
+    const std::vector<std::uint8_t> p = by_piece(moves, a);
+    EXPECT_EQ(moves.solved(p.data()), a == def.solved);
+    // The search's last level: whether a move solves, and the count of
+    // pieces out of place that a solving move displaces at least.
+    for (std::size_t m = 0; m < list.size(); ++m) {
+      moves.apply(p.data(), m, out.data());
+      EXPECT_EQ(moves.solved_after(p.data(), m), moves.solved(out.data()));
+      if (!moves.solved(out.data())) continue;
+      ++solving;
+      EXPECT_LE(moves.misplaced(p.data()), moves.moved(m));
+    }
   }
+  EXPECT_EQ(moves.misplaced(x.data()), 0u);
+  EXPECT_EQ(moves.moved(y), 2u);  // (the copies it swaps count)
+  EXPECT_GT(solving, 0);
 }
 
 // A position's inverse by piece is its sequence undone: on the tower, the

@@ -16,7 +16,12 @@ namespace cubenum::twisty {
 
 namespace {
 
-constexpr unsigned kSplitDepth = 3;  // subtrees cut this many moves down
+// Subtrees are cut up to kSplitDepth moves down, and no deeper than it
+// takes for kSubtreesPerWorker a worker: enough to keep every worker busy
+// to the end of a depth; each more costs a frontier node and a task, the
+// most of a small search's time.
+constexpr unsigned kSplitDepth = 3;
+constexpr std::size_t kSubtreesPerWorker = 64;
 // The tables a round of look-ups asks after the first's: more cells asked
 // for at once, against cells asked for children that a table before them
 // cuts (results/twisty-solve.md).
@@ -176,12 +181,14 @@ class Search {
               Children& out) const {
     std::size_t& kept = out.kept();
     kept = 0;
+    // A move solves a position only if it moves every piece out of place.
+    const std::size_t misplaced = slack == 0 ? moves_.misplaced(pieces) : 0;
     for (std::size_t m = 0; m < moves_.moves().size(); ++m) {
       const std::uint32_t next = canonical_.next(state, m);
       if (next == CanonicalMoves::kRefused) continue;
       if (slack == 0) {
+        if (misplaced > moves_.moved(m) || !moves_.solved_after(pieces, m)) continue;
         moves_.apply(pieces, m, out.pieces(kept));
-        if (!moves_.solved(out.pieces(kept))) continue;
       }
       out.move(kept) = static_cast<int>(m);
       out.state(kept) = next;
@@ -240,12 +247,16 @@ class Search {
     });
   }
 
-  // The nodes `depth` moves down (fewer where the bound is nearer).
-  std::vector<Root> frontier(const Root& root, unsigned bound, unsigned depth) const {
+  // The nodes `depth` moves down (fewer where the bound is nearer), or
+  // those of the first level that holds `enough`; `expanded` counts the
+  // nodes above them (the search's nodes are then the same however cut).
+  std::vector<Root> frontier(const Root& root, unsigned bound, unsigned depth, std::size_t enough,
+                             std::uint64_t& expanded) const {
     std::vector<Root> level{root};
     Children children = children_storage();
-    for (unsigned d = 0; d < depth; ++d) {
+    for (unsigned d = 0; d < depth && level.size() < enough; ++d) {
       std::vector<Root> next;
+      expanded += level.size();
       for (const Root& node : level) {
         expand(node.pieces.data(), node.h.data(), node.state, bound - d - 1, children);
         for (std::size_t k = 0; k < children.kept(); ++k) {
@@ -263,11 +274,11 @@ class Search {
     return level;
   }
 
-  // Depth-first from `root` to `bound`.
-  void search(const Root& root, unsigned bound, SubtreeResult& out,
+  // Depth-first from `root` to `bound`, the children of each depth made in
+  // `stack` (the worker's, kept from subtree to subtree).
+  void search(const Root& root, unsigned bound, std::vector<Children>& stack, SubtreeResult& out,
               const std::atomic<bool>& abandon) const {
-    std::vector<Children> stack;
-    for (unsigned g = 0; g < bound; ++g) stack.push_back(children_storage());
+    while (stack.size() < bound) stack.push_back(children_storage());
     std::vector<int> path = root.path;
     descend(stack, path, root.pieces.data(), root.h.data(), root.state, bound, out, abandon);
   }
@@ -321,8 +332,15 @@ IdaResult solve_ida(const PieceMoves& moves, const Arrangement& start,
   bound = std::max(bound, search.inverse_bound(root.pieces.data()));
   IdaResult result;
   result.proven = bound;
+  PerWorker<std::vector<Children>> stacks;
+  // The workers of every process (the same frontier in each).
+  std::uint64_t workers[1] = {static_cast<std::uint64_t>(worker_limit())};
+  if (options.cluster != nullptr) options.cluster->sum(workers);
   for (; bound <= options.max_depth; ++bound) {
-    const std::vector<Root> subtrees = search.frontier(root, bound, std::min(bound, kSplitDepth));
+    std::uint64_t above = 0;
+    const std::vector<Root> subtrees = search.frontier(root, bound, std::min(bound, kSplitDepth),
+                                                       kSubtreesPerWorker * workers[0], above);
+    result.nodes += above;
     // Without counting, a subtree is abandoned once one before it in move
     // order holds a solution (its own first solution is then not needed):
     // within a process, each drawing subtrees from the shared counter.
@@ -343,7 +361,7 @@ IdaResult solve_ida(const PieceMoves& moves, const Arrangement& start,
           if (options.should_stop && options.should_stop()) {
             r.interrupted = true;
           } else {
-            search.search(subtree, bound, r, abandon[i]);
+            search.search(subtree, bound, stacks.local(), r, abandon[i]);
           }
           const std::uint64_t so_far = nodes += r.nodes;
           if (options.on_subtree) options.on_subtree(bound, so_far, ++done, subtrees.size());

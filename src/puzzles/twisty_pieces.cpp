@@ -43,6 +43,21 @@ PieceMoves::PieceMoves(const Definition& def, const std::vector<Move>& moves)
       }
     }
   invertible_ = check_invertible();
+  home_at_.assign(def.sets.size() * 256, kNowhere);
+  for (std::size_t s = 0; s < def.sets.size(); ++s) {
+    const unsigned o = def.sets[s].orientations;
+    for (unsigned slot = 0; slot < def.sets[s].slots; ++slot) {
+      home_.push_back(def.solved.perm[s][slot]);
+      home_at_[s * 256 + slot * o + def.solved.ori[s][slot]] = def.solved.perm[s][slot];
+    }
+  }
+  for (std::size_t m = 0; m < moves.size(); ++m) {
+    std::size_t count = 0;
+    for (std::size_t s = 0; s < def.sets.size(); ++s)
+      for (unsigned i = 0; i < def.sets[s].slots; ++i)
+        count += moves[m].effect.perm[s][i] != i || moves[m].effect.ori[s][i] != 0;
+    moved_.push_back(count);
+  }
   slot_of_.assign(def.sets.size() * 256, 0);
   twist_undone_.assign(def.sets.size() * 256, 0);
   for (std::size_t s = 0; s < def.sets.size(); ++s) {

@@ -43,12 +43,14 @@ class PieceMoves {
   // The inverse of x: where x has piece p in slot s with twist t, its
   // inverse has piece s in slot p with twist -t. Only where invertible().
   void invert(const std::uint8_t* in, std::uint8_t* out) const {
-    for (std::size_t s = 0; s + 1 < first_.size(); ++s) {
+    const std::size_t sets = first_.size() - 1;
+    for (std::size_t s = 0; s < sets; ++s) {
       const std::uint8_t* slot = &slot_of_[s * 256];
       const std::uint8_t* undone = &twist_undone_[s * 256];
       const unsigned twists = def_.sets[s].orientations;
-      for (std::size_t p = first_[s], byte = 0; p < first_[s + 1]; ++p, byte += twists)
-        out[first_[s] + slot[in[p]]] = static_cast<std::uint8_t>(byte + undone[in[p]]);
+      std::uint8_t* set = out + first_[s];
+      for (std::size_t p = first_[s], end = first_[s + 1], byte = 0; p < end; ++p, byte += twists)
+        set[slot[in[p]]] = static_cast<std::uint8_t>(byte + undone[in[p]]);
     }
   }
 
@@ -56,12 +58,38 @@ class PieceMoves {
   const std::uint8_t* table(std::size_t move, std::size_t set) const {
     return &tables_[(move * def_.sets.size() + set) * 256];
   }
+  // x after `move`. (Here and in invert the bounds are read into locals: a
+  // byte written through `out` may alias any member, which the loop would
+  // otherwise read again at every byte.)
   void apply(const std::uint8_t* in, std::size_t move, std::uint8_t* out) const {
+    const std::size_t sets = first_.size() - 1;
+    const std::uint8_t* t = table(move, 0);
+    for (std::size_t s = 0, p = 0; s < sets; ++s, t += 256)
+      for (const std::size_t end = first_[s + 1]; p < end; ++p) out[p] = t[in[p]];
+  }
+  // Whether `move` solves `in`: solved(apply(in, move)), stopping at the
+  // first piece out of place.
+  bool solved_after(const std::uint8_t* in, std::size_t move) const {
     for (std::size_t s = 0; s + 1 < first_.size(); ++s) {
       const std::uint8_t* t = table(move, s);
-      for (std::size_t p = first_[s]; p < first_[s + 1]; ++p) out[p] = t[in[p]];
+      for (std::size_t p = first_[s]; p < first_[s + 1]; ++p)
+        if (home_at_[s * 256 + t[in[p]]] != home_[p]) return false;
     }
+    return true;
   }
+  // How many pieces of x are out of place (identical pieces alike), and how
+  // many pieces a move displaces: a move that solves x displaces at least
+  // as many as x has out of place.
+  std::size_t misplaced(const std::uint8_t* x) const {
+    std::size_t count = 0;
+    for (std::size_t s = 0; s + 1 < first_.size(); ++s) {
+      const std::uint16_t* at = &home_at_[s * 256];
+      for (std::size_t p = first_[s], end = first_[s + 1]; p < end; ++p)
+        count += at[x[p]] != home_[p];
+    }
+    return count;
+  }
+  std::size_t moved(std::size_t move) const { return moved_[move]; }
 
  private:
   bool solved_alike(const std::uint8_t* pieces) const;
@@ -75,6 +103,12 @@ class PieceMoves {
   std::vector<std::uint8_t> slot_of_, twist_undone_;
   std::vector<std::uint8_t> tables_;  // [move][set][byte]
   std::vector<std::uint8_t> solved_;  // the solved position by piece
+  // [piece]: its label in the solved position (identical pieces share it);
+  // [set][byte]: the label a piece needs at that slot and twist to be in
+  // place (kNowhere where the twist is not the solved one).
+  static constexpr std::uint16_t kNowhere = 0xFFFF;
+  std::vector<std::uint16_t> home_, home_at_;
+  std::vector<std::size_t> moved_;  // [move]: the pieces it displaces
   bool all_distinct_ = true;
   bool invertible_ = false;
 };
