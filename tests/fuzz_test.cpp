@@ -108,17 +108,19 @@ std::string mutate(std::string text, std::mt19937_64& random) {
 
 using Parser = std::function<void(const std::string&)>;
 
-// Runs `parse` on every file of `dir` (a folder of corpus/, or any other)
-// and on `iterations()` mutations of each (or, for a file of lines, of each
-// line), or on `iterations() / share` where the files are near copies of
-// each other; `transform` (if given) makes each file's text a seed of its
-// own besides (a compressed copy...).
+// Runs `parse` on every file of `dir` (a folder of corpus/, or any other;
+// only those `keep` keeps, where given) and on `iterations()` mutations of
+// each (or, for a file of lines, of each line), or on `iterations() /
+// share` where the files are near copies of each other; `transform` (if
+// given) makes each file's text a seed of its own besides (a compressed
+// copy...).
 void fuzz(const fs::path& dir, bool by_line, const Parser& parse,
           const std::function<std::string(const std::string&)>& transform = {},
-          std::size_t share = 1) {
+          std::size_t share = 1, const std::function<bool(const fs::path&)>& keep = {}) {
   const std::string folder = dir.filename().string();
   std::vector<std::string> seeds;
   for (const auto& entry : fs::directory_iterator(dir)) {
+    if (keep && !keep(entry.path())) continue;
     if (transform) seeds.push_back(transform(read(entry.path())));
     const std::string text = read(entry.path());
     if (!by_line) {
@@ -236,17 +238,28 @@ std::string gzipped(const std::string& text) {
   return cubenum::testing::read(path);
 }
 
-TEST(Fuzz, PolycubeText) {
-  // The puzzles of data/polycubes: the pentomino boxes differ in their
-  // target only, and set up in some 50 ms each under the sanitizers: they
-  // share the iterations.
+// The puzzles of data/polycubes, in two tests that ctest runs side by side.
+// The pentomino boxes differ in their target only, and every file sets up
+// slowly: each gets an eighth of the iterations.
+void fuzz_polycube_text(bool pentominoes) {
   fuzz(
       fs::path(CUBENUM_SOURCE_DIR) / "data" / "polycubes", false,
       [](const std::string& text) {
         cubenum::testing::write(polycube_input(), text);
         set_up_cover(cubenum::polycube::read_polycube_text(polycube_input()));
       },
-      {}, 8);
+      {}, 8,
+      [pentominoes](const fs::path& file) {
+        return file.filename().string().starts_with("pentomino-") == pentominoes;
+      });
+}
+
+TEST(Fuzz, PolycubeText) {
+  fuzz_polycube_text(false);
+}
+
+TEST(Fuzz, PolycubeTextPentominoes) {
+  fuzz_polycube_text(true);
 }
 
 TEST(Fuzz, PolycubeXmpuzzle) {

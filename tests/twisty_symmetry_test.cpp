@@ -119,8 +119,10 @@ std::vector<Positions> levels_of(const Definition& def, const std::vector<Move>&
   }
 }
 
-// Classes by listing orbits: the least image of each position (under the
-// symmetries, then each whole-puzzle turn), counted once.
+// Classes by listing orbits: each position not yet met starts a class, and
+// every image of it (under the symmetries, then each whole-puzzle turn; of
+// its inverse too, with `inverse`) is met, each checked to lie at the
+// same level.
 std::vector<std::uint64_t> naive_classes(const Definition& def, const SymmetryGroup& group,
                                          const std::vector<Positions>& levels, bool inverse,
                                          const std::vector<Arrangement>& turns = {}) {
@@ -129,24 +131,26 @@ std::vector<std::uint64_t> naive_classes(const Definition& def, const SymmetryGr
   for (const Symmetry& s : group.elements()) symmetries.push_back(maps.of_symmetry(s));
   std::vector<std::uint64_t> classes;
   for (const Positions& level : levels) {
-    Positions least(&less);
+    Positions met(&less);
+    std::uint64_t count = 0;
     for (const Arrangement& x : level) {
+      if (met.count(x) != 0) continue;
+      ++count;
       std::vector<Arrangement> sources{x};
       if (inverse) sources.push_back(maps.invert(x));
-      Arrangement best = x;
+      const auto meet = [&](const Arrangement& image) {
+        EXPECT_TRUE(level.count(image) == 1) << "an image at another depth";
+        met.insert(image);
+      };
       for (const Arrangement& source : sources)
         for (const auto& s : symmetries) {
           const Arrangement image = maps.conjugate(s, source);
-          EXPECT_TRUE(level.count(image) == 1) << "an image at another depth";
-          if (less(image, best)) best = image;
-          for (const Arrangement& turn : turns) {
-            const Arrangement turned = apply(def.sets, image, turn);
-            if (less(turned, best)) best = turned;
-          }
+          meet(image);
+          for (const Arrangement& turn : turns) meet(apply(def.sets, image, turn));
         }
-      least.insert(best);
     }
-    classes.push_back(least.size());
+    EXPECT_EQ(met.size(), level.size());
+    classes.push_back(count);
   }
   return classes;
 }
