@@ -5,6 +5,7 @@
 // the automatic choice.
 #include "cubenum/puzzles/twisty_pattern.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -407,6 +408,52 @@ TEST(PatternDatabase, ConjugatedTablesReadTheConjugate) {
     }
     EXPECT_GT(read.size(), 1u) << "every symmetry reads the same corners";
   }
+}
+
+// A table tracking a kind of identical pieces, read through a symmetry: the
+// pocket cube with its four D corners alike (one colour) and its U corners
+// distinct, so that its symmetries (found from the file as changed) are
+// the 8 that keep the U face: 4 turns about the U-D axis, each also
+// mirrored. Two U corners and the D kind, looked up through each: the
+// conjugate's look-up, its children by one look-up each, and other U
+// corners read.
+TEST(PatternDatabase, ConjugatedTablesReadKindsAsTheirImages) {
+  Definition def = load_definition(data_file("pocket-cube.tws"));
+  std::vector<Move> list = expand_moves(def, {});
+  const Move& u =
+      *std::find_if(list.begin(), list.end(), [](const Move& m) { return m.name == "U"; });
+  std::vector<unsigned> up, down;
+  for (unsigned slot = 0; slot < def.sets[0].slots; ++slot)
+    (u.effect.perm[0][slot] != slot ? up : down).push_back(slot);
+  ASSERT_EQ(up.size(), 4u);
+  for (unsigned slot : down) def.solved.perm[0][slot] = def.solved.perm[0][down[0]];
+  list = expand_moves(def, {});
+  const PieceMoves moves(def, list);
+  const SymmetryGroup group(def, list, {SymmetryChoice::All, false});
+  EXPECT_EQ(group.order(), 8u);
+  const std::string text = fmt::format("CORNER {} {} {} {} {} {}", up[0] + 1, up[1] + 1,
+                                       down[0] + 1, down[1] + 1, down[2] + 1, down[3] + 1);
+  const PatternDatabase table(moves, parse_pattern(moves, text, "test"));
+  EXPECT_EQ(table.states(), 8u * 3 * 7 * 3 * 15);  // two corners' slots and twists, C(6, 4)
+  std::set<std::vector<std::pair<std::size_t, bool>>> read;
+  std::mt19937 rng(17);
+  for (std::size_t k = 0; k < group.order(); ++k) {
+    SCOPED_TRACE(::testing::Message() << "symmetry " << k);
+    const std::optional<PatternDatabase> view = table.conjugated(group, k);
+    ASSERT_TRUE(view.has_value());
+    read.insert(view->read_pieces());
+    Arrangement image = def.solved;
+    for (int sample = 0; sample < 20; ++sample) {
+      const Arrangement x = random_walk(def, list, 25, rng);
+      group.conjugate(k, x, image);
+      const std::vector<std::uint8_t> px = by_piece(moves, x), pimage = by_piece(moves, image);
+      EXPECT_EQ(view->rank(px.data()), table.rank(pimage.data()));
+      const unsigned h = view->distance(px.data());
+      EXPECT_EQ(h, table.distance(pimage.data()));
+      if (sample % 5 == 0) expect_children_follow(moves, *view, px, h);
+    }
+  }
+  EXPECT_GT(read.size(), 1u) << "every symmetry reads the same corners";
 }
 
 // The index: every view has its own rank, each in range (the corners'

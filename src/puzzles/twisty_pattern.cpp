@@ -955,18 +955,27 @@ std::optional<PatternDatabase> PatternDatabase::conjugated(const SymmetryGroup& 
                                                            std::size_t k) const {
   const Symmetry& sym = group.elements().at(k);
   const std::vector<PieceSet>& sets = moves_->definition().sets;
-  if (!layout_.kinds.empty()) return std::nullopt;
   PatternDatabase view = *this;
   const std::size_t moves = moves_->moves().size();
-  view.after_stride_ = digits_.size() * 256;
+  view.after_stride_ = (digits_.size() + kind_digits_.size()) * 256;
   view.after_.assign((moves + 1) * view.after_stride_, 0);
+  // The set S takes onto set t, and the piece of it onto t's piece q.
+  const auto set_onto = [&](std::size_t t) {
+    std::size_t s = 0;
+    while (s < sets.size() && sym.set_to[s] != t) ++s;
+    return s;
+  };
+  const auto piece_onto = [&](std::size_t s, std::size_t q) {
+    std::size_t p = 0;
+    while (p < sets[s].slots && sym.slot_to[s][p] != q) ++p;
+    return p;
+  };
   for (std::size_t i = 0; i < digits_.size(); ++i) {
     const Tracked& tracked = layout_.tracked[i];
     const std::size_t t = tracked.set, q = tracked.byte - moves_->first_piece(t);
-    std::size_t s = 0, p = 0;
-    while (s < sets.size() && sym.set_to[s] != t) ++s;
+    const std::size_t s = set_onto(t);
     if (s == sets.size()) return std::nullopt;
-    while (p < sets[s].slots && sym.slot_to[s][p] != q) ++p;
+    const std::size_t p = piece_onto(s, q);
     if (p == sets[s].slots || !moves_->distinct(s, p)) return std::nullopt;
     view.digits_[i].byte = static_cast<std::uint32_t>(moves_->first_piece(s) + p);
     view.digits_[i].table = static_cast<std::uint32_t>(i * 256);
@@ -981,6 +990,31 @@ std::optional<PatternDatabase> PatternDatabase::conjugated(const SymmetryGroup& 
         view.after_[m * view.after_stride_ + i * 256 + b] =
             static_cast<std::uint16_t>(layout_.slot_of[to] | layout_.twist_of[to] << 8);
       }
+    }
+  }
+  // A kind's view reads the pieces S takes onto the kind's (a kind of
+  // their own set, as S maps kinds to kinds), each slot taken by S; the
+  // kinds keep their order, so the rank is the conjugate's.
+  view.kind_bytes_.clear();
+  for (std::size_t d = 0; d < kind_digits_.size(); ++d) {
+    const Kind& kind = layout_.kinds[d];
+    const std::size_t t = kind.set, s = set_onto(t);
+    if (s == sets.size()) return std::nullopt;
+    KindDigit& digit = view.kind_digits_[d];
+    digit.begin = static_cast<std::uint32_t>(view.kind_bytes_.size());
+    for (std::size_t byte : kind.bytes) {
+      const std::size_t p = piece_onto(s, byte - moves_->first_piece(t));
+      if (p == sets[s].slots) return std::nullopt;
+      view.kind_bytes_.push_back(static_cast<std::uint32_t>(moves_->first_piece(s) + p));
+    }
+    digit.end = static_cast<std::uint32_t>(view.kind_bytes_.size());
+    digit.table = static_cast<std::uint32_t>((digits_.size() + d) * 256);
+    const unsigned n = sets[s].orientations;
+    for (std::size_t m = 0; m <= moves; ++m) {
+      const std::uint8_t* move = m < moves ? moves_->table(m, s) : nullptr;
+      for (unsigned b = 0; b < sets[s].slots * n; ++b)  // a kind's slot, without its twist
+        view.after_[m * view.after_stride_ + digit.table + b] =
+            sym.slot_to[s][(move ? move[b] : b) / n];
     }
   }
   return view;

@@ -113,8 +113,8 @@ class PatternDatabase {
   // each position x looked up as S x S^-1, whose distance is x's
   // (conjugation keeps distances), so that one table bounds other pieces
   // of x (the 3x3x3's first seven edges' table, its last seven). The table
-  // is shared. nullopt where S takes a tracked piece to an identical one,
-  // or the pattern tracks identical pieces.
+  // is shared; a kind of identical pieces is read as the kind S takes onto
+  // it. nullopt where S takes a tracked distinct piece to an identical one.
   std::optional<PatternDatabase> conjugated(const SymmetryGroup& group, std::size_t k) const;
   // The pieces of x the lookups read, by byte (twisty_pieces.hpp), and
   // whether with their twists: for choosing symmetries whose views differ.
