@@ -104,16 +104,4 @@ void PieceMoves::encode(const Arrangement& x, std::uint8_t* out) const {
   }
 }
 
-bool PieceMoves::solved_alike(const std::uint8_t* pieces) const {
-  for (std::size_t s = 0; s < def_.sets.size(); ++s) {
-    const std::vector<std::uint8_t>& home = def_.solved.perm[s];
-    const unsigned o = def_.sets[s].orientations;
-    for (unsigned p = 0; p < home.size(); ++p) {
-      const unsigned slot = pieces[first_[s] + p] / o, twist = pieces[first_[s] + p] % o;
-      if (home[slot] != home[p] || twist != def_.solved.ori[s][slot]) return false;
-    }
-  }
-  return true;
-}
-
 }  // namespace cubenum::twisty

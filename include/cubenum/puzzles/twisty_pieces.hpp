@@ -32,7 +32,7 @@ class PieceMoves {
   // Whether `pieces` is the solved position (identical pieces alike).
   bool solved(const std::uint8_t* pieces) const {
     return all_distinct_ ? std::equal(solved_.begin(), solved_.end(), pieces)
-                         : solved_alike(pieces);
+                         : misplaced(pieces) == 0;
   }
 
   // Whether a position's inverse is a position at the same distance, so
@@ -92,7 +92,6 @@ class PieceMoves {
   std::size_t moved(std::size_t move) const { return moved_[move]; }
 
  private:
-  bool solved_alike(const std::uint8_t* pieces) const;
   bool check_invertible() const;
 
   Definition def_;
