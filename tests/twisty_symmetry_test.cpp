@@ -392,6 +392,52 @@ Puzzle corner_permutations() {
   return {"corner permutations", def, expand_moves(def, {})};
 }
 
+// The classes up to inversion by depth: by listing orbits where that is
+// quick, else those the raw BFS counts (checked against listed orbits by
+// ClassesByDepthAgreeWithListedOrbitsAndBurnside).
+std::vector<std::uint64_t> classes_with_inverse(const Puzzle& p, const SymmetryGroup& group,
+                                                const TwistySpace& space,
+                                                const std::vector<Positions>& levels) {
+  if (space.size() < 40320) return naive_classes(p.def, group, levels, true);
+  std::vector<std::uint64_t> with_inverse;
+  const ClassGroup up_to{&group, {}};
+  EnumerateOptions raw;
+  raw.classes_of = &up_to;
+  for (const LevelClasses& c : enumerate(space, raw).classes)
+    with_inverse.push_back(c.with_inverse);
+  return with_inverse;
+}
+
+// The BFS over `classes` against the levels of positions and the classes
+// (up to inversion too) listed by depth, with one thread and two, with
+// three bitmaps and two bits an index.
+void expect_class_bfs_agrees(const ClassSpace& classes, const std::vector<Positions>& levels,
+                             const std::vector<std::uint64_t>& expected,
+                             const std::vector<std::uint64_t>& with_inverse) {
+  for (int threads : {1, 2})
+    for (int mode = 0; mode < 3; ++mode) {
+      const bool two_bit = mode == 1, inverse = mode == 2;
+      SCOPED_TRACE(::testing::Message()
+                   << threads << " threads, two bits " << two_bit << ", inverse " << inverse
+                   << ", by table " << classes.table_driven());
+      ThreadLimit limit(threads);
+      ClassBfsOptions options;
+      options.two_bit = two_bit;
+      options.inverse = inverse;
+      const ClassEnumeration e = enumerate_classes(classes, options, this_cluster());
+      ASSERT_EQ(e.positions.size(), levels.size());
+      for (std::size_t d = 0; d < levels.size(); ++d) {
+        SCOPED_TRACE(d);
+        EXPECT_EQ(e.positions[d], levels[d].size());
+        EXPECT_EQ(e.classes[d].classes, expected[d]);
+        EXPECT_EQ(e.bfs.levels[d].states, expected[d]);
+        if (inverse) {
+          EXPECT_EQ(e.classes[d].with_inverse, with_inverse[d]);
+        }
+      }
+    }
+}
+
 // The BFS over classes (twisty_class_space.hpp) against the listed orbits:
 // positions, classes and classes up to inversion by depth, the same with
 // one thread and with two.
@@ -413,42 +459,142 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
     EXPECT_LT(classes.size(), space.size());
     const std::vector<Positions> levels = levels_of(p.def, p.moves);
     const auto expected = naive_classes(p.def, group, levels, false);
-    // Up to inversion, on the largest: the classes the raw BFS counts (the
-    // test above checks those against listed orbits), for time.
-    std::vector<std::uint64_t> with_inverse;
-    if (space.size() < 40320) {
-      with_inverse = naive_classes(p.def, group, levels, true);
-    } else {
-      const ClassGroup up_to{&group, {}};
-      EnumerateOptions raw;
-      raw.classes_of = &up_to;
-      for (const LevelClasses& c : enumerate(space, raw).classes)
-        with_inverse.push_back(c.with_inverse);
-    }
+    const auto with_inverse = classes_with_inverse(p, group, space, levels);
     for (const ClassSpace* space_of_classes : {&classes, &through_positions})
-      for (int threads : {1, 2})
-        for (int mode = 0; mode < 3; ++mode) {
-          const bool two_bit = mode == 1, inverse = mode == 2;
-          SCOPED_TRACE(::testing::Message()
-                       << threads << " threads, two bits " << two_bit << ", inverse " << inverse
-                       << ", by table " << space_of_classes->table_driven());
-          ThreadLimit limit(threads);
-          ClassBfsOptions options;
-          options.two_bit = two_bit;
-          options.inverse = inverse;
-          const ClassEnumeration e = enumerate_classes(*space_of_classes, options, this_cluster());
-          ASSERT_EQ(e.positions.size(), levels.size());
-          for (std::size_t d = 0; d < levels.size(); ++d) {
-            SCOPED_TRACE(d);
-            EXPECT_EQ(e.positions[d], levels[d].size());
-            EXPECT_EQ(e.classes[d].classes, expected[d]);
-            EXPECT_EQ(e.bfs.levels[d].states, expected[d]);
-            if (inverse) {
-              EXPECT_EQ(e.classes[d].with_inverse, with_inverse[d]);
-            }
-          }
-        }
+      expect_class_bfs_agrees(*space_of_classes, levels, expected, with_inverse);
   }
+}
+
+// A tetrahedron's six edges, each corner's move a three-cycle of the edges
+// that meet there (edges AB AC AD BC BD CD): the even permutations, 360.
+Puzzle tetrahedron_edges() {
+  std::istringstream in(R"(Name TetrahedronEdges
+Set EDGE 6 1
+Solved
+EDGE
+1 2 3 4 5 6
+End
+Move A
+EDGE
+2 3 1 4 5 6
+End
+Move B
+EDGE
+4 2 3 5 1 6
+End
+Move C
+EDGE
+1 4 3 6 5 2
+End
+Move D
+EDGE
+1 2 5 4 6 3
+End
+)");
+  Definition def = parse_definition(in, "tetrahedron-edges.tws");
+  std::vector<Move> moves = expand_moves(def, {});
+  return {"tetrahedron edges", std::move(def), std::move(moves)};
+}
+
+// C the blocks of an orbit that every symmetry maps onto blocks: the cube's
+// corners have two such systems, the two tetrads and the four pairs of
+// opposite corners; the tetrahedron's edges one, its three pairs of
+// opposite edges. Each as C (R each block's order; the tetrahedron's last
+// within the parity its moves keep), by table and through positions,
+// against the listed orbits; a position and its images share an index,
+// whose position is its class's. The blocks are chosen by themselves where
+// they take less memory (the corners' 8! positions; not the tetrahedron's
+// 360, whose arrangements of blocks are mostly fixed by some symmetry).
+TEST(TwistyClassBfs, BlocksOfAnOrbitAsC) {
+  std::mt19937 rng(5);
+  using Shapes = std::set<std::pair<unsigned, unsigned>>;  // blocks, and their size
+  const std::vector<std::pair<Puzzle, Shapes>> cases = {{corner_permutations(), {{2, 4}, {4, 2}}},
+                                                        {tetrahedron_edges(), {{3, 2}}}};
+  for (const auto& [p, expected_shapes] : cases) {
+    SCOPED_TRACE(p.name);
+    const SymmetryGroup group(p.def, p.moves, {SymmetryChoice::All, true});
+    const TwistySpace space(p.def, p.moves);
+    const std::vector<SymCoordinate> splits = piece_block_coordinates(space, group);
+    Shapes shapes;
+    for (const SymCoordinate& split : splits)
+      shapes.emplace(split.piece_blocks->count, split.piece_blocks->size);
+    EXPECT_EQ(shapes, expected_shapes);
+    EXPECT_EQ(choose_sym_coordinate(space, group).piece_blocks.has_value(),
+              p.name == "corner permutations");
+    const std::vector<Positions> levels = levels_of(p.def, p.moves);
+    const auto expected = naive_classes(p.def, group, levels, false);
+    const auto with_inverse = classes_with_inverse(p, group, space, levels);
+    for (const SymCoordinate& split : splits) {
+      SCOPED_TRACE(split.text);
+      EXPECT_EQ(split.piece_blocks->parity_kept, p.name == "tetrahedron edges");
+      const ClassSpace classes(space, group, split);
+      const ClassSpace through_positions(space, group, split,
+                                         {{}, NeighbourMethod::ThroughPositions, {}});
+      EXPECT_TRUE(classes.table_driven());
+      EXPECT_FALSE(through_positions.table_driven());
+      for (const ClassSpace* space_of_classes : {&classes, &through_positions})
+        expect_class_bfs_agrees(*space_of_classes, levels, expected, with_inverse);
+      for (int trial = 0; trial < 50; ++trial) {
+        const Arrangement x = random_position(p.def, p.moves, rng);
+        const std::uint64_t index = classes.index_of(space.rank(x));
+        EXPECT_EQ(classes.index_of(classes.rank_of(index)), index);
+        for (std::size_t k = 0; k < group.order(); ++k) {
+          Arrangement y = x;
+          group.conjugate(k, x, y);
+          EXPECT_EQ(classes.index_of(space.rank(y)), index);
+        }
+      }
+    }
+  }
+}
+
+// The dino cube over its edges' blocks (the three axes they lie along:
+// 12! / 4!^3 arrangements of the blocks): the positions by depth of the BFS
+// over positions (twsearch's table, results/twisty.md), in about |G| times
+// fewer indices than positions; its classes, in all, by Burnside's lemma:
+// the moves reach the even permutations of the edges, and a symmetry acting
+// on the slots as s fixes the positions commuting with s, the centraliser
+// of s in the alternating group (in the symmetric group, the product of
+// k^m m! over the m cycles of each length k; the half of it that is even,
+// unless s's cycles have distinct odd lengths, when all of it is).
+TEST(TwistyClassBfs, DinoOverItsEdgesBlocks) {
+  const Definition def = load_definition(data_file("dino.tws"));
+  const std::vector<Move> moves = expand_moves(def, {});
+  const SymmetryGroup group(def, moves, {SymmetryChoice::All, false});
+  const TwistySpace space(def, moves);
+  const SymCoordinate split = choose_sym_coordinate(space, group);
+  ASSERT_TRUE(split.piece_blocks.has_value()) << split.text;
+  EXPECT_EQ(split.piece_blocks->count, 3U);
+  EXPECT_EQ(split.piece_blocks->size, 4U);
+  const ClassSpace classes(space, group, split);
+  EXPECT_TRUE(classes.table_driven());
+  EXPECT_EQ(classes.c_classes(), 782U);
+  EXPECT_LT(classes.size(), space.size() / group.order() * 12 / 10);
+  const ClassEnumeration e = enumerate_classes(classes, {}, this_cluster());
+  const std::vector<std::uint64_t> by_positions = {1,         16,       160,     1408,     11712,
+                                                   90912,     644756,   4070826, 21433009, 76410122,
+                                                   109897795, 26611502, 328215,  366};
+  EXPECT_EQ(e.positions, by_positions);
+  std::uint64_t fixed = 0;
+  for (const Symmetry& s : group.elements()) {
+    std::vector<bool> seen(12, false);
+    std::map<unsigned, unsigned> cycles;  // length: how many
+    for (unsigned slot = 0; slot < 12; ++slot) {
+      unsigned length = 0;
+      for (unsigned x = slot; !seen[x]; x = s.slot_to[0][x], ++length) seen[x] = true;
+      if (length > 0) ++cycles[length];
+    }
+    std::uint64_t centraliser = 1;
+    bool distinct_odd = true;
+    for (const auto& [length, count] : cycles) {
+      for (unsigned i = 1; i <= count; ++i) centraliser *= length * i;
+      distinct_odd &= length % 2 == 1 && count == 1;
+    }
+    fixed += distinct_odd ? centraliser : centraliser / 2;
+  }
+  std::uint64_t total = 0;
+  for (const bfs::LevelStats& level : e.bfs.levels) total += level.states;
+  EXPECT_EQ(total, fixed / group.order());
 }
 
 // R in two blocks that move apart (A's flips, B's twists), each moved and

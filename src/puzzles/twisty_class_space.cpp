@@ -16,6 +16,7 @@
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
+#include "cubenum/core/ranking.hpp"
 
 namespace cubenum::twisty {
 
@@ -142,6 +143,63 @@ SymCoordinate make_split(const TwistySpace& space, const std::vector<std::size_t
   return split;
 }
 
+// The block systems of the group on an orbit's slots (a partition that
+// every symmetry maps onto itself), each the least one joining slot 0 to
+// another slot: [slot]: its block, numbered from slot 0's. Only those of
+// equal blocks of 2 to 7 slots, and at most 8 of them.
+std::vector<std::vector<std::uint8_t>> block_systems(const Orbit& orbit,
+                                                     const SymmetryGroup& group) {
+  const std::size_t n = orbit.size();
+  std::vector<std::vector<std::uint8_t>> moved;  // [symmetry][slot]: its image
+  for (const Symmetry& e : group.elements()) {
+    if (e.set_to[orbit.set] != orbit.set) return {};
+    auto& image = moved.emplace_back(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint8_t to = e.slot_to[orbit.set][orbit.slots[i]];
+      const auto at = std::lower_bound(orbit.slots.begin(), orbit.slots.end(), to);
+      if (at == orbit.slots.end() || *at != to) return {};
+      image[i] = static_cast<std::uint8_t>(at - orbit.slots.begin());
+    }
+  }
+  std::vector<std::vector<std::uint8_t>> systems;
+  for (std::size_t t = 1; t < n; ++t) {
+    std::vector<std::size_t> root(n);
+    std::iota(root.begin(), root.end(), 0);
+    const auto find = [&](std::size_t x) {
+      while (root[x] != x) x = root[x] = root[root[x]];
+      return x;
+    };
+    root[t] = 0;
+    // Where i and its root share a block, so do their images.
+    for (bool joined = true; joined;) {
+      joined = false;
+      for (const auto& image : moved)
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::size_t a = find(image[i]), b = find(image[find(i)]);
+          if (a != b) {
+            root[std::max(a, b)] = std::min(a, b);
+            joined = true;
+          }
+        }
+    }
+    std::vector<std::uint8_t> block(n);
+    std::map<std::size_t, std::uint8_t> number;
+    std::map<std::uint8_t, std::size_t> sizes;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto [it, added] = number.emplace(find(i), static_cast<std::uint8_t>(number.size()));
+      block[i] = it->second;
+      ++sizes[block[i]];
+    }
+    const std::size_t size = sizes[0];
+    if (size < 2 || size > 7 || sizes.size() < 2 || sizes.size() > 8 ||
+        std::any_of(sizes.begin(), sizes.end(), [&](const auto& s) { return s.second != size; }) ||
+        std::find(systems.begin(), systems.end(), block) != systems.end())
+      continue;
+    systems.push_back(std::move(block));
+  }
+  return systems;
+}
+
 }  // namespace
 
 SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
@@ -198,6 +256,8 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
     SymCoordinate split = make_split(space, block, std::move(c_parts), order);
     if (!split.parts.empty()) splits.push_back(std::move(split));
   }
+  for (SymCoordinate& split : piece_block_coordinates(space, group, turns))
+    splits.push_back(std::move(split));
   // The most values of C within half as much again as the least memory:
   // a C with few values has many fixed by some symmetry, and their
   // classes cost a canonical R at every visit.
@@ -211,12 +271,154 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
   return best;
 }
 
+std::vector<SymCoordinate> piece_block_coordinates(const TwistySpace& space,
+                                                   const SymmetryGroup& group, std::size_t turns) {
+  const std::size_t order = group.order() * turns;
+  std::vector<SymCoordinate> splits;
+  if (space.orbits().size() != 1) return splits;
+  const Orbit& orbit = space.orbits()[0];
+  if (orbit.kinds() != orbit.size() || orbit.orientations != 1 || orbit.size() > 64 ||
+      orbit.coupled_to >= 0)
+    return splits;
+  for (const std::vector<std::uint8_t>& block : block_systems(orbit, group)) {
+    SymCoordinate::PieceBlocks b;
+    b.size = static_cast<unsigned>(std::count(block.begin(), block.end(), 0));
+    b.count = static_cast<unsigned>(orbit.size() / b.size);
+    b.parity_kept = orbit.has_parity && orbit.parity_fixed && orbit.parity_sources.empty();
+    b.block_of.resize(orbit.size());
+    for (std::size_t i = 0; i < orbit.size(); ++i) b.block_of[orbit.kind[i]] = block[i];
+    const std::vector<std::uint8_t> counts(b.count, static_cast<std::uint8_t>(b.size));
+    const std::uint64_t values = multinomial(counts);
+    const long double rest =
+        std::pow(static_cast<long double>(factorial(b.size)), b.count) / (b.parity_kept ? 2 : 1);
+    if (values == 0 || values > std::numeric_limits<std::uint32_t>::max() - 1 || rest > 1e15L)
+      continue;
+    SymCoordinate split;
+    for (std::size_t i = 0; i < space.parts().size(); ++i) split.parts.push_back(i);
+    split.values = values;
+    split.rest = static_cast<std::uint64_t>(rest);
+    const long double g = static_cast<long double>(order);
+    const long double v = static_cast<long double>(values);
+    const long double classes = v >= 64 * g ? v / g : v;
+    split.estimated_bytes = static_cast<std::uint64_t>(
+        classes * rest / 4 + 5 * v + classes * (4 + 32 * static_cast<long double>(space.moves())));
+    split.text = fmt::format("{} pieces' {} blocks of {} ({} values)",
+                             space.definition().sets[orbit.set].name, b.count, b.size, values);
+    split.piece_blocks = std::move(b);
+    splits.push_back(std::move(split));
+  }
+  return splits;
+}
+
 SymCoordinate sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
                              std::vector<std::size_t> c_parts, std::size_t turns,
                              std::uint64_t one_table_bytes) {
   return make_split(space, orbit_blocks(space, group), std::move(c_parts), group.order() * turns,
                     one_table_bytes);
 }
+
+// C and R where C is an orbit's blocks, from and to the orbit's kinds slot
+// by slot: C the multiset rank of the slots' blocks, R a digit a block,
+// numbering its pieces' order in its slots so that the digit's low bit is
+// the order's parity (the last block's parity bit is then left out where
+// the moves keep the orbit's parity).
+class ClassSpace::BlockCode {
+ public:
+  BlockCode(const SymCoordinate::PieceBlocks& blocks, const Orbit& orbit)
+      : blocks_(blocks),
+        slots_(orbit.size()),
+        digits_(static_cast<std::uint32_t>(factorial(blocks.size))),
+        solved_parity_(permutation_parity(orbit.kind)) {
+    members_.resize(blocks.count);
+    index_.resize(blocks.block_of.size());
+    for (std::size_t kind = 0; kind < blocks.block_of.size(); ++kind) {
+      std::vector<std::uint8_t>& m = members_[blocks.block_of[kind]];
+      index_[kind] = static_cast<std::uint8_t>(m.size());
+      m.push_back(static_cast<std::uint8_t>(kind));
+    }
+    number_of_.resize(digits_);
+    order_of_.resize(digits_);
+    std::uint32_t next[2] = {0, 1};
+    std::vector<std::uint8_t> order(blocks.size);
+    for (std::uint32_t rank = 0; rank < digits_; ++rank) {
+      permutation_unrank(rank, order);
+      std::uint32_t& number = next[permutation_parity(order)];
+      number_of_[rank] = static_cast<std::uint16_t>(number);
+      order_of_[number] = rank;
+      number += 2;
+    }
+  }
+
+  std::uint32_t digit_values() const { return digits_; }
+  unsigned blocks() const { return blocks_.count; }
+
+  std::uint64_t c_of(const std::uint8_t* kinds) const {
+    std::array<std::uint8_t, 64> labels, counts;
+    for (std::size_t i = 0; i < slots_; ++i) labels[i] = blocks_.block_of[kinds[i]];
+    std::fill_n(counts.begin(), blocks_.count, static_cast<std::uint8_t>(blocks_.size));
+    return multiset_rank(std::span(labels.data(), slots_), std::span(counts.data(), blocks_.count));
+  }
+  void digits_of(const std::uint8_t* kinds, std::uint32_t* digits) const {
+    std::array<std::array<std::uint8_t, 8>, kMaxPieceBlocks> order;
+    std::array<std::uint8_t, kMaxPieceBlocks> filled{};
+    for (std::size_t i = 0; i < slots_; ++i) {
+      const std::uint8_t b = blocks_.block_of[kinds[i]];
+      order[b][filled[b]++] = index_[kinds[i]];
+    }
+    for (unsigned b = 0; b < blocks_.count; ++b)
+      digits[b] = number_of_[permutation_rank(std::span(order[b].data(), blocks_.size))];
+  }
+  std::uint64_t encode(const std::uint32_t* digits) const {
+    const unsigned last = blocks_.count - 1;
+    std::uint64_t r = blocks_.parity_kept ? digits[last] >> 1 : digits[last];
+    for (unsigned b = last; b-- > 0;) r = r * digits_ + digits[b];
+    return r;
+  }
+  // The digits of r, the last's parity bit `parity` where it is left out
+  // plus the other digits' parities (a block's order's parity is its
+  // digit's low bit, and the orbit's parity their sum with C's own).
+  void decode(std::uint64_t r, unsigned parity, std::uint32_t* digits) const {
+    const unsigned last = blocks_.count - 1;
+    for (unsigned b = 0; b < last; ++b) {
+      digits[b] = static_cast<std::uint32_t>(r % digits_);
+      parity ^= digits[b] & 1;
+      r /= digits_;
+    }
+    digits[last] = static_cast<std::uint32_t>(blocks_.parity_kept ? 2 * r + parity : r);
+  }
+  // The kinds of (c, digits), slot by slot.
+  void kinds_of(std::uint64_t c, const std::uint32_t* digits, std::uint8_t* kinds) const {
+    std::array<std::uint8_t, 64> labels, counts;
+    std::fill_n(counts.begin(), blocks_.count, static_cast<std::uint8_t>(blocks_.size));
+    multiset_unrank(c, std::span(counts.data(), blocks_.count), std::span(labels.data(), slots_));
+    std::array<std::array<std::uint8_t, 8>, kMaxPieceBlocks> order;
+    std::array<std::uint8_t, kMaxPieceBlocks> used{};
+    for (unsigned b = 0; b < blocks_.count; ++b)
+      permutation_unrank(order_of_[digits[b]], std::span(order[b].data(), blocks_.size));
+    for (std::size_t i = 0; i < slots_; ++i) {
+      const std::uint8_t b = labels[i];
+      kinds[i] = members_[b][order[b][used[b]++]];
+    }
+  }
+  // The parity bit that decode adds for the class whose least C is c.
+  unsigned parity_bit(std::uint64_t c) const {
+    if (!blocks_.parity_kept) return 0;
+    std::array<std::uint32_t, kMaxPieceBlocks> digits{};
+    std::array<std::uint8_t, 64> kinds;
+    kinds_of(c, digits.data(), kinds.data());
+    return permutation_parity(std::span(kinds.data(), slots_)) ^ solved_parity_;
+  }
+
+ private:
+  SymCoordinate::PieceBlocks blocks_;
+  std::size_t slots_;
+  std::uint32_t digits_;
+  unsigned solved_parity_;
+  std::vector<std::vector<std::uint8_t>> members_;  // [block]: its kinds, increasing
+  std::vector<std::uint8_t> index_;                 // [kind]: its place among its block's
+  std::vector<std::uint16_t> number_of_;            // [order's rank]: its digit
+  std::vector<std::uint32_t> order_of_;             // [digit]: its order's rank
+};
 
 ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
                        ClassSpaceOptions options)
@@ -236,7 +438,7 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
     std::uint64_t& w = i < space.row_parts() ? row : column;
     weight_[i] = w;
     w *= parts[i].size;
-    if (std::binary_search(split_.parts.begin(), split_.parts.end(), i)) {
+    if (!split_.piece_blocks && std::binary_search(split_.parts.begin(), split_.parts.end(), i)) {
       c_weight_[i] = c;
       c *= parts[i].size;
     }
@@ -246,16 +448,27 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
       r_weight_[i] = r;
       r *= parts[i].size;
     }
+  if (split_.piece_blocks)
+    blocks_ = std::make_unique<const BlockCode>(*split_.piece_blocks, space.orbits()[0]);
   build_table(options.on_progress);
   find_stabilisers();
-  if (options.method == NeighbourMethod::ByTable) build_rest_tables();
-  if (table_driven() && !rest_tables_agree()) {
+  if (options.method == NeighbourMethod::ByTable) {
+    if (blocks_)
+      build_block_tables();
+    else
+      build_rest_tables();
+  }
+  if (!block_steps_.empty() && !block_tables_agree()) {
+    block_steps_.clear();
+    block_fixing_.clear();
+  }
+  if (!rest_blocks_.empty() && !rest_tables_agree()) {
     rest_blocks_.clear();
     one_block_ = nullptr;
     shifts_.clear();
     stabiliser_shifts_.clear();
   }
-  if (table_driven()) keep_steps();
+  if (table_driven() && !blocks_) keep_steps();
   // The steps kept hold C after each move already.
   if (steps_.empty()) build_c_moves();
 }
@@ -283,6 +496,8 @@ std::uint64_t ClassSpace::table_bytes() const {
                         step_shifts_.size() * 4;
   for (const RestBlock& b : rest_blocks_) bytes += (b.moved.size() + b.conjugated.size()) * 4;
   for (const TwistShift& t : shifts_) bytes += (t.low_table.size() + t.high_table.size()) * 4;
+  bytes += block_steps_.size() * sizeof(BlockAction) + digit_maps_.size() * 2;
+  for (const auto& fixing : block_fixing_) bytes += fixing.size() * sizeof(BlockAction);
   return bytes;
 }
 
@@ -299,12 +514,56 @@ std::uint64_t ClassSpace::compose(std::uint64_t c, std::uint64_t r) const {
 
 void ClassSpace::split_rank(std::uint64_t rank, std::uint64_t& c, std::uint64_t& r,
                             Scratch& s) const {
+  if (blocks_) {
+    space_.unrank(rank, s.position, s.coded);
+    split_position(s.position, c, r, s);
+    return;
+  }
   space_.coordinates(rank, s.coordinates);
   c = r = 0;
   for (std::size_t i = 0; i < s.coordinates.size(); ++i) {
     c += s.coordinates[i] * c_weight_[i];
     r += s.coordinates[i] * r_weight_[i];
   }
+}
+
+std::uint64_t ClassSpace::c_of(const Position& p) const {
+  return blocks_ ? blocks_->c_of(p.kind.data()) : value(p, c_weight_);
+}
+
+std::uint64_t ClassSpace::r_of(const Position& p) const {
+  if (!blocks_) return value(p, r_weight_);
+  std::array<std::uint32_t, kMaxPieceBlocks> digits;
+  blocks_->digits_of(p.kind.data(), digits.data());
+  return blocks_->encode(digits.data());
+}
+
+void ClassSpace::arrange(std::uint64_t c, std::uint64_t r, Scratch& s) const {
+  if (!blocks_) {
+    space_.unrank(compose(c, r), s.position, s.coded);
+    return;
+  }
+  std::array<std::uint32_t, kMaxPieceBlocks> digits;
+  blocks_->decode(r, blocks_->parity_bit(c), digits.data());
+  std::array<std::uint8_t, 64> kinds;
+  blocks_->kinds_of(c, digits.data(), kinds.data());
+  const Orbit& orbit = space_.orbits()[0];
+  for (std::size_t i = 0; i < orbit.size(); ++i) {
+    s.position.perm[orbit.set][orbit.slots[i]] = orbit.piece[kinds[i]];
+    s.position.ori[orbit.set][orbit.slots[i]] = static_cast<std::uint8_t>(orbit.offset);
+  }
+  space_.read_position(s.position, s.coded);
+}
+
+void ClassSpace::split_position(const Arrangement& x, std::uint64_t& c, std::uint64_t& r,
+                                Scratch& s) const {
+  if (!blocks_) {
+    split_rank(space_.rank(x, s.coded), c, r, s);
+    return;
+  }
+  space_.read_position(x, s.coded);
+  c = c_of(s.coded);
+  r = r_of(s.coded);
 }
 
 namespace {
@@ -449,14 +708,14 @@ void ClassSpace::build_table(const std::function<void(std::uint64_t)>& on_progre
     std::vector<std::uint64_t> images(order), sorted;
     for (std::size_t c = begin; c != end; ++c) {
       if (std::atomic_ref(class_of_[c]).load(std::memory_order_relaxed) != kNone) continue;
-      space_.unrank(compose(c, 0), s.position, s.coded);
+      arrange(c, 0, s);
       std::size_t least = 0;
       for (std::size_t k = 0; k < order; ++k) {
         // Symmetries and turns map orbits to orbits and kinds to kinds: the
         // image's pieces are ranked whatever its twists.
         transform(k, s.position, image, s.turned);
         space_.read_position(image, s.coded);
-        const std::uint64_t value = this->value(s.coded, c_weight_);
+        const std::uint64_t value = c_of(s.coded);
         images[k] = value;
         if (value < images[least]) least = k;
       }
@@ -496,12 +755,12 @@ void ClassSpace::find_stabilisers() {
   for (std::uint32_t cls = 0; cls < reps_.size(); ++cls) {
     if (is_special_[cls] == 0) continue;
     std::vector<std::uint16_t> fixing;
-    space_.unrank(compose(reps_[cls], 0), s.position, s.coded);
+    arrange(reps_[cls], 0, s);
     for (std::size_t k = 1; k < transforms_; ++k) {
       transform(k, s.position, s.image, s.turned);
       std::uint64_t c = 0, r = 0;
-      if (!space_.contains(s.image)) continue;
-      split_rank(space_.rank(s.image, s.coded), c, r, s);
+      if (!blocks_ && !space_.contains(s.image)) continue;
+      split_position(s.image, c, r, s);
       if (c == reps_[cls]) fixing.push_back(static_cast<std::uint16_t>(k));
     }
     if (fixing.empty()) {
@@ -522,12 +781,12 @@ const std::vector<std::uint16_t>* ClassSpace::stabiliser(std::uint32_t cls) cons
 std::uint64_t ClassSpace::least_rest(std::uint32_t cls, std::uint64_t r, Scratch& s) const {
   const std::vector<std::uint16_t>* fixing = stabiliser(cls);
   if (fixing == nullptr) return r;
-  space_.unrank(compose(reps_[cls], r), s.position, s.coded);
+  arrange(reps_[cls], r, s);
   std::uint64_t least = r;
   for (std::uint16_t k : *fixing) {
     transform(k, s.position, s.image, s.turned);
     std::uint64_t c = 0, image = 0;
-    split_rank(space_.rank(s.image, s.coded), c, image, s);
+    split_position(s.image, c, image, s);
     least = std::min(least, image);
   }
   return least;
@@ -540,7 +799,7 @@ std::uint64_t ClassSpace::index_of(std::uint64_t rank, Scratch& s) const {
   if (const std::uint16_t k = to_least(c); k != 0) {
     space_.unrank(rank, s.position, s.coded);
     transform(k, s.position, s.image, s.turned);
-    split_rank(space_.rank(s.image, s.coded), c, r, s);
+    split_position(s.image, c, r, s);
   }
   return std::uint64_t{cls} * split_.rest + least_rest(cls, r, s);
 }
@@ -557,13 +816,13 @@ std::uint64_t ClassSpace::value(const Position& p,
 // and only R's of its image.
 std::uint64_t ClassSpace::index_of_moved(Scratch& s) const {
   space_.read_position(s.moved, s.coded);
-  const std::uint64_t c = value(s.coded, c_weight_);
+  const std::uint64_t c = c_of(s.coded);
   const std::uint32_t cls = class_of_[c];
   if (const std::uint16_t k = to_least(c); k != 0) {
     transform(k, s.moved, s.image, s.turned);
     space_.read_position(s.image, s.coded);
   }
-  return std::uint64_t{cls} * split_.rest + least_rest(cls, value(s.coded, r_weight_), s);
+  return std::uint64_t{cls} * split_.rest + least_rest(cls, r_of(s.coded), s);
 }
 
 std::uint64_t ClassSpace::index_of_moved(Scratch& s, std::uint64_t c) const {
@@ -571,7 +830,7 @@ std::uint64_t ClassSpace::index_of_moved(Scratch& s, std::uint64_t c) const {
   const std::uint16_t k = to_least(c);
   if (k != 0) transform(k, s.moved, s.image, s.turned);
   space_.read_position(k != 0 ? s.image : s.moved, s.coded);
-  return std::uint64_t{cls} * split_.rest + least_rest(cls, value(s.coded, r_weight_), s);
+  return std::uint64_t{cls} * split_.rest + least_rest(cls, r_of(s.coded), s);
 }
 
 // Kept where it takes at most an eighth of the index space's two bits, or
@@ -584,11 +843,11 @@ void ClassSpace::build_c_moves() {
   parallel_for_chunks(reps_.size(), 256, [&](std::size_t begin, std::size_t end) {
     Scratch s(space_.definition().solved);
     for (std::size_t cls = begin; cls != end; ++cls) {
-      space_.unrank(compose(reps_[cls], 0), s.position, s.coded);
+      arrange(reps_[cls], 0, s);
       for (std::size_t m = 0; m < moves; ++m) {
         apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
         space_.read_position(s.moved, s.coded);
-        c_moves_[cls * moves + m] = static_cast<std::uint32_t>(value(s.coded, c_weight_));
+        c_moves_[cls * moves + m] = static_cast<std::uint32_t>(c_of(s.coded));
       }
     }
   });
@@ -600,6 +859,11 @@ std::uint64_t ClassSpace::index_of(std::uint64_t rank) const {
 }
 
 std::uint64_t ClassSpace::rank_of(std::uint64_t index) const {
+  if (blocks_) {
+    Scratch s(space_.definition().solved);
+    arrange(reps_[index / split_.rest], index % split_.rest, s);
+    return space_.rank(s.position, s.coded);
+  }
   return compose(reps_[index / split_.rest], index % split_.rest);
 }
 
@@ -629,12 +893,12 @@ std::uint64_t ClassSpace::positions(std::uint64_t index, Scratch& s) const {
   const std::vector<std::uint16_t>* fixing = stabiliser(cls);
   if (fixing == nullptr) return group_.order();
   const std::uint64_t r = index % split_.rest;
-  space_.unrank(compose(reps_[cls], r), s.position, s.coded);
+  arrange(reps_[cls], r, s);
   std::uint64_t stabiliser = 1;
   for (std::uint16_t k : *fixing) {
     transform(k, s.position, s.image, s.turned);
     std::uint64_t c = 0, image = 0;
-    split_rank(space_.rank(s.image, s.coded), c, image, s);
+    split_position(s.image, c, image, s);
     stabiliser += image == r;
   }
   return group_.order() / stabiliser;
@@ -646,7 +910,7 @@ std::uint64_t ClassSpace::inverse_of(std::uint64_t index) const {
 }
 
 std::uint64_t ClassSpace::inverse_of(std::uint64_t index, Scratch& s) const {
-  space_.unrank(rank_of(index), s.position, s.coded);
+  arrange(reps_[index / split_.rest], index % split_.rest, s);
   group_.invert(s.position, s.moved);
   return index_of_moved(s);
 }
@@ -853,14 +1117,13 @@ void ClassSpace::shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s,
 void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::uint32_t* ids) const {
   const std::size_t moves = space_.move_list().size();
   const bool arrange = c_moves_.empty() || !shifts_.empty();
-  if (arrange) space_.unrank(compose(reps_[cls], 0), s.position, s.coded);
+  if (arrange) this->arrange(reps_[cls], 0, s);
   for (std::size_t m = 0; m < moves; ++m) {
     if (arrange) {
       apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
       space_.read_position(s.moved, s.coded);
     }
-    const std::uint64_t c =
-        c_moves_.empty() ? value(s.coded, c_weight_) : c_moves_[cls * moves + m];
+    const std::uint64_t c = c_moves_.empty() ? c_of(s.coded) : c_moves_[cls * moves + m];
     const std::uint32_t next = class_of_[c];
     steps[m] = {next, to_least(c), is_special_[next] != 0};
     if (!shifts_.empty()) shift_ids(to_least(c), s.moved, s, ids + m * shift_stride());
@@ -870,6 +1133,12 @@ void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::ui
 template <class Visit>
 void ClassSpace::for_each_fixed_image(std::uint32_t cls, std::uint64_t r, Visit&& visit) const {
   const std::uint32_t entry = special_entry_[cls];
+  if (blocks_) {
+    std::array<std::uint32_t, kMaxPieceBlocks> digits;
+    blocks_->decode(r, block_parity_[cls], digits.data());
+    for (const BlockAction& a : block_fixing_[entry]) visit(act(a, digits.data()));
+    return;
+  }
   const std::vector<std::uint16_t>& fixing = stabilisers_[entry].second;
   const std::uint32_t* ids = stabiliser_shifts_[entry].data();
   for (std::size_t j = 0; j < fixing.size(); ++j)
@@ -918,6 +1187,192 @@ bool ClassSpace::rest_tables_agree() {
 
 ClassSpace::Cursor ClassSpace::cursor(std::uint64_t) const {
   return Cursor(*this);
+}
+
+}  // namespace cubenum::twisty
+
+namespace cubenum::twisty {
+
+namespace {
+
+// What a step or transform does to R's digits at a class's least C: each
+// block's digit comes from one block's, through a permutation of the digit
+// values (C decides which block and which permutation).
+struct DigitAction {
+  std::array<std::uint8_t, 8> source{};
+  std::vector<std::vector<std::uint16_t>> maps;  // [block]
+};
+
+// The action of `image` (R's digits to R's digits), found by varying one
+// block's digit at a time; none where a digit depends on more than one block.
+template <class Image>
+std::optional<DigitAction> find_digit_action(unsigned blocks, std::uint32_t values, Image&& image) {
+  std::array<std::uint32_t, 8> in{}, out, base;
+  image(in.data(), base.data());
+  DigitAction a;
+  a.maps.assign(blocks, std::vector<std::uint16_t>(values));
+  std::array<bool, 8> found{};
+  for (unsigned b = 0; b < blocks; ++b) {
+    for (std::uint32_t v = 1; v < values; ++v) {
+      in[b] = v;
+      image(in.data(), out.data());
+      for (unsigned t = 0; t < blocks; ++t) {
+        if (v == 1 && out[t] != base[t]) {
+          if (found[t]) return std::nullopt;
+          found[t] = true;
+          a.source[t] = static_cast<std::uint8_t>(b);
+        }
+        if (found[t] && a.source[t] == b)
+          a.maps[t][v] = static_cast<std::uint16_t>(out[t]);
+        else if (out[t] != base[t])
+          return std::nullopt;
+      }
+    }
+    in[b] = 0;
+  }
+  for (unsigned t = 0; t < blocks; ++t) {
+    if (!found[t]) return std::nullopt;
+    a.maps[t][0] = static_cast<std::uint16_t>(base[t]);
+  }
+  return a;
+}
+
+}  // namespace
+
+std::uint64_t ClassSpace::act(const BlockAction& a, const std::uint32_t* digits) const {
+  std::array<std::uint32_t, kMaxPieceBlocks> out;
+  const std::uint32_t values = blocks_->digit_values();
+  for (unsigned t = 0; t < blocks_->blocks(); ++t)
+    out[t] = digit_maps_[std::size_t{a.map[t]} * values + digits[a.source[t]]];
+  return blocks_->encode(out.data());
+}
+
+void ClassSpace::block_neighbours(std::uint32_t cls, std::uint64_t r, std::uint64_t* out) const {
+  std::array<std::uint32_t, kMaxPieceBlocks> digits;
+  blocks_->decode(r, block_parity_[cls], digits.data());
+  const std::size_t moves = space_.move_list().size();
+  const BlockAction* steps = block_steps_.data() + std::size_t{cls} * moves;
+  for (std::size_t m = 0; m < moves; ++m) {
+    const BlockAction& a = steps[m];
+    std::uint64_t image = act(a, digits.data());
+    if (a.special) image = least_rest_by_table(a.cls, image);
+    out[m] = std::uint64_t{a.cls} * split_.rest + image;
+  }
+}
+
+// Kept where they take at most a quarter of the index space's two bits, or
+// 64 MiB; neighbours through positions otherwise.
+void ClassSpace::build_block_tables() {
+  const std::size_t moves = space_.move_list().size();
+  const unsigned blocks = blocks_->blocks();
+  const std::uint32_t values = blocks_->digit_values();
+  if (reps_.size() * moves * sizeof(BlockAction) > std::max<std::uint64_t>(64 << 20, size() / 16))
+    return;
+  block_parity_.resize(reps_.size());
+  for (std::size_t cls = 0; cls < reps_.size(); ++cls)
+    block_parity_[cls] = static_cast<std::uint8_t>(blocks_->parity_bit(reps_[cls]));
+  std::mutex mutex;
+  std::map<std::vector<std::uint16_t>, std::uint16_t> ids;
+  std::atomic<bool> failed{false};
+  // Each distinct map of digit values once (a block's order relabelled and
+  // reordered: at most values^2 of them).
+  const auto intern = [&](std::optional<DigitAction> found, BlockAction& a) {
+    if (!found) {
+      failed = true;
+      return;
+    }
+    const std::lock_guard lock(mutex);
+    for (unsigned t = 0; t < blocks; ++t) {
+      a.source[t] = found->source[t];
+      const auto [it, added] =
+          ids.emplace(std::move(found->maps[t]), static_cast<std::uint16_t>(ids.size()));
+      if (added) {
+        if (ids.size() > 0xFFFF) failed = true;
+        digit_maps_.insert(digit_maps_.end(), it->first.begin(), it->first.end());
+      }
+      a.map[t] = it->second;
+    }
+  };
+  // R's digits of x after transform k.
+  const auto digits_after = [&](std::uint16_t k, const Arrangement& x, Scratch& s,
+                                std::uint32_t* out) {
+    transform(k, x, s.image, s.turned);
+    space_.read_position(s.image, s.coded);
+    blocks_->digits_of(s.coded.kind.data(), out);
+  };
+  // A class's least C with R's digits `in`, into s.position.
+  const auto place = [&](std::uint32_t cls, const std::uint32_t* in, Scratch& s) {
+    std::array<std::uint8_t, 64> kinds;
+    blocks_->kinds_of(reps_[cls], in, kinds.data());
+    const Orbit& orbit = space_.orbits()[0];
+    for (std::size_t i = 0; i < orbit.size(); ++i)
+      s.position.perm[orbit.set][orbit.slots[i]] = orbit.piece[kinds[i]];
+  };
+  block_steps_.resize(reps_.size() * moves);
+  parallel_for_chunks(reps_.size(), 8, [&](std::size_t begin, std::size_t end) {
+    Scratch s(space_.definition().solved);
+    for (std::size_t cls = begin; cls != end; ++cls) {
+      arrange(reps_[cls], 0, s);
+      for (std::size_t m = 0; m < moves; ++m) {
+        apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
+        space_.read_position(s.moved, s.coded);
+        const std::uint64_t c = c_of(s.coded);
+        BlockAction& a = block_steps_[cls * moves + m];
+        a.cls = class_of_[c];
+        a.special = is_special_[a.cls] != 0;
+        const std::uint16_t k = to_least(c);
+        intern(find_digit_action(blocks, values,
+                                 [&](const std::uint32_t* in, std::uint32_t* out) {
+                                   place(static_cast<std::uint32_t>(cls), in, s);
+                                   apply(space_.definition().sets, s.position,
+                                         space_.move_list()[m].effect, s.moved);
+                                   digits_after(k, s.moved, s, out);
+                                 }),
+               a);
+      }
+    }
+  });
+  block_fixing_.resize(stabilisers_.size());
+  Scratch s(space_.definition().solved);
+  for (std::size_t e = 0; e < stabilisers_.size(); ++e) {
+    const auto& [cls, fixing] = stabilisers_[e];
+    arrange(reps_[cls], 0, s);
+    for (std::uint16_t k : fixing) {
+      BlockAction& a = block_fixing_[e].emplace_back();
+      a.cls = cls;
+      intern(find_digit_action(blocks, values,
+                               [&](const std::uint32_t* in, std::uint32_t* out) {
+                                 place(cls, in, s);
+                                 digits_after(k, s.position, s, out);
+                               }),
+             a);
+    }
+  }
+  if (failed) {
+    block_steps_.clear();
+    block_fixing_.clear();
+    digit_maps_.clear();
+  }
+}
+
+// The tables against positions on a sample of indices, every move.
+bool ClassSpace::block_tables_agree() {
+  Scratch s(space_.definition().solved);
+  const std::size_t moves = space_.move_list().size();
+  std::array<std::uint64_t, bfs::kMaxNeighbours> by_table;
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  for (int sample = 0; sample < 256; ++sample) {
+    const auto cls = static_cast<std::uint32_t>(next_sample(state) % reps_.size());
+    const std::uint64_t r = next_sample(state) % split_.rest;
+    block_neighbours(cls, r, by_table.data());
+    arrange(reps_[cls], r, s);
+    const Arrangement base = s.position;
+    for (std::size_t m = 0; m < moves; ++m) {
+      apply(space_.definition().sets, base, space_.move_list()[m].effect, s.moved);
+      if (by_table[m] != index_of_moved(s)) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace cubenum::twisty

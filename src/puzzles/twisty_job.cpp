@@ -316,6 +316,8 @@ BfsResult run_bfs(const BfsRequest& request,
     for (const SymCoordinate::Block& b : plan->split.rest_blocks) blocks.push_back(b.parts);
     identity["rest_blocks"] = std::move(blocks);
   }
+  if (plan && plan->split.piece_blocks)
+    identity["piece_blocks"] = plan->split.piece_blocks->block_of;
   if (request.up_to_rotation) identity["up_to_rotation"] = true;
   CheckpointSession checkpoints(request.checkpoints, identity);
   if (laid_out) laid_out(*space);

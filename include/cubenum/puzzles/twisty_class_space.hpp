@@ -4,7 +4,8 @@
 // searches): a ranked position's coordinates (twisty_space.hpp) are split
 // into C, the pieces of some orbits that the symmetries map among
 // themselves (so the C of S x S^-1 depends on the C of x alone), and R, the
-// rest. The values of C fall into classes under the group; a class of
+// rest; or, where one orbit is every piece, C the blocks of that orbit that
+// the symmetries permute and R the order within each block. The values of C fall into classes under the group; a class of
 // positions is indexed by (the class of C, R), with C its class's least
 // member and R the least among the images that keep it there (the C
 // class's stabiliser). Indices that are not so least are never reached.
@@ -18,6 +19,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -45,6 +47,19 @@ struct SymCoordinate {
     std::uint64_t values = 1;
   };
   std::vector<Block> rest_blocks;
+  // Where C is coarser than whole pieces: an orbit of distinct, untwisted
+  // pieces (the space's only one) cut into blocks that every symmetry maps
+  // onto blocks (the dino's edges, by the axis each lies along). C is the
+  // block of the piece in each slot, R each block's pieces in the order of
+  // their slots, the last block's ranked within the parity the moves keep.
+  // A move or symmetry then reorders R's digits as C decides: tables per
+  // class of C and move.
+  struct PieceBlocks {
+    std::vector<std::uint8_t> block_of;  // [kind]
+    unsigned count = 0, size = 0;        // blocks, and pieces a block
+    bool parity_kept = false;
+  };
+  std::optional<PieceBlocks> piece_blocks;
   // Bytes of the class BFS with this split, estimated before the C table
   // is built (C's classes taken as values / |G|): the C table and two bits
   // an index.
@@ -56,11 +71,19 @@ struct SymCoordinate {
 // those within half as much again as the least estimated memory, or why
 // there is none (`parts` empty, `text` the reason): C must be the
 // pieces of orbits that every symmetry maps among themselves, whose parity
-// and coupled pieces lie within them, with at most 2^32 values; the group
+// and coupled pieces lie within them, or the blocks of an orbit
+// (piece_block_coordinates), with at most 2^32 values; the group
 // at most 255 symmetries (times `turns` whole-puzzle turns, at most 2^16
 // in all), the moves at most bfs::kMaxNeighbours.
 SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
                                     std::size_t turns = 1);
+// The splits whose C is the blocks of an orbit's pieces
+// (SymCoordinate::PieceBlocks), one for each block system of the symmetries
+// that joins slot 0 to another; none unless the space is one orbit of
+// distinct pieces without twists.
+std::vector<SymCoordinate> piece_block_coordinates(const TwistySpace& space,
+                                                   const SymmetryGroup& group,
+                                                   std::size_t turns = 1);
 // R's blocks are moved by one table where R's tables take at most this:
 // one look-up a neighbour instead of a division and a look-up a block,
 // while the table stays in cache (past it, small blocks' tables are
@@ -114,7 +137,7 @@ class ClassSpace {
   std::uint64_t table_bytes() const;
   // Whether neighbours are found by table (R moved by look-ups, the C of
   // each class's neighbours found once per class) or through positions.
-  bool table_driven() const { return !rest_blocks_.empty(); }
+  bool table_driven() const { return !rest_blocks_.empty() || !block_steps_.empty(); }
   // R's twists parts that conjugation shifts by C's arrangement.
   std::size_t twist_shifts() const { return shifts_.size(); }
 
@@ -156,6 +179,12 @@ class ClassSpace {
   void set_to_least(std::uint64_t c, std::size_t k);
   void find_stabilisers();
   std::uint64_t compose(std::uint64_t c, std::uint64_t r) const;
+  // A position's C and R from what read_position made of it; (c, r)'s
+  // position into s.position and s.coded; a position's C and R.
+  std::uint64_t c_of(const Position& p) const;
+  std::uint64_t r_of(const Position& p) const;
+  void arrange(std::uint64_t c, std::uint64_t r, Scratch& s) const;
+  void split_position(const Arrangement& x, std::uint64_t& c, std::uint64_t& r, Scratch& s) const;
   void split_rank(std::uint64_t rank, std::uint64_t& c, std::uint64_t& r, Scratch& s) const;
   std::uint64_t index_of(std::uint64_t rank, Scratch& s) const;
   // The class of the position s.moved.
@@ -302,6 +331,27 @@ class ClassSpace {
   std::vector<std::uint32_t> step_shifts_;
   void keep_steps();
   std::uint64_t c_solved_ = 0;  // C of the solved position
+
+  // Where C is an orbit's blocks (split_.piece_blocks): their coding, and
+  // by table what each step and each stabiliser's transform does to R's
+  // digits (found by trying each digit of each block through positions).
+  class BlockCode;
+  std::unique_ptr<const BlockCode> blocks_;
+  static constexpr std::size_t kMaxPieceBlocks = 8;
+  struct BlockAction {
+    std::uint32_t cls = 0;  // the class of C it reaches
+    bool special = false;
+    std::array<std::uint8_t, kMaxPieceBlocks> source{};  // the block each digit comes from
+    std::array<std::uint16_t, kMaxPieceBlocks> map{};    // and how: digit_maps_
+  };
+  std::vector<BlockAction> block_steps_;                // [class * moves + m]
+  std::vector<std::vector<BlockAction>> block_fixing_;  // [stabilisers_ entry][j]
+  std::vector<std::uint16_t> digit_maps_;               // [map * digit values + digit]
+  std::vector<std::uint8_t> block_parity_;              // [class]: see BlockCode::decode
+  void build_block_tables();
+  std::uint64_t act(const BlockAction& a, const std::uint32_t* digits) const;
+  void block_neighbours(std::uint32_t cls, std::uint64_t r, std::uint64_t* out) const;
+  bool block_tables_agree();
 };
 
 struct ClassSpace::Scratch {
@@ -343,6 +393,14 @@ class ClassSpace::Cursor {
     const std::uint64_t rest = space_.split_.rest;
     const auto cls = static_cast<std::uint32_t>(index / rest);
     const std::uint64_t r = index - std::uint64_t{cls} * rest;
+    if (!space_.block_steps_.empty()) {
+      if (space_.is_special_[cls] != 0 && space_.least_rest_by_table(cls, r) != r) return false;
+      std::array<std::uint64_t, bfs::kMaxNeighbours> next;
+      space_.block_neighbours(cls, r, next.data());
+      for (std::size_t m = 0; m < moves_; ++m)
+        if (visit(next[m])) return true;
+      return false;
+    }
     if (cls != row_class_) load_steps(cls);
     if (space_.is_special_[cls] != 0 && space_.least_rest_by_table(cls, r) != r) return false;
     const std::size_t stride = space_.shift_stride();
