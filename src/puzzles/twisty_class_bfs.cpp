@@ -174,7 +174,11 @@ std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, std
       values / std::clamp(values / 64, 1.0L, static_cast<long double>(order));
   const auto indices = static_cast<std::uint64_t>(classes * static_cast<long double>(split.rest));
   const RankPart part = part_of(indices, 0, processes);
-  return part.count * bits / 8 + split.values * 5 + rest_table_bytes(split, moves, order, indices);
+  // Blocks of an orbit as C: an action on R's digits per class and move.
+  const auto block_steps =
+      split.piece_blocks ? static_cast<std::uint64_t>(classes) * moves * kBlockActionBytes : 0;
+  return part.count * bits / 8 + split.values * 5 + rest_table_bytes(split, moves, order, indices) +
+         block_steps;
 }
 
 }  // namespace cubenum::twisty

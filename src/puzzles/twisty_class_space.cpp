@@ -1263,6 +1263,7 @@ void ClassSpace::block_neighbours(std::uint32_t cls, std::uint64_t r, std::uint6
 // Kept where they take at most a quarter of the index space's two bits, or
 // 64 MiB; neighbours through positions otherwise.
 void ClassSpace::build_block_tables() {
+  static_assert(sizeof(BlockAction) <= kBlockActionBytes);
   const std::size_t moves = space_.move_list().size();
   const unsigned blocks = blocks_->blocks();
   const std::uint32_t values = blocks_->digit_values();

@@ -5,8 +5,8 @@
 // into C, the pieces of some orbits that the symmetries map among
 // themselves (so the C of S x S^-1 depends on the C of x alone), and R, the
 // rest; or, where one orbit is every piece, C the blocks of that orbit that
-// the symmetries permute and R the order within each block. The values of C fall into classes under the group; a class of
-// positions is indexed by (the class of C, R), with C its class's least
+// the symmetries permute and R the order within each block. The values of C fall into classes under
+// the group; a class of positions is indexed by (the class of C, R), with C its class's least
 // member and R the least among the images that keep it there (the C
 // class's stabiliser). Indices that are not so least are never reached.
 //
@@ -476,6 +476,9 @@ ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOption
 std::uint64_t rest_table_bytes(const SymCoordinate& split, std::size_t moves,
                                std::size_t transforms, std::uint64_t indices);
 
+// Bytes of a step's action on R's digits where C is blocks (at least
+// sizeof(ClassSpace::BlockAction)).
+inline constexpr std::uint64_t kBlockActionBytes = 32;
 // Bytes one of `processes` processes needs for it: its part of the index
 // space's two (or three) bits, the C table and R's tables (`moves` moves,
 // `order` transforms).
