@@ -235,7 +235,9 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
                                : "too many independent orbits to choose from";
     return best;
   }
-  const bool twists_in_c = symmetries_keep_ranked(space, group);
+  const bool any_twists = std::any_of(block_twists.begin(), block_twists.end(),
+                                      [](const auto& t) { return !t.empty(); });
+  const bool twists_in_c = any_twists && symmetries_keep_ranked(space, group);
   const std::size_t order = group.order() * turns;
   std::vector<SymCoordinate> splits;
   for (std::uint32_t choice = 2; choice < (2U << blocks.size()); ++choice) {
