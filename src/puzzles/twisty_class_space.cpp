@@ -320,7 +320,9 @@ SymCoordinate sym_coordinate(const TwistySpace& space, const SymmetryGroup& grou
 }
 
 // C and R where C is an orbit's blocks, from and to the orbit's kinds slot
-// by slot: C the multiset rank of the slots' blocks, R a digit a block,
+// by slot: C which slots hold each block's pieces, block by block a
+// combination of the slots earlier blocks left (colex ranks: no division
+// but one a block to unrank), R a digit a block,
 // numbering its pieces' order in its slots so that the digit's low bit is
 // the order's parity (the last block's parity bit is then left out where
 // the moves keep the orbit's parity).
@@ -339,14 +341,14 @@ class ClassSpace::BlockCode {
       m.push_back(static_cast<std::uint8_t>(kind));
     }
     number_of_.resize(digits_);
-    order_of_.resize(digits_);
+    orders_.resize(std::size_t{digits_} * blocks.size);
     std::uint32_t next[2] = {0, 1};
     std::vector<std::uint8_t> order(blocks.size);
     for (std::uint32_t rank = 0; rank < digits_; ++rank) {
       permutation_unrank(rank, order);
       std::uint32_t& number = next[permutation_parity(order)];
       number_of_[rank] = static_cast<std::uint16_t>(number);
-      order_of_[number] = rank;
+      std::copy(order.begin(), order.end(), orders_.begin() + number * blocks.size);
       number += 2;
     }
   }
@@ -355,10 +357,23 @@ class ClassSpace::BlockCode {
   unsigned blocks() const { return blocks_.count; }
 
   std::uint64_t c_of(const std::uint8_t* kinds) const {
-    std::array<std::uint8_t, 64> labels, counts;
-    for (std::size_t i = 0; i < slots_; ++i) labels[i] = blocks_.block_of[kinds[i]];
-    std::fill_n(counts.begin(), blocks_.count, static_cast<std::uint8_t>(blocks_.size));
-    return multiset_rank(std::span(labels.data(), slots_), std::span(counts.data(), blocks_.count));
+    std::uint64_t c = 0, weight = 1;
+    std::array<std::uint8_t, 64> left;  // the blocks of the slots left
+    for (std::size_t i = 0; i < slots_; ++i) left[i] = blocks_.block_of[kinds[i]];
+    std::size_t count = slots_;
+    for (unsigned b = 0; b + 1 < blocks_.count; ++b) {
+      std::uint64_t chosen = 0;
+      std::size_t kept = 0;
+      for (std::size_t j = 0; j < count; ++j)
+        if (left[j] == b)
+          chosen |= std::uint64_t{1} << j;
+        else
+          left[kept++] = left[j];
+      c += combination_rank(chosen) * weight;
+      weight *= kBinomial(static_cast<unsigned>(count), blocks_.size);
+      count = kept;
+    }
+    return c;
   }
   void digits_of(const std::uint8_t* kinds, std::uint32_t* digits) const {
     std::array<std::array<std::uint8_t, 8>, kMaxPieceBlocks> order;
@@ -388,15 +403,38 @@ class ClassSpace::BlockCode {
     }
     digits[last] = static_cast<std::uint32_t>(blocks_.parity_kept ? 2 * r + parity : r);
   }
+  // The block of each slot's piece.
+  void labels_of(std::uint64_t c, std::uint8_t* labels) const {
+    std::array<std::uint8_t, 64> left;  // the slots left, increasing
+    std::iota(left.begin(), left.begin() + static_cast<std::ptrdiff_t>(slots_), 0);
+    std::size_t count = slots_;
+    for (unsigned b = 0; b < blocks_.count; ++b) {
+      std::uint64_t chosen = ~std::uint64_t{0};
+      if (b + 1 < blocks_.count) {
+        const std::uint64_t combinations = kBinomial(static_cast<unsigned>(count), blocks_.size);
+        chosen = combination_unrank(c % combinations, blocks_.size);
+        c /= combinations;
+      }
+      std::size_t kept = 0;
+      for (std::size_t j = 0; j < count; ++j)
+        if ((chosen >> j & 1) != 0)
+          labels[left[j]] = static_cast<std::uint8_t>(b);
+        else
+          left[kept++] = left[j];
+      count = kept;
+    }
+  }
   // The kinds of (c, digits), slot by slot.
   void kinds_of(std::uint64_t c, const std::uint32_t* digits, std::uint8_t* kinds) const {
-    std::array<std::uint8_t, 64> labels, counts;
-    std::fill_n(counts.begin(), blocks_.count, static_cast<std::uint8_t>(blocks_.size));
-    multiset_unrank(c, std::span(counts.data(), blocks_.count), std::span(labels.data(), slots_));
-    std::array<std::array<std::uint8_t, 8>, kMaxPieceBlocks> order;
+    std::array<std::uint8_t, 64> labels;
+    labels_of(c, labels.data());
+    kinds_of_labels(labels.data(), digits, kinds);
+  }
+  void kinds_of_labels(const std::uint8_t* labels, const std::uint32_t* digits,
+                       std::uint8_t* kinds) const {
+    std::array<const std::uint8_t*, kMaxPieceBlocks> order;
     std::array<std::uint8_t, kMaxPieceBlocks> used{};
-    for (unsigned b = 0; b < blocks_.count; ++b)
-      permutation_unrank(order_of_[digits[b]], std::span(order[b].data(), blocks_.size));
+    for (unsigned b = 0; b < blocks_.count; ++b) order[b] = &orders_[digits[b] * blocks_.size];
     for (std::size_t i = 0; i < slots_; ++i) {
       const std::uint8_t b = labels[i];
       kinds[i] = members_[b][order[b][used[b]++]];
@@ -419,7 +457,7 @@ class ClassSpace::BlockCode {
   std::vector<std::vector<std::uint8_t>> members_;  // [block]: its kinds, increasing
   std::vector<std::uint8_t> index_;                 // [kind]: its place among its block's
   std::vector<std::uint16_t> number_of_;            // [order's rank]: its digit
-  std::vector<std::uint32_t> order_of_;             // [digit]: its order's rank
+  std::vector<std::uint8_t> orders_;                // [digit * size + j]: its order
 };
 
 ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
@@ -471,6 +509,7 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
     stabiliser_shifts_.clear();
   }
   if (table_driven() && !blocks_) keep_steps();
+  if (group.inverse()) find_self_inverse_candidates();
   // The steps kept hold C after each move already.
   if (steps_.empty()) build_c_moves();
 }
@@ -774,6 +813,57 @@ void ClassSpace::find_stabilisers() {
   }
 }
 
+// A class is its own inverse only where the inverse's class of C is its
+// own. Where C is whole orbits' pieces (and twists), the inverse's C
+// depends on C alone. Where C is blocks, only its counts do: how many
+// slots of block a hold a piece of block b, a matrix the inverse
+// transposes and a symmetry permutes as it permutes the blocks (turns may
+// not: every class is then a candidate).
+void ClassSpace::find_self_inverse_candidates() {
+  may_self_invert_.assign(reps_.size(), 1);
+  Scratch s(space_.definition().solved);
+  if (!blocks_) {
+    for (std::uint32_t cls = 0; cls < reps_.size(); ++cls) {
+      arrange(reps_[cls], 0, s);
+      group_.invert(s.position, s.moved);
+      space_.read_position(s.moved, s.coded);
+      may_self_invert_[cls] = class_of_[c_of(s.coded)] == cls;
+    }
+    return;
+  }
+  const Orbit& orbit = space_.orbits()[0];
+  rep_labels_.resize(reps_.size() * orbit.size());
+  for (std::size_t cls = 0; cls < reps_.size(); ++cls)
+    blocks_->labels_of(reps_[cls], &rep_labels_[cls * orbit.size()]);
+  if (turns_.size() > 1) return;
+  const auto& block_of = split_.piece_blocks->block_of;
+  const unsigned count = split_.piece_blocks->count;
+  // Each symmetry's permutation of the blocks, read from the slots.
+  std::vector<std::array<std::uint8_t, kMaxPieceBlocks>> moved_block;
+  for (const Symmetry& e : group_.elements()) {
+    auto& to = moved_block.emplace_back();
+    for (std::size_t i = 0; i < orbit.size(); ++i) {
+      const std::uint8_t slot = e.slot_to[orbit.set][orbit.slots[i]];
+      const auto j = static_cast<std::size_t>(
+          std::lower_bound(orbit.slots.begin(), orbit.slots.end(), slot) - orbit.slots.begin());
+      to[block_of[orbit.kind[i]]] = block_of[orbit.kind[j]];
+    }
+  }
+  for (std::uint32_t cls = 0; cls < reps_.size(); ++cls) {
+    arrange(reps_[cls], 0, s);
+    std::array<std::array<std::uint8_t, kMaxPieceBlocks>, kMaxPieceBlocks> counts{};
+    for (std::size_t i = 0; i < orbit.size(); ++i)
+      ++counts[block_of[orbit.kind[i]]][block_of[s.coded.kind[i]]];
+    const auto transposed_image = [&](const std::array<std::uint8_t, kMaxPieceBlocks>& to) {
+      for (unsigned a = 0; a < count; ++a)
+        for (unsigned b = 0; b < count; ++b)
+          if (counts[to[a]][to[b]] != counts[b][a]) return false;
+      return true;
+    };
+    may_self_invert_[cls] = std::any_of(moved_block.begin(), moved_block.end(), transposed_image);
+  }
+}
+
 const std::vector<std::uint16_t>* ClassSpace::stabiliser(std::uint32_t cls) const {
   const std::uint32_t entry = special_entry_[cls];
   return entry == kNone ? nullptr : &stabilisers_[entry].second;
@@ -915,6 +1005,35 @@ std::uint64_t ClassSpace::inverse_of(std::uint64_t index, Scratch& s) const {
   arrange(reps_[index / split_.rest], index % split_.rest, s);
   group_.invert(s.position, s.moved);
   return index_of_moved(s);
+}
+
+bool ClassSpace::self_inverse(std::uint64_t index, Scratch& s) const {
+  const std::uint64_t cls = index / split_.rest;
+  if (blocks_ && !inverse_c_in_class(cls, index % split_.rest)) return false;
+  arrange(reps_[cls], index % split_.rest, s);
+  group_.invert(s.position, s.moved);
+  space_.read_position(s.moved, s.coded);
+  const std::uint64_t c = c_of(s.coded);
+  return class_of_[c] == cls && index_of_moved(s, c) == index;
+}
+
+// Where C is blocks: whether the inverse's C is of class `cls`, from the
+// kinds alone (the inverse puts at the home of the kind in slot i the kind
+// at home in slot i).
+bool ClassSpace::inverse_c_in_class(std::uint64_t cls, std::uint64_t r) const {
+  const Orbit& orbit = space_.orbits()[0];
+  std::array<std::uint32_t, kMaxPieceBlocks> digits;
+  const unsigned parity =
+      block_parity_.empty() ? blocks_->parity_bit(reps_[cls]) : block_parity_[cls];
+  blocks_->decode(r, parity, digits.data());
+  std::array<std::uint8_t, 64> kinds, home, inverse;
+  if (rep_labels_.empty())
+    blocks_->kinds_of(reps_[cls], digits.data(), kinds.data());
+  else
+    blocks_->kinds_of_labels(&rep_labels_[cls * orbit.size()], digits.data(), kinds.data());
+  for (std::size_t i = 0; i < orbit.size(); ++i) home[orbit.kind[i]] = static_cast<std::uint8_t>(i);
+  for (std::size_t i = 0; i < orbit.size(); ++i) inverse[home[kinds[i]]] = orbit.kind[i];
+  return class_of_[blocks_->c_of(inverse.data())] == cls;
 }
 
 ClassSpace::Cursor::Cursor(const ClassSpace& space)

@@ -157,6 +157,11 @@ class ClassSpace {
   bool special(std::uint64_t index) const;
   // The class of the inverse of the class's positions (group.inverse()).
   std::uint64_t inverse_of(std::uint64_t index) const;
+  // False where the class cannot be its own inverse, known from its class
+  // of C alone (inverse_of is then not needed to count it).
+  bool may_be_self_inverse(std::uint64_t index) const {
+    return may_self_invert_.empty() || may_self_invert_[index / split_.rest] != 0;
+  }
 
   // A thread's scratch storage for the above, used by the engine's scans
   // (ranks given in increasing order, but any order works).
@@ -190,6 +195,10 @@ class ClassSpace {
   // The class of the position s.moved.
   std::uint64_t index_of_moved(Scratch& s) const;
   std::uint64_t inverse_of(std::uint64_t index, Scratch& s) const;
+  // inverse_of(index) == index, stopping where the inverse's C is of
+  // another class.
+  bool self_inverse(std::uint64_t index, Scratch& s) const;
+  bool inverse_c_in_class(std::uint64_t cls, std::uint64_t r) const;
   bool canonical(std::uint64_t index, Scratch& s) const;
   std::uint64_t positions(std::uint64_t index, Scratch& s) const;
   // The same where the position's C is known (from c_moves_).
@@ -310,6 +319,10 @@ class ClassSpace {
   // sorted by class.
   std::vector<std::pair<std::uint32_t, std::vector<std::uint16_t>>> stabilisers_;
   std::vector<std::uint32_t> special_entry_;  // [class]: its stabilisers_ entry, or none
+  // [class]: whether its positions' inverses may lie in it (group.inverse()).
+  std::vector<std::uint8_t> may_self_invert_;
+  std::vector<std::uint8_t> rep_labels_;  // where C is blocks: [class * slots + slot]
+  void find_self_inverse_candidates();
   // By table, where it applies: each block of R after each move and
   // under each transform (C's pieces at home), the shifts, and each
   // stabilisers_ entry's shift ids ([j * shift_stride() + t] for its j-th
@@ -384,6 +397,7 @@ class ClassSpace::Cursor {
   }
   std::uint64_t index_of(std::uint64_t rank) { return space_.index_of(rank, scratch()); }
   std::uint64_t inverse_of(std::uint64_t index) { return space_.inverse_of(index, scratch()); }
+  bool self_inverse(std::uint64_t index) { return space_.self_inverse(index, scratch()); }
   std::uint64_t positions(std::uint64_t index);
 
  private:
