@@ -320,12 +320,12 @@ SymCoordinate sym_coordinate(const TwistySpace& space, const SymmetryGroup& grou
 }
 
 // C and R where C is an orbit's blocks, from and to the orbit's kinds slot
-// by slot: C which slots hold each block's pieces, block by block a
+// by slot. C: which slots hold each block's pieces, block by block a
 // combination of the slots earlier blocks left (colex ranks: no division
-// but one a block to unrank), R a digit a block,
-// numbering its pieces' order in its slots so that the digit's low bit is
-// the order's parity (the last block's parity bit is then left out where
-// the moves keep the orbit's parity).
+// but one a block to unrank). R: a digit a block, numbering its pieces'
+// order in its slots so that the digit's low bit is the order's parity
+// (the last block's parity bit is then left out where the moves keep the
+// orbit's parity).
 class ClassSpace::BlockCode {
  public:
   BlockCode(const SymCoordinate::PieceBlocks& blocks, const Orbit& orbit)

@@ -4,11 +4,12 @@
 // searches): a ranked position's coordinates (twisty_space.hpp) are split
 // into C, the pieces of some orbits that the symmetries map among
 // themselves (so the C of S x S^-1 depends on the C of x alone), and R, the
-// rest; or, where one orbit is every piece, C the blocks of that orbit that
-// the symmetries permute and R the order within each block. The values of C fall into classes under
-// the group; a class of positions is indexed by (the class of C, R), with C its class's least
-// member and R the least among the images that keep it there (the C
-// class's stabiliser). Indices that are not so least are never reached.
+// rest; or, where one orbit is every piece, C the blocks of that orbit
+// that the symmetries permute and R the order within each block. The
+// values of C fall into classes under the group; a class of positions is
+// indexed by (the class of C, R), with C its class's least member and R
+// the least among the images that keep it there (the C class's
+// stabiliser). Indices that are not so least are never reached.
 //
 // The index space is about raw / |G| large, so a BFS over it (the frontier
 // engine, bfs/frontier_bfs.hpp: every thread, mpirun, checkpoints) takes
@@ -184,8 +185,8 @@ class ClassSpace {
   void set_to_least(std::uint64_t c, std::size_t k);
   void find_stabilisers();
   std::uint64_t compose(std::uint64_t c, std::uint64_t r) const;
-  // A position's C and R from what read_position made of it; (c, r)'s
-  // position into s.position and s.coded; a position's C and R.
+  // C and R from what read_position made of a position; the position of
+  // (c, r) into s.position (and s.coded); C and R of a position.
   std::uint64_t c_of(const Position& p) const;
   std::uint64_t r_of(const Position& p) const;
   void arrange(std::uint64_t c, std::uint64_t r, Scratch& s) const;
@@ -198,6 +199,8 @@ class ClassSpace {
   // inverse_of(index) == index, stopping where the inverse's C is of
   // another class.
   bool self_inverse(std::uint64_t index, Scratch& s) const;
+  // Where C is blocks: whether the inverse of (cls, r)'s position has its
+  // C in class cls, from its kinds alone.
   bool inverse_c_in_class(std::uint64_t cls, std::uint64_t r) const;
   bool canonical(std::uint64_t index, Scratch& s) const;
   std::uint64_t positions(std::uint64_t index, Scratch& s) const;
