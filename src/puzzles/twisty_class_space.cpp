@@ -586,8 +586,12 @@ void ClassSpace::arrange(std::uint64_t c, std::uint64_t r, Scratch& s) const {
   }
   std::array<std::uint32_t, kMaxPieceBlocks> digits;
   blocks_->decode(r, blocks_->parity_bit(c), digits.data());
+  arrange_blocks(c, digits.data(), s);
+}
+
+void ClassSpace::arrange_blocks(std::uint64_t c, const std::uint32_t* digits, Scratch& s) const {
   std::array<std::uint8_t, 64> kinds;
-  blocks_->kinds_of(c, digits.data(), kinds.data());
+  blocks_->kinds_of(c, digits, kinds.data());
   const Orbit& orbit = space_.orbits()[0];
   for (std::size_t i = 0; i < orbit.size(); ++i) {
     s.position.perm[orbit.set][orbit.slots[i]] = orbit.piece[kinds[i]];
@@ -1422,20 +1426,12 @@ void ClassSpace::build_block_tables() {
     space_.read_position(s.image, s.coded);
     blocks_->digits_of(s.coded.kind.data(), out);
   };
-  // A class's least C with R's digits `in`, into s.position.
-  const auto place = [&](std::uint32_t cls, const std::uint32_t* in, Scratch& s) {
-    std::array<std::uint8_t, 64> kinds;
-    blocks_->kinds_of(reps_[cls], in, kinds.data());
-    const Orbit& orbit = space_.orbits()[0];
-    for (std::size_t i = 0; i < orbit.size(); ++i)
-      s.position.perm[orbit.set][orbit.slots[i]] = orbit.piece[kinds[i]];
-  };
   block_steps_.resize(reps_.size() * moves);
   parallel_for_chunks(reps_.size(), 8, [&](std::size_t begin, std::size_t end) {
     Scratch s(space_.definition().solved);
     for (std::size_t cls = begin; cls != end; ++cls) {
-      arrange(reps_[cls], 0, s);
       for (std::size_t m = 0; m < moves; ++m) {
+        arrange(reps_[cls], 0, s);
         apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
         space_.read_position(s.moved, s.coded);
         const std::uint64_t c = c_of(s.coded);
@@ -1445,7 +1441,7 @@ void ClassSpace::build_block_tables() {
         const std::uint16_t k = to_least(c);
         intern(find_digit_action(blocks, values,
                                  [&](const std::uint32_t* in, std::uint32_t* out) {
-                                   place(static_cast<std::uint32_t>(cls), in, s);
+                                   arrange_blocks(reps_[cls], in, s);
                                    apply(space_.definition().sets, s.position,
                                          space_.move_list()[m].effect, s.moved);
                                    digits_after(k, s.moved, s, out);
@@ -1458,13 +1454,12 @@ void ClassSpace::build_block_tables() {
   Scratch s(space_.definition().solved);
   for (std::size_t e = 0; e < stabilisers_.size(); ++e) {
     const auto& [cls, fixing] = stabilisers_[e];
-    arrange(reps_[cls], 0, s);
     for (std::uint16_t k : fixing) {
       BlockAction& a = block_fixing_[e].emplace_back();
       a.cls = cls;
       intern(find_digit_action(blocks, values,
                                [&](const std::uint32_t* in, std::uint32_t* out) {
-                                 place(cls, in, s);
+                                 arrange_blocks(reps_[cls], in, s);
                                  digits_after(k, s.position, s, out);
                                }),
              a);

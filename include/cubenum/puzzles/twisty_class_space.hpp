@@ -190,6 +190,8 @@ class ClassSpace {
   std::uint64_t c_of(const Position& p) const;
   std::uint64_t r_of(const Position& p) const;
   void arrange(std::uint64_t c, std::uint64_t r, Scratch& s) const;
+  // Where C is blocks: the same from R's digits, whatever their parity.
+  void arrange_blocks(std::uint64_t c, const std::uint32_t* digits, Scratch& s) const;
   void split_position(const Arrangement& x, std::uint64_t& c, std::uint64_t& r, Scratch& s) const;
   void split_rank(std::uint64_t rank, std::uint64_t& c, std::uint64_t& r, Scratch& s) const;
   std::uint64_t index_of(std::uint64_t rank, Scratch& s) const;
