@@ -78,6 +78,17 @@ namespace {
 // lexicographic order, so the k-th has multiset rank k: an independent
 // check, for identical pieces (and for distinct ones, where the rank is
 // permutation_rank's).
+// Exact division by multiplication against the hardware's divide, for
+// every divisor and random multiples up to 2^63.
+TEST(ExactDivisors, AgreeWithDivision) {
+  std::mt19937_64 rng(3);
+  for (unsigned d = 1; d < 256; ++d)
+    for (int i = 0; i < 1000; ++i) {
+      const std::uint64_t quotient = rng() >> (1 + rng() % 63) >> 8;
+      ASSERT_EQ(kExactDivisors.divide(quotient * d, d), quotient) << d;
+    }
+}
+
 TEST(MultisetRank, MatchesLexicographicOrderOfDistinctArrangements) {
   for (const std::vector<std::uint8_t>& start :
        {std::vector<std::uint8_t>{0, 0, 1, 1, 2, 2, 2}, std::vector<std::uint8_t>{0, 1, 1, 1, 1},

@@ -119,6 +119,27 @@ constexpr std::uint64_t multinomial(std::span<const std::uint8_t> counts) {
   return static_cast<std::uint64_t>(total);
 }
 
+// Division of a multiple of d by d, for 1 <= d <= 255, without a divide:
+// shift out d's factors of two, then multiply by the inverse of its odd
+// part modulo 2^64 (exact because d divides the number).
+struct ExactDivisors {
+  std::uint64_t inverse[256] = {};
+  unsigned shift[256] = {};
+  constexpr ExactDivisors() {
+    for (unsigned d = 1; d < 256; ++d) {
+      shift[d] = static_cast<unsigned>(std::countr_zero(d));
+      const std::uint64_t odd = d >> shift[d];
+      std::uint64_t inv = odd;  // right to 3 bits; each step doubles them
+      for (int i = 0; i < 5; ++i) inv *= 2 - odd * inv;
+      inverse[d] = inv;
+    }
+  }
+  constexpr std::uint64_t divide(std::uint64_t multiple, unsigned d) const {
+    return (multiple >> shift[d]) * inverse[d];
+  }
+};
+inline constexpr ExactDivisors kExactDivisors;
+
 // Lexicographic rank of a sequence of labels 0..L-1 among all orderings of
 // the same multiset (`counts[v]`: how often v occurs; consumed). For
 // distinct labels it equals permutation_rank.
@@ -155,15 +176,15 @@ constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
   const std::uint64_t arrangements = multinomial(counts);
   auto left = static_cast<unsigned>(labels.size());
   std::uint64_t rank = 0;
-  if (arrangements < (std::uint64_t{1} << 55)) {  // total * count fits in 64 bits
+  if (arrangements < (std::uint64_t{1} << 55) && left < 256) {  // total * count fits in 64 bits
     std::uint64_t total = arrangements;
     for (std::uint8_t label : labels) {
       // Orderings that put v here: total * counts[v] / left, a whole number
-      // for each v, so their sum over v < label is one division.
+      // for each v, so their sum over v < label is one exact division.
       unsigned smaller = 0;
       for (unsigned v = 0; v < label; ++v) smaller += counts[v];
-      rank += total * smaller / left;
-      total = total * counts[label] / left;
+      rank += kExactDivisors.divide(total * smaller, left);
+      total = kExactDivisors.divide(total * counts[label], left);
       --counts[label];
       --left;
     }
@@ -200,13 +221,14 @@ constexpr void multiset_unrank(std::uint64_t rank, std::span<std::uint8_t> count
   }
   const std::uint64_t arrangements = multinomial(counts);
   auto left = static_cast<unsigned>(labels.size());
-  const bool narrow = arrangements < (std::uint64_t{1} << 55);  // total * count fits in 64 bits
+  // total * count fits in 64 bits
+  const bool narrow = arrangements < (std::uint64_t{1} << 55) && left < 256;
   Wide total = arrangements;
   std::uint64_t total64 = arrangements;
   for (std::uint8_t& label : labels) {
     unsigned v = 0;
     for (;; ++v) {
-      const std::uint64_t block = narrow ? total64 * counts[v] / left
+      const std::uint64_t block = narrow ? kExactDivisors.divide(total64 * counts[v], left)
                                          : static_cast<std::uint64_t>(total * counts[v] / left);
       if (rank < block) {
         total = block;
