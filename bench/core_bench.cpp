@@ -27,6 +27,25 @@ void BM_PermutationRankRoundTrip12(benchmark::State& state) {
 }
 BENCHMARK(BM_PermutationRankRoundTrip12);
 
+// A multiset's rank and back: 9 labels with counts 1, 1, 7 (turnfour's
+// first pieces part: two tiles and the rest) and 12 with 4, 4, 4.
+void BM_MultisetRankRoundTrip(benchmark::State& state) {
+  const std::vector<std::uint8_t> counts =
+      state.range(0) == 9 ? std::vector<std::uint8_t>{1, 1, 7} : std::vector<std::uint8_t>{4, 4, 4};
+  const std::uint64_t size = cubenum::multinomial(counts);
+  std::vector<std::uint8_t> labels(static_cast<std::size_t>(state.range(0))), left(counts.size());
+  std::uint64_t r = 12345 % size;
+  for (auto _ : state) {
+    left = counts;
+    cubenum::multiset_unrank(r, left, labels);
+    left = counts;
+    r = (cubenum::multiset_rank(labels, left) + 7919) % size;
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_MultisetRankRoundTrip)->Arg(9)->Arg(12);
+
 void BM_AtomicBitmapTrySet(benchmark::State& state) {
   cubenum::AtomicBitmap bits(1 << 24);
   std::uint64_t i = 0;
