@@ -34,8 +34,7 @@ BitmapTally tally_level(const ClassSpace& space, const AtomicBitmap& level, std:
       for (std::uint64_t bits = level.load_word(w); bits != 0; bits &= bits - 1) {
         const std::uint64_t index = first + w * 64 + static_cast<unsigned>(std::countr_zero(bits));
         sum.positions += space.special(index) ? cursor.positions(index) : order;
-        if (inverse && space.may_be_self_inverse(index))
-          sum.self_inverse += cursor.self_inverse(index);
+        if (inverse) sum.self_inverse += cursor.self_inverse(index);
       }
     return sum;
   });

@@ -143,6 +143,23 @@ SymCoordinate make_split(const TwistySpace& space, const std::vector<std::size_t
   return split;
 }
 
+// [symmetry][i]: where each symmetry takes the orbit's i-th slot, as an
+// index into its slots; empty where some symmetry takes a slot out of it.
+std::vector<std::vector<std::uint8_t>> slot_images(const Orbit& orbit, const SymmetryGroup& group) {
+  std::vector<std::vector<std::uint8_t>> moved;
+  for (const Symmetry& e : group.elements()) {
+    if (e.set_to[orbit.set] != orbit.set) return {};
+    auto& image = moved.emplace_back(orbit.size());
+    for (std::size_t i = 0; i < orbit.size(); ++i) {
+      const std::uint8_t to = e.slot_to[orbit.set][orbit.slots[i]];
+      const auto at = std::lower_bound(orbit.slots.begin(), orbit.slots.end(), to);
+      if (at == orbit.slots.end() || *at != to) return {};
+      image[i] = static_cast<std::uint8_t>(at - orbit.slots.begin());
+    }
+  }
+  return moved;
+}
+
 // The block systems of the group on an orbit's slots (a partition that
 // every symmetry maps onto itself), each the least one joining slot 0 to
 // another slot: [slot]: its block, numbered from slot 0's. Only those of
@@ -150,17 +167,8 @@ SymCoordinate make_split(const TwistySpace& space, const std::vector<std::size_t
 std::vector<std::vector<std::uint8_t>> block_systems(const Orbit& orbit,
                                                      const SymmetryGroup& group) {
   const std::size_t n = orbit.size();
-  std::vector<std::vector<std::uint8_t>> moved;  // [symmetry][slot]: its image
-  for (const Symmetry& e : group.elements()) {
-    if (e.set_to[orbit.set] != orbit.set) return {};
-    auto& image = moved.emplace_back(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint8_t to = e.slot_to[orbit.set][orbit.slots[i]];
-      const auto at = std::lower_bound(orbit.slots.begin(), orbit.slots.end(), to);
-      if (at == orbit.slots.end() || *at != to) return {};
-      image[i] = static_cast<std::uint8_t>(at - orbit.slots.begin());
-    }
-  }
+  const std::vector<std::vector<std::uint8_t>> moved = slot_images(orbit, group);
+  if (moved.empty()) return {};
   std::vector<std::vector<std::uint8_t>> systems;
   for (std::size_t t = 1; t < n; ++t) {
     std::vector<std::size_t> root(n);
@@ -303,7 +311,8 @@ std::vector<SymCoordinate> piece_block_coordinates(const TwistySpace& space,
     const long double v = static_cast<long double>(values);
     const long double classes = v >= 64 * g ? v / g : v;
     split.estimated_bytes = static_cast<std::uint64_t>(
-        classes * rest / 4 + 5 * v + classes * (4 + 32 * static_cast<long double>(space.moves())));
+        classes * rest / 4 + 5 * v +
+        classes * (4 + kBlockActionBytes * static_cast<long double>(space.moves())));
     split.text = fmt::format("{} pieces' {} blocks of {} ({} values)",
                              space.definition().sets[orbit.set].name, b.count, b.size, values);
     split.piece_blocks = std::move(b);
@@ -333,6 +342,10 @@ class ClassSpace::BlockCode {
         slots_(orbit.size()),
         digits_(static_cast<std::uint32_t>(factorial(blocks.size))),
         solved_parity_(permutation_parity(orbit.kind)) {
+    for (std::size_t i = 0; i < slots_; ++i) {
+      solved_[i] = orbit.kind[i];
+      home_[orbit.kind[i]] = static_cast<std::uint8_t>(i);
+    }
     members_.resize(blocks.count);
     index_.resize(blocks.block_of.size());
     for (std::size_t kind = 0; kind < blocks.block_of.size(); ++kind) {
@@ -374,6 +387,13 @@ class ClassSpace::BlockCode {
       count = kept;
     }
     return c;
+  }
+  // C of the inverse of the kinds: it puts at the home of the kind in slot
+  // i the kind at home in slot i.
+  std::uint64_t c_of_inverse(const std::uint8_t* kinds) const {
+    std::array<std::uint8_t, 64> inverse;
+    for (std::size_t i = 0; i < slots_; ++i) inverse[home_[kinds[i]]] = solved_[i];
+    return c_of(inverse.data());
   }
   void digits_of(const std::uint8_t* kinds, std::uint32_t* digits) const {
     std::array<std::array<std::uint8_t, 8>, kMaxPieceBlocks> order;
@@ -424,14 +444,9 @@ class ClassSpace::BlockCode {
       count = kept;
     }
   }
-  // The kinds of (c, digits), slot by slot.
-  void kinds_of(std::uint64_t c, const std::uint32_t* digits, std::uint8_t* kinds) const {
-    std::array<std::uint8_t, 64> labels;
-    labels_of(c, labels.data());
-    kinds_of_labels(labels.data(), digits, kinds);
-  }
-  void kinds_of_labels(const std::uint8_t* labels, const std::uint32_t* digits,
-                       std::uint8_t* kinds) const {
+  // The kinds of (C's labels, digits), slot by slot.
+  void kinds_of(const std::uint8_t* labels, const std::uint32_t* digits,
+                std::uint8_t* kinds) const {
     std::array<const std::uint8_t*, kMaxPieceBlocks> order;
     std::array<std::uint8_t, kMaxPieceBlocks> used{};
     for (unsigned b = 0; b < blocks_.count; ++b) order[b] = &orders_[digits[b] * blocks_.size];
@@ -440,12 +455,12 @@ class ClassSpace::BlockCode {
       kinds[i] = members_[b][order[b][used[b]++]];
     }
   }
-  // The parity bit that decode adds for the class whose least C is c.
-  unsigned parity_bit(std::uint64_t c) const {
+  // The parity bit that decode adds where C's labels are these.
+  unsigned parity_bit(const std::uint8_t* labels) const {
     if (!blocks_.parity_kept) return 0;
     std::array<std::uint32_t, kMaxPieceBlocks> digits{};
     std::array<std::uint8_t, 64> kinds;
-    kinds_of(c, digits.data(), kinds.data());
+    kinds_of(labels, digits.data(), kinds.data());
     return permutation_parity(std::span(kinds.data(), slots_)) ^ solved_parity_;
   }
 
@@ -458,6 +473,7 @@ class ClassSpace::BlockCode {
   std::vector<std::uint8_t> index_;                 // [kind]: its place among its block's
   std::vector<std::uint16_t> number_of_;            // [order's rank]: its digit
   std::vector<std::uint8_t> orders_;                // [digit * size + j]: its order
+  std::array<std::uint8_t, 64> solved_{}, home_{};  // [slot]: its kind solved; [kind]: its slot
 };
 
 ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, SymCoordinate split,
@@ -491,6 +507,7 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
   if (split_.piece_blocks)
     blocks_ = std::make_unique<const BlockCode>(*split_.piece_blocks, space.orbits()[0]);
   build_table(options.on_progress);
+  if (blocks_) label_classes();
   find_stabilisers();
   if (options.method == NeighbourMethod::ByTable) {
     if (blocks_)
@@ -498,20 +515,16 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
     else
       build_rest_tables();
   }
-  if (!block_steps_.empty() && !block_tables_agree()) {
-    block_steps_.clear();
-    block_fixing_.clear();
-  }
   if (!rest_blocks_.empty() && !rest_tables_agree()) {
     rest_blocks_.clear();
     one_block_ = nullptr;
     shifts_.clear();
     stabiliser_shifts_.clear();
   }
-  if (table_driven() && !blocks_) keep_steps();
+  if (!rest_blocks_.empty()) keep_steps();
   if (group.inverse()) find_self_inverse_candidates();
   // The steps kept hold C after each move already.
-  if (steps_.empty()) build_c_moves();
+  if (steps_.empty() && block_steps_.empty()) build_c_moves();
 }
 
 // Kept by the same rule as c_moves_.
@@ -584,14 +597,17 @@ void ClassSpace::arrange(std::uint64_t c, std::uint64_t r, Scratch& s) const {
     space_.unrank(compose(c, r), s.position, s.coded);
     return;
   }
+  std::array<std::uint8_t, 64> labels;
+  blocks_->labels_of(c, labels.data());
   std::array<std::uint32_t, kMaxPieceBlocks> digits;
-  blocks_->decode(r, blocks_->parity_bit(c), digits.data());
-  arrange_blocks(c, digits.data(), s);
+  blocks_->decode(r, blocks_->parity_bit(labels.data()), digits.data());
+  arrange_blocks(labels.data(), digits.data(), s);
 }
 
-void ClassSpace::arrange_blocks(std::uint64_t c, const std::uint32_t* digits, Scratch& s) const {
+void ClassSpace::arrange_blocks(const std::uint8_t* labels, const std::uint32_t* digits,
+                                Scratch& s) const {
   std::array<std::uint8_t, 64> kinds;
-  blocks_->kinds_of(c, digits, kinds.data());
+  blocks_->kinds_of(labels, digits, kinds.data());
   const Orbit& orbit = space_.orbits()[0];
   for (std::size_t i = 0; i < orbit.size(); ++i) {
     s.position.perm[orbit.set][orbit.slots[i]] = orbit.piece[kinds[i]];
@@ -804,7 +820,7 @@ void ClassSpace::find_stabilisers() {
     for (std::size_t k = 1; k < transforms_; ++k) {
       transform(k, s.position, s.image, s.turned);
       std::uint64_t c = 0, r = 0;
-      if (!blocks_ && !space_.contains(s.image)) continue;
+      if (!space_.contains(s.image)) continue;
       split_position(s.image, c, r, s);
       if (c == reps_[cls]) fixing.push_back(static_cast<std::uint16_t>(k));
     }
@@ -814,6 +830,18 @@ void ClassSpace::find_stabilisers() {
       special_entry_[cls] = static_cast<std::uint32_t>(stabilisers_.size());
       stabilisers_.emplace_back(cls, std::move(fixing));
     }
+  }
+}
+
+// Each class's least C as blocks slot by slot, and decode's parity bit
+// there.
+void ClassSpace::label_classes() {
+  const std::size_t n = space_.orbits()[0].size();
+  rep_labels_.resize(reps_.size() * n);
+  block_parity_.resize(reps_.size());
+  for (std::size_t cls = 0; cls < reps_.size(); ++cls) {
+    blocks_->labels_of(reps_[cls], &rep_labels_[cls * n]);
+    block_parity_[cls] = static_cast<std::uint8_t>(blocks_->parity_bit(&rep_labels_[cls * n]));
   }
 }
 
@@ -835,29 +863,21 @@ void ClassSpace::find_self_inverse_candidates() {
     }
     return;
   }
-  const Orbit& orbit = space_.orbits()[0];
-  rep_labels_.resize(reps_.size() * orbit.size());
-  for (std::size_t cls = 0; cls < reps_.size(); ++cls)
-    blocks_->labels_of(reps_[cls], &rep_labels_[cls * orbit.size()]);
   if (turns_.size() > 1) return;
+  const Orbit& orbit = space_.orbits()[0];
   const auto& block_of = split_.piece_blocks->block_of;
   const unsigned count = split_.piece_blocks->count;
   // Each symmetry's permutation of the blocks, read from the slots.
   std::vector<std::array<std::uint8_t, kMaxPieceBlocks>> moved_block;
-  for (const Symmetry& e : group_.elements()) {
+  for (const std::vector<std::uint8_t>& image : slot_images(orbit, group_)) {
     auto& to = moved_block.emplace_back();
-    for (std::size_t i = 0; i < orbit.size(); ++i) {
-      const std::uint8_t slot = e.slot_to[orbit.set][orbit.slots[i]];
-      const auto j = static_cast<std::size_t>(
-          std::lower_bound(orbit.slots.begin(), orbit.slots.end(), slot) - orbit.slots.begin());
-      to[block_of[orbit.kind[i]]] = block_of[orbit.kind[j]];
-    }
+    for (std::size_t i = 0; i < orbit.size(); ++i)
+      to[block_of[orbit.kind[i]]] = block_of[orbit.kind[image[i]]];
   }
   for (std::uint32_t cls = 0; cls < reps_.size(); ++cls) {
-    arrange(reps_[cls], 0, s);
+    const std::uint8_t* labels = &rep_labels_[cls * orbit.size()];
     std::array<std::array<std::uint8_t, kMaxPieceBlocks>, kMaxPieceBlocks> counts{};
-    for (std::size_t i = 0; i < orbit.size(); ++i)
-      ++counts[block_of[orbit.kind[i]]][block_of[s.coded.kind[i]]];
+    for (std::size_t i = 0; i < orbit.size(); ++i) ++counts[block_of[orbit.kind[i]]][labels[i]];
     const auto transposed_image = [&](const std::array<std::uint8_t, kMaxPieceBlocks>& to) {
       for (unsigned a = 0; a < count; ++a)
         for (unsigned b = 0; b < count; ++b)
@@ -1013,6 +1033,7 @@ std::uint64_t ClassSpace::inverse_of(std::uint64_t index, Scratch& s) const {
 
 bool ClassSpace::self_inverse(std::uint64_t index, Scratch& s) const {
   const std::uint64_t cls = index / split_.rest;
+  if (!may_self_invert_.empty() && may_self_invert_[cls] == 0) return false;
   if (blocks_ && !inverse_c_in_class(cls, index % split_.rest)) return false;
   arrange(reps_[cls], index % split_.rest, s);
   group_.invert(s.position, s.moved);
@@ -1021,23 +1042,12 @@ bool ClassSpace::self_inverse(std::uint64_t index, Scratch& s) const {
   return class_of_[c] == cls && index_of_moved(s, c) == index;
 }
 
-// Where C is blocks: whether the inverse's C is of class `cls`, from the
-// kinds alone (the inverse puts at the home of the kind in slot i the kind
-// at home in slot i).
 bool ClassSpace::inverse_c_in_class(std::uint64_t cls, std::uint64_t r) const {
-  const Orbit& orbit = space_.orbits()[0];
   std::array<std::uint32_t, kMaxPieceBlocks> digits;
-  const unsigned parity =
-      block_parity_.empty() ? blocks_->parity_bit(reps_[cls]) : block_parity_[cls];
-  blocks_->decode(r, parity, digits.data());
-  std::array<std::uint8_t, 64> kinds, home, inverse;
-  if (rep_labels_.empty())
-    blocks_->kinds_of(reps_[cls], digits.data(), kinds.data());
-  else
-    blocks_->kinds_of_labels(&rep_labels_[cls * orbit.size()], digits.data(), kinds.data());
-  for (std::size_t i = 0; i < orbit.size(); ++i) home[orbit.kind[i]] = static_cast<std::uint8_t>(i);
-  for (std::size_t i = 0; i < orbit.size(); ++i) inverse[home[kinds[i]]] = orbit.kind[i];
-  return class_of_[blocks_->c_of(inverse.data())] == cls;
+  blocks_->decode(r, block_parity_[cls], digits.data());
+  std::array<std::uint8_t, 64> kinds;
+  blocks_->kinds_of(&rep_labels_[cls * space_.orbits()[0].size()], digits.data(), kinds.data());
+  return class_of_[blocks_->c_of_inverse(kinds.data())] == cls;
 }
 
 ClassSpace::Cursor::Cursor(const ClassSpace& space)
@@ -1314,10 +1324,6 @@ ClassSpace::Cursor ClassSpace::cursor(std::uint64_t) const {
   return Cursor(*this);
 }
 
-}  // namespace cubenum::twisty
-
-namespace cubenum::twisty {
-
 namespace {
 
 // What a step or transform does to R's digits at a class's least C: each
@@ -1386,7 +1392,8 @@ void ClassSpace::block_neighbours(std::uint32_t cls, std::uint64_t r, std::uint6
 }
 
 // Kept where they take at most a quarter of the index space's two bits, or
-// 64 MiB; neighbours through positions otherwise.
+// 64 MiB, and agree with positions on a sample; neighbours through
+// positions otherwise.
 void ClassSpace::build_block_tables() {
   static_assert(sizeof(BlockAction) <= kBlockActionBytes);
   const std::size_t moves = space_.move_list().size();
@@ -1394,9 +1401,7 @@ void ClassSpace::build_block_tables() {
   const std::uint32_t values = blocks_->digit_values();
   if (reps_.size() * moves * sizeof(BlockAction) > std::max<std::uint64_t>(64 << 20, size() / 16))
     return;
-  block_parity_.resize(reps_.size());
-  for (std::size_t cls = 0; cls < reps_.size(); ++cls)
-    block_parity_[cls] = static_cast<std::uint8_t>(blocks_->parity_bit(reps_[cls]));
+  const std::size_t n = space_.orbits()[0].size();
   std::mutex mutex;
   std::map<std::vector<std::uint16_t>, std::uint16_t> ids;
   std::atomic<bool> failed{false};
@@ -1441,7 +1446,7 @@ void ClassSpace::build_block_tables() {
         const std::uint16_t k = to_least(c);
         intern(find_digit_action(blocks, values,
                                  [&](const std::uint32_t* in, std::uint32_t* out) {
-                                   arrange_blocks(reps_[cls], in, s);
+                                   arrange_blocks(&rep_labels_[cls * n], in, s);
                                    apply(space_.definition().sets, s.position,
                                          space_.move_list()[m].effect, s.moved);
                                    digits_after(k, s.moved, s, out);
@@ -1459,13 +1464,13 @@ void ClassSpace::build_block_tables() {
       a.cls = cls;
       intern(find_digit_action(blocks, values,
                                [&](const std::uint32_t* in, std::uint32_t* out) {
-                                 arrange_blocks(reps_[cls], in, s);
+                                 arrange_blocks(&rep_labels_[cls * n], in, s);
                                  digits_after(k, s.position, s, out);
                                }),
              a);
     }
   }
-  if (failed) {
+  if (failed || !block_tables_agree()) {
     block_steps_.clear();
     block_fixing_.clear();
     digit_maps_.clear();

@@ -158,11 +158,6 @@ class ClassSpace {
   bool special(std::uint64_t index) const;
   // The class of the inverse of the class's positions (group.inverse()).
   std::uint64_t inverse_of(std::uint64_t index) const;
-  // False where the class cannot be its own inverse, known from its class
-  // of C alone (inverse_of is then not needed to count it).
-  bool may_be_self_inverse(std::uint64_t index) const {
-    return may_self_invert_.empty() || may_self_invert_[index / split_.rest] != 0;
-  }
 
   // A thread's scratch storage for the above, used by the engine's scans
   // (ranks given in increasing order, but any order works).
@@ -190,16 +185,17 @@ class ClassSpace {
   std::uint64_t c_of(const Position& p) const;
   std::uint64_t r_of(const Position& p) const;
   void arrange(std::uint64_t c, std::uint64_t r, Scratch& s) const;
-  // Where C is blocks: the same from R's digits, whatever their parity.
-  void arrange_blocks(std::uint64_t c, const std::uint32_t* digits, Scratch& s) const;
+  // Where C is blocks: the same from C's blocks slot by slot and R's
+  // digits, whatever their parity.
+  void arrange_blocks(const std::uint8_t* labels, const std::uint32_t* digits, Scratch& s) const;
   void split_position(const Arrangement& x, std::uint64_t& c, std::uint64_t& r, Scratch& s) const;
   void split_rank(std::uint64_t rank, std::uint64_t& c, std::uint64_t& r, Scratch& s) const;
   std::uint64_t index_of(std::uint64_t rank, Scratch& s) const;
   // The class of the position s.moved.
   std::uint64_t index_of_moved(Scratch& s) const;
   std::uint64_t inverse_of(std::uint64_t index, Scratch& s) const;
-  // inverse_of(index) == index, stopping where the inverse's C is of
-  // another class.
+  // inverse_of(index) == index, stopping where the class of C cannot be
+  // its own inverse or the inverse's C is of another class.
   bool self_inverse(std::uint64_t index, Scratch& s) const;
   // Where C is blocks: whether the inverse of (cls, r)'s position has its
   // C in class cls, from its kinds alone.
@@ -326,7 +322,6 @@ class ClassSpace {
   std::vector<std::uint32_t> special_entry_;  // [class]: its stabilisers_ entry, or none
   // [class]: whether its positions' inverses may lie in it (group.inverse()).
   std::vector<std::uint8_t> may_self_invert_;
-  std::vector<std::uint8_t> rep_labels_;  // where C is blocks: [class * slots + slot]
   void find_self_inverse_candidates();
   // By table, where it applies: each block of R after each move and
   // under each transform (C's pieces at home), the shifts, and each
@@ -365,7 +360,9 @@ class ClassSpace {
   std::vector<BlockAction> block_steps_;                // [class * moves + m]
   std::vector<std::vector<BlockAction>> block_fixing_;  // [stabilisers_ entry][j]
   std::vector<std::uint16_t> digit_maps_;               // [map * digit values + digit]
-  std::vector<std::uint8_t> block_parity_;              // [class]: see BlockCode::decode
+  std::vector<std::uint8_t> rep_labels_;    // [class * slots + slot]: its least C's blocks
+  std::vector<std::uint8_t> block_parity_;  // [class]: see BlockCode::decode
+  void label_classes();
   void build_block_tables();
   std::uint64_t act(const BlockAction& a, const std::uint32_t* digits) const;
   void block_neighbours(std::uint32_t cls, std::uint64_t r, std::uint64_t* out) const;
