@@ -76,6 +76,12 @@ void find_potential(Orbit& o, const std::vector<std::uint8_t>& solved_digits) {
         o.add[m][i] = static_cast<std::uint8_t>((shift % static_cast<int>(free) + free) % free);
       }
     o.radix = free;
+    // free_digit without a division: [(phi + base) * d * free + digit].
+    o.free_of.resize((2 * d - 1) * d * free);
+    for (unsigned tie = 0; tie < 2 * d - 1; ++tie)
+      for (unsigned digit = 0; digit < d * free; ++digit)
+        o.free_of[(tie * d * free) + digit] =
+            static_cast<std::uint8_t>((digit + 2 * d * free - tie) % (d * free) / d);
     return;
   }
 }
@@ -87,8 +93,7 @@ void find_potential(Orbit& o, const std::vector<std::uint8_t>& solved_digits) {
 // mod potential * radix.
 unsigned Orbit::free_digit(std::size_t i, unsigned of_kind, unsigned digit) const {
   if (potential == 1) return digit;
-  const unsigned full = radix * potential;
-  return ((digit + 2 * full - phi[i] - kind_base[of_kind]) % full) / potential;
+  return free_of[(phi[i] + kind_base[of_kind]) * radix * potential + digit];
 }
 
 unsigned Orbit::full_digit(std::size_t i, unsigned of_kind, unsigned free) const {

@@ -106,19 +106,6 @@ constexpr std::uint64_t combination_unrank(std::uint64_t rank, unsigned k) {
   return chosen;
 }
 
-// Arrangements of a multiset: m! / (c_0! c_1! ...) for counts c summing to
-// m. 0 when it would not fit in 64 bits.
-constexpr std::uint64_t multinomial(std::span<const std::uint8_t> counts) {
-  Wide total = 1;
-  unsigned placed = 0;
-  for (std::uint8_t c : counts)
-    for (unsigned k = 1; k <= c; ++k) {
-      total = total * ++placed / k;  // exact: a binomial coefficient times the rest
-      if (total >> 64 != 0) return 0;
-    }
-  return static_cast<std::uint64_t>(total);
-}
-
 // Division of a multiple of d by d, for 1 <= d <= 255, without a divide:
 // shift out d's factors of two, then multiply by the inverse of its odd
 // part modulo 2^64 (exact because d divides the number).
@@ -139,6 +126,27 @@ struct ExactDivisors {
   }
 };
 inline constexpr ExactDivisors kExactDivisors;
+
+// Arrangements of a multiset: m! / (c_0! c_1! ...) for counts c summing to
+// m. 0 when it would not fit in 64 bits.
+constexpr std::uint64_t multinomial(std::span<const std::uint8_t> counts) {
+  // Each step exact (a binomial coefficient times the rest) and no
+  // smaller than the last; without a divide while the product fits.
+  std::uint64_t total = 1;
+  unsigned placed = 0;
+  for (std::uint8_t c : counts)
+    for (unsigned k = 1; k <= c; ++k) {
+      std::uint64_t product = 0;
+      if (!__builtin_mul_overflow(total, ++placed, &product)) {
+        total = kExactDivisors.divide(product, k);
+        continue;
+      }
+      const Wide exact = Wide{total} * placed / k;
+      if (exact >> 64 != 0) return 0;
+      total = static_cast<std::uint64_t>(exact);
+    }
+  return total;
+}
 
 // Lexicographic rank of a sequence of labels 0..L-1 among all orderings of
 // the same multiset (`counts[v]`: how often v occurs; consumed). For
