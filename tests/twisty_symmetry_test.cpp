@@ -456,6 +456,9 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
     EXPECT_TRUE(classes.table_driven());
     EXPECT_FALSE(through_positions.table_driven());
     EXPECT_EQ(classes.twist_shifts(), p.twist_shifts);
+    // C of whole pieces, not blocks: its images and the shifts come from
+    // its kinds (the tables by kinds, checked here against positions).
+    EXPECT_EQ(classes.acts_on_kinds(), !split.piece_blocks.has_value());
     EXPECT_LT(classes.size(), space.size());
     const std::vector<Positions> levels = levels_of(p.def, p.moves);
     const auto expected = naive_classes(p.def, group, levels, false);

@@ -506,6 +506,7 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
     }
   if (split_.piece_blocks)
     blocks_ = std::make_unique<const BlockCode>(*split_.piece_blocks, space.orbits()[0]);
+  build_kind_actions();
   build_table(options.on_progress);
   if (blocks_) label_classes();
   find_stabilisers();
@@ -772,11 +773,17 @@ void ClassSpace::build_table(const std::function<void(std::uint64_t)>& on_progre
       arrange(c, 0, s);
       std::size_t least = 0;
       for (std::size_t k = 0; k < order; ++k) {
-        // Symmetries and turns map orbits to orbits and kinds to kinds: the
-        // image's pieces are ranked whatever its twists.
-        transform(k, s.position, image, s.turned);
-        space_.read_position(image, s.coded);
-        const std::uint64_t value = c_of(s.coded);
+        std::uint64_t value = 0;
+        if (!transform_kinds_.empty()) {
+          act_on_kinds(transform_kinds_[k], s.coded, s.imaged);
+          value = c_of(s.imaged);
+        } else {
+          // Symmetries and turns map orbits to orbits and kinds to kinds:
+          // the image's pieces are ranked whatever its twists.
+          transform(k, s.position, image, s.turned);
+          space_.read_position(image, s.coded);
+          value = c_of(s.coded);
+        }
         images[k] = value;
         if (value < images[least]) least = k;
       }
@@ -960,13 +967,172 @@ void ClassSpace::build_c_moves() {
     Scratch s(space_.definition().solved);
     for (std::size_t cls = begin; cls != end; ++cls) {
       arrange(reps_[cls], 0, s);
-      for (std::size_t m = 0; m < moves; ++m) {
-        apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
-        space_.read_position(s.moved, s.coded);
-        c_moves_[cls * moves + m] = static_cast<std::uint32_t>(c_of(s.coded));
-      }
+      for (std::size_t m = 0; m < moves; ++m)
+        c_moves_[cls * moves + m] = static_cast<std::uint32_t>(c_after_move(m, s));
     }
   });
+}
+
+std::uint64_t ClassSpace::c_after_move(std::size_t m, Scratch& s) const {
+  if (!move_kinds_.empty()) {
+    act_on_kinds(move_kinds_[m], s.coded, s.acted);
+  } else {
+    apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
+    space_.read_position(s.moved, s.acted);
+  }
+  return c_of(s.acted);
+}
+
+void ClassSpace::act_on_kinds(const KindAction& a, const Position& p, Position& out) const {
+  if (out.kind.size() != p.kind.size()) out = p;
+  for (const KindAction::Target& t : a.orbits) {
+    const std::uint8_t* in = p.kind.data() + t.source_base;
+    std::uint8_t* to = out.kind.data() + t.base;
+    for (std::size_t i = 0; i < t.from.size(); ++i) to[i] = t.relabel[in[t.from[i]]];
+  }
+}
+
+// A move takes each slot's piece from one slot; a symmetry takes slot i's
+// to slot S(i), as the piece at home in S(home) (the solved position is its
+// own image); a turn is a move. Where C has twists, or a symmetry or turn
+// does not act so on C's orbits, there are none.
+void ClassSpace::build_kind_actions() {
+  if (blocks_) return;
+  const auto& parts = space_.parts();
+  const auto& orbits = space_.orbits();
+  std::vector<int> target(orbits.size(), -1);  // [orbit]: its place in a KindAction
+  std::vector<std::size_t> orbit_of;           // [place]: the orbit
+  std::vector<std::size_t> first(orbits.size(), 0);
+  for (std::size_t o = 1; o < orbits.size(); ++o) first[o] = first[o - 1] + orbits[o - 1].size();
+  KindAction blank;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (c_weight_[i] == 0) continue;
+    if (parts[i].kind == Part::Kind::Twists) return;
+    const std::size_t o = parts[i].orbit;
+    if (target[o] >= 0) continue;
+    target[o] = static_cast<int>(blank.orbits.size());
+    orbit_of.push_back(o);
+    KindAction::Target& t = blank.orbits.emplace_back();
+    t.base = t.source_base = first[o];
+    t.from.resize(orbits[o].size());
+    std::iota(t.from.begin(), t.from.end(), 0);
+    t.relabel.resize(orbits[o].kinds());
+    std::iota(t.relabel.begin(), t.relabel.end(), 0);
+  }
+  const auto index_in = [&](const Orbit& orbit, unsigned slot) {
+    const auto at = std::lower_bound(orbit.slots.begin(), orbit.slots.end(), slot);
+    return static_cast<std::uint8_t>(at - orbit.slots.begin());
+  };
+  for (const Move& move : space_.move_list()) {
+    KindAction& a = move_kinds_.emplace_back(blank);
+    for (std::size_t place = 0; place < a.orbits.size(); ++place) {
+      const Orbit& orbit = orbits[orbit_of[place]];
+      for (std::size_t i = 0; i < orbit.size(); ++i)
+        a.orbits[place].from[i] = index_in(orbit, move.effect.perm[orbit.set][orbit.slots[i]]);
+    }
+  }
+  std::vector<KindAction> symmetries;
+  for (const Symmetry& e : group_.elements()) {
+    KindAction& a = symmetries.emplace_back(blank);
+    for (std::size_t o = 0; o < orbits.size(); ++o) {
+      if (target[o] < 0) continue;
+      const Orbit& from = orbits[o];
+      for (std::size_t i = 0; i < from.size(); ++i) {
+        const unsigned set = e.set_to[from.set], slot = e.slot_to[from.set][from.slots[i]];
+        const std::size_t o2 = orbit_holding(space_, set, slot);
+        if (target[o2] < 0 || orbits[o2].size() != from.size() ||
+            orbits[o2].kinds() != from.kinds()) {
+          move_kinds_.clear();
+          return;
+        }
+        KindAction::Target& t = a.orbits[static_cast<std::size_t>(target[o2])];
+        const std::uint8_t i2 = index_in(orbits[o2], slot);
+        t.source_base = first[o];
+        t.from[i2] = static_cast<std::uint8_t>(i);
+        t.relabel[from.kind[i]] = orbits[o2].kind[i2];
+      }
+    }
+  }
+  for (std::size_t k = 0; k < transforms_; ++k) {
+    KindAction a = symmetries[k / turns_.size()];
+    const Arrangement& turn = turns_[k % turns_.size()];
+    for (std::size_t place = 0; place < a.orbits.size(); ++place) {
+      const Orbit& orbit = orbits[orbit_of[place]];
+      std::vector<std::uint8_t>& from = a.orbits[place].from;
+      const std::vector<std::uint8_t> symmetric = from;
+      for (std::size_t i = 0; i < orbit.size(); ++i)
+        from[i] = symmetric[index_in(orbit, turn.perm[orbit.set][orbit.slots[i]])];
+    }
+    transform_kinds_.push_back(std::move(a));
+  }
+  if (!kind_actions_agree()) {
+    move_kinds_.clear();
+    transform_kinds_.clear();
+  }
+}
+
+// The kind actions against positions, every move and transform, on a
+// sample of values of C.
+bool ClassSpace::kind_actions_agree() {
+  Scratch s(space_.definition().solved);
+  std::uint64_t state = 0x6a09e667f3bcc909ULL;
+  for (int sample = 0; sample < 64; ++sample) {
+    arrange(next_sample(state) % split_.values, 0, s);
+    for (std::size_t m = 0; m < move_kinds_.size(); ++m) {
+      act_on_kinds(move_kinds_[m], s.coded, s.acted);
+      apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
+      space_.read_position(s.moved, s.imaged);
+      if (c_of(s.acted) != c_of(s.imaged)) return false;
+    }
+    for (std::size_t k = 0; k < transform_kinds_.size(); ++k) {
+      act_on_kinds(transform_kinds_[k], s.coded, s.acted);
+      transform(k, s.position, s.image, s.turned);
+      space_.read_position(s.image, s.imaged);
+      if (c_of(s.acted) != c_of(s.imaged)) return false;
+    }
+  }
+  return true;
+}
+
+// A shift's digit at slot j depends on the transform and the kind it puts
+// there alone (build_rest_tables' assumption): read from the shifts of
+// sampled values of C until every one is seen, or up to 4,096 samples.
+void ClassSpace::learn_shifts_by_kind() {
+  if (shifts_.empty() || transform_kinds_.empty()) return;
+  const auto& orbits = space_.orbits();
+  std::size_t unseen = 0;
+  for (TwistShift& t : shifts_) {
+    const bool acted =
+        std::any_of(transform_kinds_[0].orbits.begin(), transform_kinds_[0].orbits.end(),
+                    [&](const KindAction::Target& a) { return a.base == t.first; });
+    if (!acted) return;
+    t.kinds = orbits[space_.parts()[t.part].orbit].kinds();
+    t.by_kind.assign(transforms_ * t.digits * t.kinds, kUnseen);
+    unseen += t.by_kind.size();
+  }
+  Scratch s(space_.definition().solved);
+  std::vector<std::uint8_t> digits(shift_digit_count_);
+  std::uint64_t state = 0xbb67ae8584caa73bULL;
+  for (int sample = 0; sample < 4096 && unseen > 0; ++sample) {
+    arrange(next_sample(state) % split_.values, 0, s);
+    const Arrangement x = s.position;
+    for (std::size_t k = 0; k < transforms_; ++k) {
+      space_.read_position(x, s.coded);
+      shift_digits(static_cast<std::uint16_t>(k), x, s, digits.data());
+      const std::uint8_t* digit = digits.data();
+      for (TwistShift& t : shifts_)
+        for (std::size_t j = 0; j < t.digits; ++j, ++digit) {
+          std::uint8_t& known = t.by_kind[(k * t.digits + j) * t.kinds + s.coded.kind[t.first + j]];
+          if (known == kUnseen) {
+            known = *digit;
+            --unseen;
+          } else if (known != *digit) {
+            for (TwistShift& u : shifts_) u.by_kind.clear();
+            return;
+          }
+        }
+    }
+  }
 }
 
 std::uint64_t ClassSpace::index_of(std::uint64_t rank) const {
@@ -1122,6 +1288,7 @@ void ClassSpace::build_rest_tables() {
     t.weight_divisor = FastDivisor(t.weight);
     t.size_divisor = FastDivisor(t.size);
     build_shift_tables(t);
+    shift_digit_count_ += t.digits;
     shifts_.push_back(std::move(t));
   }
   Scratch s(space_.definition().solved);
@@ -1140,6 +1307,7 @@ void ClassSpace::build_rest_tables() {
       shift_ids(fixing[j], s.position, s, stabiliser_shifts_[e].data() + j * shift_stride());
     }
   }
+  learn_shifts_by_kind();
 }
 
 // One block's values after each move and under each transform, the other
@@ -1231,37 +1399,71 @@ void ClassSpace::build_shift_tables(TwistShift& t) const {
 
 // The shift is the digits of S_k x less those of the tables' image of x's
 // R (x read into s.coded).
-void ClassSpace::shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s,
-                           std::uint32_t* ids) const {
+void ClassSpace::shift_digits(std::uint16_t k, const Arrangement& x, Scratch& s,
+                              std::uint8_t* digits) const {
   const std::uint64_t image_r = conjugated_rest(k, value(s.coded, r_weight_));
   transform(k, x, s.image, s.turned);
   space_.read_position(s.image, s.coded);
   if (s.base.digit.size() != s.coded.digit.size()) s.base = s.coded;
-  std::array<std::uint8_t, 256> shift;
   for (const TwistShift& t : shifts_) {
     space_.write_twists(t.part, t.size_divisor.remainder(t.weight_divisor.quotient(image_r)),
                         s.base);
     for (std::size_t j = 0; j < t.digits; ++j)
-      shift[j] = static_cast<std::uint8_t>(
+      *digits++ = static_cast<std::uint8_t>(
           (s.coded.digit[t.first + j] + t.radix - s.base.digit[t.first + j]) % t.radix);
-    *ids++ = shift_number(shift.data(), 0, t.low, t.radix);
-    *ids++ = shift_number(shift.data(), t.low, t.digits, t.radix);
   }
+}
+
+void ClassSpace::shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s,
+                           std::uint32_t* ids) const {
+  s.shift.resize(shift_digit_count_);
+  shift_digits(k, x, s, s.shift.data());
+  const std::uint8_t* shift = s.shift.data();
+  for (const TwistShift& t : shifts_) {
+    *ids++ = shift_number(shift, 0, t.low, t.radix);
+    *ids++ = shift_number(shift, t.low, t.digits, t.radix);
+    shift += t.digits;
+  }
+}
+
+bool ClassSpace::shift_ids_by_kind(std::uint16_t k, const Position& image,
+                                   std::uint32_t* ids) const {
+  for (const TwistShift& t : shifts_) {
+    if (t.by_kind.empty()) return false;
+    const std::uint8_t* row = t.by_kind.data() + std::size_t{k} * t.digits * t.kinds;
+    const std::uint8_t* kind = image.kind.data() + t.first;
+    std::uint32_t number[2] = {0, 0};
+    for (std::size_t j = t.digits; j-- > 0;) {
+      const std::uint8_t digit = row[j * t.kinds + kind[j]];
+      if (digit == kUnseen) return false;
+      std::uint32_t& n = number[j < t.low ? 0 : 1];
+      n = n * t.radix + digit;
+    }
+    *ids++ = number[0];
+    *ids++ = number[1];
+  }
+  return true;
 }
 
 void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::uint32_t* ids) const {
   const std::size_t moves = space_.move_list().size();
-  const bool arrange = c_moves_.empty() || !shifts_.empty();
-  if (arrange) this->arrange(reps_[cls], 0, s);
+  const bool arranged = c_moves_.empty() || !shifts_.empty();
+  if (arranged) arrange(reps_[cls], 0, s);
   for (std::size_t m = 0; m < moves; ++m) {
-    if (arrange) {
-      apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
-      space_.read_position(s.moved, s.coded);
-    }
-    const std::uint64_t c = c_moves_.empty() ? c_of(s.coded) : c_moves_[cls * moves + m];
+    const std::uint64_t c = arranged ? c_after_move(m, s) : c_moves_[cls * moves + m];
     const std::uint32_t next = class_of_[c];
-    steps[m] = {next, to_least(c), is_special_[next] != 0};
-    if (!shifts_.empty()) shift_ids(to_least(c), s.moved, s, ids + m * shift_stride());
+    const std::uint16_t k = to_least(c);
+    steps[m] = {next, k, is_special_[next] != 0};
+    if (shifts_.empty()) continue;
+    std::uint32_t* step_ids = ids + m * shift_stride();
+    if (!move_kinds_.empty()) {
+      act_on_kinds(transform_kinds_[k], s.acted, s.imaged);
+      if (shift_ids_by_kind(k, s.imaged, step_ids)) continue;
+    }
+    apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
+    space_.read_position(s.moved, s.coded);
+    shift_ids(k, s.moved, s, step_ids);
+    if (!move_kinds_.empty()) arrange(reps_[cls], 0, s);
   }
 }
 

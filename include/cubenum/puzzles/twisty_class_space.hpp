@@ -17,6 +17,7 @@
 // value of C (its class and a symmetry taking it to the class's least).
 // The positions of a class are |G| / |stabiliser|, so raw counts by depth
 // come out exactly.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -141,6 +142,14 @@ class ClassSpace {
   bool table_driven() const { return !rest_blocks_.empty() || !block_steps_.empty(); }
   // R's twists parts that conjugation shifts by C's arrangement.
   std::size_t twist_shifts() const { return shifts_.size(); }
+  // Whether C's images under moves and transforms come from its kinds
+  // alone, and the shifts' too where there are shifts (no arrangement
+  // built for them).
+  bool acts_on_kinds() const {
+    return !move_kinds_.empty() &&
+           std::all_of(shifts_.begin(), shifts_.end(),
+                       [](const TwistShift& t) { return !t.by_kind.empty(); });
+  }
 
   // The index space (bfs::RankedSpace).
   std::uint64_t size() const { return reps_.size() * split_.rest; }
@@ -230,7 +239,13 @@ class ClassSpace {
     FastDivisor weight_divisor, size_divisor;
     // [number * size + value]; no high table where the low takes every digit.
     std::vector<std::uint32_t> low_table, high_table;
+    // [(k * digits + j) * kinds + kind]: the shift of digit j under
+    // transform k where it puts a piece of `kind` there, or kUnseen.
+    unsigned kinds = 0;
+    std::vector<std::uint8_t> by_kind;
   };
+  static constexpr std::uint8_t kUnseen = 0xff;
+  std::size_t shift_digit_count_ = 0;  // the shifts' digits, all together
   struct Step {
     std::uint32_t cls = 0;        // the neighbour's class of C
     std::uint16_t transform = 0;  // taking its C to the class's least
@@ -244,6 +259,9 @@ class ClassSpace {
   // The shifts' table numbers (two a shift) of conjugation by symmetry k
   // at `x`'s C, x read into s.coded.
   void shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s, std::uint32_t* ids) const;
+  // The shifts' digits, shift after shift, the same way (s.coded then
+  // holds S_k x).
+  void shift_digits(std::uint16_t k, const Arrangement& x, Scratch& s, std::uint8_t* digits) const;
   // R of S_k (C, r) where `ids` are the shifts of S_k at C.
   std::uint64_t rest_image(std::uint16_t k, const std::uint32_t* ids, std::uint64_t r) const {
     std::uint64_t image = conjugated_rest(k, r);
@@ -345,6 +363,33 @@ class ClassSpace {
   void keep_steps();
   std::uint64_t c_solved_ = 0;  // C of the solved position
 
+  // Where C is whole orbits' pieces without twists: what each move and
+  // each transform does to the kinds in C's orbits (a slot's kind comes
+  // from one slot, relabelled), so C's images need no arrangement; and the
+  // shifts' digits by the kind that lands in each slot. Checked against
+  // positions on a sample, else left empty.
+  struct KindAction {
+    struct Target {
+      std::size_t base = 0, source_base = 0;  // the orbits' first digits in a Position
+      std::vector<std::uint8_t> from;         // [slot]: the source orbit's slot
+      std::vector<std::uint8_t> relabel;      // [source kind]: kind
+    };
+    std::vector<Target> orbits;
+  };
+  std::vector<KindAction> move_kinds_, transform_kinds_;
+  void build_kind_actions();
+  bool kind_actions_agree();
+  // C after move m from the position in s.position and s.coded (its
+  // coded image left in s.acted).
+  std::uint64_t c_after_move(std::size_t m, Scratch& s) const;
+  void act_on_kinds(const KindAction& a, const Position& p, Position& out) const;
+  // Each shift's digits by kind (TwistShift::by_kind), from a sample of
+  // values of C; none where two samples disagree.
+  void learn_shifts_by_kind();
+  // The shift ids of transform k where it makes the kinds `image`; false
+  // where a digit was never seen.
+  bool shift_ids_by_kind(std::uint16_t k, const Position& image, std::uint32_t* ids) const;
+
   // Where C is an orbit's blocks (split_.piece_blocks): their coding, and
   // by table what each step and each stabiliser's transform does to R's
   // digits (found by trying each digit of each block through positions).
@@ -374,7 +419,8 @@ struct ClassSpace::Scratch {
       : position(solved), image(solved), moved(solved), turned(solved), base_position(solved) {}
   Arrangement position, image, moved, turned;
   Arrangement base_position;  // a cursor's, whose neighbours are visited
-  Position coded, base;
+  Position coded, base, acted, imaged;
+  std::vector<std::uint8_t> shift;
   std::vector<std::uint64_t> coordinates;
 };
 
