@@ -770,7 +770,10 @@ void ClassSpace::build_table(const std::function<void(std::uint64_t)>& on_progre
     std::vector<std::uint64_t> images(order), sorted;
     for (std::size_t c = begin; c != end; ++c) {
       if (std::atomic_ref(class_of_[c]).load(std::memory_order_relaxed) != kNone) continue;
-      arrange(c, 0, s);
+      if (transform_kinds_.empty())
+        arrange(c, 0, s);
+      else
+        arrange_kinds(c, s);
       std::size_t least = 0;
       for (std::size_t k = 0; k < order; ++k) {
         std::uint64_t value = 0;
@@ -971,6 +974,15 @@ void ClassSpace::build_c_moves() {
         c_moves_[cls * moves + m] = static_cast<std::uint32_t>(c_after_move(m, s));
     }
   });
+}
+
+void ClassSpace::arrange_kinds(std::uint64_t c, Scratch& s) const {
+  s.coordinates.resize(split_.parts.size());
+  for (std::size_t j = 0; j < split_.parts.size(); ++j) {
+    const std::size_t i = split_.parts[j];
+    s.coordinates[j] = c / c_weight_[i] % space_.parts()[i].size;
+  }
+  space_.write_parts(split_.parts, s.coordinates, s.coded);
 }
 
 std::uint64_t ClassSpace::c_after_move(std::size_t m, Scratch& s) const {
@@ -1447,8 +1459,15 @@ bool ClassSpace::shift_ids_by_kind(std::uint16_t k, const Position& image,
 
 void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::uint32_t* ids) const {
   const std::size_t moves = space_.move_list().size();
+  const bool kinds = !move_kinds_.empty();
   const bool arranged = c_moves_.empty() || !shifts_.empty();
-  if (arranged) arrange(reps_[cls], 0, s);
+  const auto place = [&] {
+    if (kinds)
+      arrange_kinds(reps_[cls], s);
+    else
+      arrange(reps_[cls], 0, s);
+  };
+  if (arranged) place();
   for (std::size_t m = 0; m < moves; ++m) {
     const std::uint64_t c = arranged ? c_after_move(m, s) : c_moves_[cls * moves + m];
     const std::uint32_t next = class_of_[c];
@@ -1456,14 +1475,15 @@ void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::ui
     steps[m] = {next, k, is_special_[next] != 0};
     if (shifts_.empty()) continue;
     std::uint32_t* step_ids = ids + m * shift_stride();
-    if (!move_kinds_.empty()) {
+    if (kinds) {
       act_on_kinds(transform_kinds_[k], s.acted, s.imaged);
       if (shift_ids_by_kind(k, s.imaged, step_ids)) continue;
+      arrange(reps_[cls], 0, s);
     }
     apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
     space_.read_position(s.moved, s.coded);
     shift_ids(k, s.moved, s, step_ids);
-    if (!move_kinds_.empty()) arrange(reps_[cls], 0, s);
+    place();
   }
 }
 

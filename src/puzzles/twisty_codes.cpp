@@ -114,7 +114,8 @@ std::uint64_t TwistySpace::rank_pieces(const Part& part, const std::uint8_t* kin
   unsigned placed = 0;
   for (unsigned j = 0; j < named; ++j) placed += counts[j] = o.count[part.first_kind + j];
   counts[named] = static_cast<std::uint8_t>(m - placed);
-  std::uint64_t rank = multiset_rank({labels.data(), m}, {counts.data(), named + 1});
+  std::uint64_t rank = multiset_rank({labels.data(), m}, {counts.data(), named + 1},
+                                     part.halved ? 2 * part.size : part.size);
   return part.halved ? rank / 2 : rank;
 }
 
@@ -261,6 +262,17 @@ void TwistySpace::read_member(const Arrangement& a, Position& p) const {
           orbit.potential == 1 ? twist : orbit.free_digit(i, kind, twist));
     }
   }
+}
+
+void TwistySpace::write_parts(std::span<const std::size_t> parts,
+                              std::span<const std::uint64_t> values, Position& p) const {
+  if (p.kind.size() != blank_.kind.size()) p = blank_;
+  for (std::size_t i : parts) {
+    const std::size_t b = base_[parts_[i].orbit];
+    std::copy_n(blank_.kind.begin() + static_cast<std::ptrdiff_t>(b),
+                orbits_[parts_[i].orbit].size(), p.kind.begin() + static_cast<std::ptrdiff_t>(b));
+  }
+  for (std::size_t j = 0; j < parts.size(); ++j) decode_part(parts_[parts[j]], values[j], p);
 }
 
 void TwistySpace::unrank(std::uint64_t rank, Arrangement& out, Position& p) const {

@@ -169,8 +169,11 @@ constexpr std::uint64_t unused_mask(std::span<std::uint8_t> counts) {
   return unused;
 }
 
+// `arrangements` is multinomial(counts), where the caller knows it (0:
+// not known).
 constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
-                                      std::span<std::uint8_t> counts) {
+                                      std::span<std::uint8_t> counts,
+                                      std::uint64_t arrangements = 0) {
   if (distinct_labels(counts, labels.size())) {
     std::uint64_t unused = unused_mask(counts), rank = 0;
     auto left = static_cast<unsigned>(labels.size());
@@ -181,7 +184,7 @@ constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
     }
     return rank;
   }
-  const std::uint64_t arrangements = multinomial(counts);
+  if (arrangements == 0) arrangements = multinomial(counts);
   auto left = static_cast<unsigned>(labels.size());
   std::uint64_t rank = 0;
   if (arrangements < (std::uint64_t{1} << 55) && left < 256) {  // total * count fits in 64 bits

@@ -379,8 +379,10 @@ class ClassSpace {
   std::vector<KindAction> move_kinds_, transform_kinds_;
   void build_kind_actions();
   bool kind_actions_agree();
-  // C after move m from the position in s.position and s.coded (its
-  // coded image left in s.acted).
+  // C's kinds alone into s.coded, where the kind actions are kept.
+  void arrange_kinds(std::uint64_t c, Scratch& s) const;
+  // C after move m from s.coded (the kinds, or the position in s.position
+  // where there are no kind actions), its coded image left in s.acted.
   std::uint64_t c_after_move(std::size_t m, Scratch& s) const;
   void act_on_kinds(const KindAction& a, const Position& p, Position& out) const;
   // Each shift's digits by kind (TwistShift::by_kind), from a sample of

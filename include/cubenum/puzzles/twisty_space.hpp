@@ -183,6 +183,10 @@ class TwistySpace {
   void write_twists(std::size_t i, std::uint64_t value, Position& p) const {
     decode_part(parts_[i], value, p);
   }
+  // Parts `parts` (increasing, every part of their orbits) from their
+  // values, into p; the rest of p as it was, or blank.
+  void write_parts(std::span<const std::size_t> parts, std::span<const std::uint64_t> values,
+                   Position& p) const;
   void coordinates(std::uint64_t rank, std::vector<std::uint64_t>& out) const;
   bool ranks_below(const Arrangement& a, const std::vector<std::uint64_t>& coordinates,
                    Position& scratch) const;
