@@ -456,9 +456,9 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
     EXPECT_TRUE(classes.table_driven());
     EXPECT_FALSE(through_positions.table_driven());
     EXPECT_EQ(classes.twist_shifts(), p.twist_shifts);
-    // C of whole pieces, not blocks: its images and the shifts come from
-    // its kinds (the tables by kinds, checked here against positions).
-    EXPECT_EQ(classes.acts_on_kinds(), !split.piece_blocks.has_value());
+    // C's images and the shifts come from its kinds (the tables by kinds,
+    // checked here against positions).
+    EXPECT_TRUE(classes.acts_on_kinds());
     EXPECT_LT(classes.size(), space.size());
     const std::vector<Positions> levels = levels_of(p.def, p.moves);
     const auto expected = naive_classes(p.def, group, levels, false);
@@ -499,10 +499,50 @@ End
   return {"tetrahedron edges", std::move(def), std::move(moves)};
 }
 
+// Four slots under a 4-cycle (0 3 1 2) and the swaps (0 1), (2 3), (0 2),
+// (1 2): the positions are the 24 permutations, the one symmetry but the
+// identity the swap (0 1) (the cycle to its inverse, (0 2) to (1 2)). It
+// fixes slots 2 and 3, so the least block joining slot 0 to another leaves
+// slots alone ({0, 1}, {2}, {3}; {0, 1, 2}, {3}): its one system of equal
+// blocks, {0, 1} and {2, 3}, is found by search.
+Puzzle four_slots() {
+  std::istringstream in(R"(Name FourSlots
+Set P 4 1
+Solved
+P
+1 2 3 4
+End
+Move A
+P
+3 4 2 1
+End
+Move B
+P
+2 1 3 4
+End
+Move C
+P
+1 2 4 3
+End
+Move D
+P
+3 2 1 4
+End
+Move E
+P
+1 3 2 4
+End
+)");
+  Definition def = parse_definition(in, "four-slots.tws");
+  std::vector<Move> moves = expand_moves(def, {});
+  return {"four slots", std::move(def), std::move(moves)};
+}
+
 // C the blocks of an orbit that every symmetry maps onto blocks: the cube's
 // corners have two such systems, the two tetrads and the four pairs of
 // opposite corners; the tetrahedron's edges one, its three pairs of
-// opposite edges. Each as C (R each block's order; the tetrahedron's last
+// opposite edges; the four slots' swap, {0, 1} and {2, 3} (found by
+// search). Each as C (R each block's order; the tetrahedron's last
 // within the parity its moves keep), by table and through positions,
 // against the listed orbits; a position and its images share an index,
 // whose position is its class's. The blocks are chosen by themselves where
@@ -512,11 +552,15 @@ TEST(TwistyClassBfs, BlocksOfAnOrbitAsC) {
   std::mt19937 rng(5);
   using Shapes = std::set<std::pair<unsigned, unsigned>>;  // blocks, and their size
   const std::vector<std::pair<Puzzle, Shapes>> cases = {{corner_permutations(), {{2, 4}, {4, 2}}},
-                                                        {tetrahedron_edges(), {{3, 2}}}};
+                                                        {tetrahedron_edges(), {{3, 2}}},
+                                                        {four_slots(), {{2, 2}}}};
   for (const auto& [p, expected_shapes] : cases) {
     SCOPED_TRACE(p.name);
     const SymmetryGroup group(p.def, p.moves, {SymmetryChoice::All, true});
     const TwistySpace space(p.def, p.moves);
+    if (p.name == "four slots") {
+      EXPECT_EQ(group.order(), 2U);
+    }
     const std::vector<SymCoordinate> splits = piece_block_coordinates(space, group);
     Shapes shapes;
     for (const SymCoordinate& split : splits)

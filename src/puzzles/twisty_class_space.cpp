@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -160,6 +161,75 @@ std::vector<std::vector<std::uint8_t>> slot_images(const Orbit& orbit, const Sym
   return moved;
 }
 
+// Block systems of `size` slots a block over n <= 64 slots (moved: each
+// symmetry's images of the slots): the least slot not yet in a block
+// takes each choice of size - 1 others in turn, with the block's images
+// under the group as blocks too where they are disjoint or equal. At most
+// 8 systems, and a bounded search.
+std::vector<std::vector<std::uint8_t>> equal_block_systems(
+    const std::vector<std::vector<std::uint8_t>>& moved, std::size_t n, std::size_t size) {
+  const auto image = [&](const std::vector<std::uint8_t>& g, std::uint64_t set) {
+    std::uint64_t out = 0;
+    for (; set != 0; set &= set - 1) out |= std::uint64_t{1} << g[std::countr_zero(set)];
+    return out;
+  };
+  const std::uint64_t all = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+  std::vector<std::vector<std::uint8_t>> systems;
+  std::vector<std::uint64_t> blocks;
+  std::size_t budget = 1 << 16;
+  const auto search = [&](const auto& self, std::uint64_t taken) -> void {
+    if (taken == all) {
+      // Blocks numbered by their least slots, as block_systems numbers them.
+      std::vector<std::uint64_t> ordered = blocks;
+      std::sort(ordered.begin(), ordered.end(),
+                [](std::uint64_t a, std::uint64_t b) { return (a & -a) < (b & -b); });
+      std::vector<std::uint8_t> block(n);
+      for (std::size_t b = 0; b < ordered.size(); ++b)
+        for (std::uint64_t set = ordered[b]; set != 0; set &= set - 1)
+          block[static_cast<std::size_t>(std::countr_zero(set))] = static_cast<std::uint8_t>(b);
+      systems.push_back(std::move(block));
+      return;
+    }
+    const std::uint64_t first = ~taken & (taken + 1);  // the least slot left
+    std::vector<std::uint8_t> free;
+    for (std::uint64_t set = all & ~taken & ~first; set != 0; set &= set - 1)
+      free.push_back(static_cast<std::uint8_t>(std::countr_zero(set)));
+    if (free.size() + 1 < size) return;
+    std::vector<std::size_t> pick(size - 1);
+    std::iota(pick.begin(), pick.end(), 0);
+    while (systems.size() < 8 && budget > 0) {
+      --budget;
+      std::uint64_t block = first;
+      for (std::size_t j : pick) block |= std::uint64_t{1} << free[j];
+      const std::size_t before = blocks.size();
+      std::uint64_t covered = 0;
+      bool fits = true;
+      for (const auto& g : moved) {
+        const std::uint64_t b = image(g, block);
+        if (std::find(blocks.begin() + static_cast<std::ptrdiff_t>(before), blocks.end(), b) !=
+            blocks.end())
+          continue;
+        if ((b & (taken | covered)) != 0) {
+          fits = false;
+          break;
+        }
+        covered |= b;
+        blocks.push_back(b);
+      }
+      if (fits) self(self, taken | covered);
+      blocks.resize(before);
+      // The next choice, in colex order.
+      std::size_t j = 0;
+      while (j + 1 < pick.size() && pick[j] + 1 == pick[j + 1]) ++j;
+      if (pick[j] + 1 >= free.size()) break;
+      ++pick[j];
+      for (std::size_t i = 0; i < j; ++i) pick[i] = i;
+    }
+  };
+  search(search, 0);
+  return systems;
+}
+
 // The block systems of the group on an orbit's slots (a partition that
 // every symmetry maps onto itself), each the least one joining slot 0 to
 // another slot: [slot]: its block, numbered from slot 0's. Only those of
@@ -205,6 +275,13 @@ std::vector<std::vector<std::uint8_t>> block_systems(const Orbit& orbit,
       continue;
     systems.push_back(std::move(block));
   }
+  // A group that does not take slot 0 to every slot leaves the slots it
+  // does not reach alone in those systems: search for equal blocks then.
+  if (!systems.empty() || n > 64) return systems;
+  for (std::size_t size = 2; size <= 7; ++size)
+    if (n % size == 0 && n / size >= 2 && n / size <= 8)
+      for (std::vector<std::uint8_t>& block : equal_block_systems(moved, n, size))
+        systems.push_back(std::move(block));
   return systems;
 }
 
@@ -977,6 +1054,15 @@ void ClassSpace::build_c_moves() {
 }
 
 void ClassSpace::arrange_kinds(std::uint64_t c, Scratch& s) const {
+  if (blocks_) {
+    if (s.coded.kind.empty()) space_.read_position(space_.definition().solved, s.coded);
+    std::array<std::uint8_t, 64> labels;
+    blocks_->labels_of(c, labels.data());
+    std::array<std::uint32_t, kMaxPieceBlocks> digits;
+    blocks_->decode(0, blocks_->parity_bit(labels.data()), digits.data());
+    blocks_->kinds_of(labels.data(), digits.data(), s.coded.kind.data());
+    return;
+  }
   s.coordinates.resize(split_.parts.size());
   for (std::size_t j = 0; j < split_.parts.size(); ++j) {
     const std::size_t i = split_.parts[j];
@@ -1009,7 +1095,6 @@ void ClassSpace::act_on_kinds(const KindAction& a, const Position& p, Position& 
 // own image); a turn is a move. Where C has twists, or a symmetry or turn
 // does not act so on C's orbits, there are none.
 void ClassSpace::build_kind_actions() {
-  if (blocks_) return;
   const auto& parts = space_.parts();
   const auto& orbits = space_.orbits();
   std::vector<int> target(orbits.size(), -1);  // [orbit]: its place in a KindAction
@@ -1018,7 +1103,7 @@ void ClassSpace::build_kind_actions() {
   for (std::size_t o = 1; o < orbits.size(); ++o) first[o] = first[o - 1] + orbits[o - 1].size();
   KindAction blank;
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (c_weight_[i] == 0) continue;
+    if (c_weight_[i] == 0 && !blocks_) continue;
     if (parts[i].kind == Part::Kind::Twists) return;
     const std::size_t o = parts[i].orbit;
     if (target[o] >= 0) continue;
@@ -1653,21 +1738,32 @@ void ClassSpace::build_block_tables() {
     space_.read_position(s.image, s.coded);
     blocks_->digits_of(s.coded.kind.data(), out);
   };
+  // The same from the kinds alone, where the kind actions are kept: R's
+  // digits of the class's least C with digits `in` after move m (none:
+  // moves == m) and transform k.
+  const auto kinds_after = [&](std::uint32_t cls, std::size_t m, std::uint16_t k,
+                               const std::uint32_t* in, Scratch& s, std::uint32_t* out) {
+    blocks_->kinds_of(&rep_labels_[cls * n], in, s.coded.kind.data());
+    if (m < moves) act_on_kinds(move_kinds_[m], s.coded, s.acted);
+    act_on_kinds(transform_kinds_[k], m < moves ? s.acted : s.coded, s.imaged);
+    blocks_->digits_of(s.imaged.kind.data(), out);
+  };
+  const bool kinds = !move_kinds_.empty();
   block_steps_.resize(reps_.size() * moves);
   parallel_for_chunks(reps_.size(), 8, [&](std::size_t begin, std::size_t end) {
     Scratch s(space_.definition().solved);
     for (std::size_t cls = begin; cls != end; ++cls) {
       for (std::size_t m = 0; m < moves; ++m) {
         arrange(reps_[cls], 0, s);
-        apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
-        space_.read_position(s.moved, s.coded);
-        const std::uint64_t c = c_of(s.coded);
+        const std::uint64_t c = c_after_move(m, s);
         BlockAction& a = block_steps_[cls * moves + m];
         a.cls = class_of_[c];
         a.special = is_special_[a.cls] != 0;
         const std::uint16_t k = to_least(c);
+        const auto cl = static_cast<std::uint32_t>(cls);
         intern(find_digit_action(blocks, values,
                                  [&](const std::uint32_t* in, std::uint32_t* out) {
+                                   if (kinds) return kinds_after(cl, m, k, in, s, out);
                                    arrange_blocks(&rep_labels_[cls * n], in, s);
                                    apply(space_.definition().sets, s.position,
                                          space_.move_list()[m].effect, s.moved);
@@ -1679,6 +1775,7 @@ void ClassSpace::build_block_tables() {
   });
   block_fixing_.resize(stabilisers_.size());
   Scratch s(space_.definition().solved);
+  space_.read_position(space_.definition().solved, s.coded);
   for (std::size_t e = 0; e < stabilisers_.size(); ++e) {
     const auto& [cls, fixing] = stabilisers_[e];
     for (std::uint16_t k : fixing) {
@@ -1686,6 +1783,7 @@ void ClassSpace::build_block_tables() {
       a.cls = cls;
       intern(find_digit_action(blocks, values,
                                [&](const std::uint32_t* in, std::uint32_t* out) {
+                                 if (kinds) return kinds_after(cls, moves, k, in, s, out);
                                  arrange_blocks(&rep_labels_[cls * n], in, s);
                                  digits_after(k, s.position, s, out);
                                }),
