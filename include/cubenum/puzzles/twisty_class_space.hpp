@@ -80,9 +80,10 @@ struct SymCoordinate {
 SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGroup& group,
                                     std::size_t turns = 1);
 // The splits whose C is the blocks of an orbit's pieces
-// (SymCoordinate::PieceBlocks), one for each block system of the symmetries
-// that joins slot 0 to another; none unless the space is one orbit of
-// distinct pieces without twists.
+// (SymCoordinate::PieceBlocks), one for each block system of equal blocks
+// of the symmetries that is the least joining slot 0 to another, or where
+// there is none such, those found by search; none unless the space is one
+// orbit of distinct pieces without twists.
 std::vector<SymCoordinate> piece_block_coordinates(const TwistySpace& space,
                                                    const SymmetryGroup& group,
                                                    std::size_t turns = 1);
@@ -394,7 +395,8 @@ class ClassSpace {
 
   // Where C is an orbit's blocks (split_.piece_blocks): their coding, and
   // by table what each step and each stabiliser's transform does to R's
-  // digits (found by trying each digit of each block through positions).
+  // digits (found by trying each digit of each block, through the kind
+  // actions where they are kept, else through positions).
   class BlockCode;
   std::unique_ptr<const BlockCode> blocks_;
   static constexpr std::size_t kMaxPieceBlocks = 8;
