@@ -532,6 +532,37 @@ class ClassSpace::BlockCode {
       kinds[i] = members_[b][order[b][used[b]++]];
     }
   }
+  // What a map of the slots does to R's digits, where C's blocks go from
+  // `labels` to `to_labels`: slot j gets slot source[j]'s piece, of kind
+  // relabel[its kind]. For each block t of the image, the block its pieces
+  // come from, and the map of that block's digit values to t's.
+  void digit_action(const std::uint8_t* labels, const std::uint8_t* to_labels,
+                    const std::uint8_t* source, const std::uint8_t* relabel,
+                    std::uint8_t* from_block, std::vector<std::vector<std::uint16_t>>& maps) const {
+    std::array<std::uint8_t, 64> place;  // [slot]: its place among its block's slots
+    std::array<std::uint8_t, kMaxPieceBlocks> seen{};
+    for (std::size_t i = 0; i < slots_; ++i) place[i] = seen[labels[i]]++;
+    // t's q-th slot holds the piece from the slot at place where[t][q] of
+    // from_block[t]; that block's member m becomes t's member moved[t][m].
+    std::array<std::array<std::uint8_t, 8>, kMaxPieceBlocks> where, moved;
+    std::array<std::uint8_t, kMaxPieceBlocks> filled{};
+    for (std::size_t j = 0; j < slots_; ++j) {
+      const std::uint8_t t = to_labels[j], i = source[j];
+      from_block[t] = labels[i];
+      where[t][filled[t]++] = place[i];
+    }
+    for (unsigned t = 0; t < blocks_.count; ++t)
+      for (std::size_t m = 0; m < blocks_.size; ++m)
+        moved[t][m] = index_[relabel[members_[from_block[t]][m]]];
+    maps.assign(blocks_.count, std::vector<std::uint16_t>(digits_));
+    std::array<std::uint8_t, 8> order;
+    for (unsigned t = 0; t < blocks_.count; ++t)
+      for (std::uint32_t v = 0; v < digits_; ++v) {
+        const std::uint8_t* before = &orders_[std::size_t{v} * blocks_.size];
+        for (std::size_t q = 0; q < blocks_.size; ++q) order[q] = moved[t][before[where[t][q]]];
+        maps[t][v] = number_of_[permutation_rank(std::span(order.data(), blocks_.size))];
+      }
+  }
   // The parity bit that decode adds where C's labels are these.
   unsigned parity_bit(const std::uint8_t* labels) const {
     if (!blocks_.parity_kept) return 0;
@@ -1738,15 +1769,18 @@ void ClassSpace::build_block_tables() {
     space_.read_position(s.image, s.coded);
     blocks_->digits_of(s.coded.kind.data(), out);
   };
-  // The same from the kinds alone, where the kind actions are kept: R's
-  // digits of the class's least C with digits `in` after move m (none:
-  // moves == m) and transform k.
-  const auto kinds_after = [&](std::uint32_t cls, std::size_t m, std::uint16_t k,
-                               const std::uint32_t* in, Scratch& s, std::uint32_t* out) {
-    blocks_->kinds_of(&rep_labels_[cls * n], in, s.coded.kind.data());
-    if (m < moves) act_on_kinds(move_kinds_[m], s.coded, s.acted);
-    act_on_kinds(transform_kinds_[k], m < moves ? s.acted : s.coded, s.imaged);
-    blocks_->digits_of(s.imaged.kind.data(), out);
+  // The same from the kind actions, where they are kept: move m (none:
+  // moves == m) then transform k, from class cls's least C to class to's.
+  const auto act_on_digits = [&](std::uint32_t cls, std::size_t m, std::uint16_t k,
+                                 std::uint32_t to) {
+    const KindAction::Target& turn = transform_kinds_[k].orbits[0];
+    std::array<std::uint8_t, 64> source;
+    for (std::size_t j = 0; j < n; ++j)
+      source[j] = m < moves ? move_kinds_[m].orbits[0].from[turn.from[j]] : turn.from[j];
+    DigitAction a;
+    blocks_->digit_action(&rep_labels_[cls * n], &rep_labels_[std::size_t{to} * n], source.data(),
+                          turn.relabel.data(), a.source.data(), a.maps);
+    return std::optional<DigitAction>(std::move(a));
   };
   const bool kinds = !move_kinds_.empty();
   block_steps_.resize(reps_.size() * moves);
@@ -1760,10 +1794,12 @@ void ClassSpace::build_block_tables() {
         a.cls = class_of_[c];
         a.special = is_special_[a.cls] != 0;
         const std::uint16_t k = to_least(c);
-        const auto cl = static_cast<std::uint32_t>(cls);
+        if (kinds) {
+          intern(act_on_digits(static_cast<std::uint32_t>(cls), m, k, a.cls), a);
+          continue;
+        }
         intern(find_digit_action(blocks, values,
                                  [&](const std::uint32_t* in, std::uint32_t* out) {
-                                   if (kinds) return kinds_after(cl, m, k, in, s, out);
                                    arrange_blocks(&rep_labels_[cls * n], in, s);
                                    apply(space_.definition().sets, s.position,
                                          space_.move_list()[m].effect, s.moved);
@@ -1775,15 +1811,17 @@ void ClassSpace::build_block_tables() {
   });
   block_fixing_.resize(stabilisers_.size());
   Scratch s(space_.definition().solved);
-  space_.read_position(space_.definition().solved, s.coded);
   for (std::size_t e = 0; e < stabilisers_.size(); ++e) {
     const auto& [cls, fixing] = stabilisers_[e];
     for (std::uint16_t k : fixing) {
       BlockAction& a = block_fixing_[e].emplace_back();
       a.cls = cls;
+      if (kinds) {
+        intern(act_on_digits(cls, moves, k, cls), a);
+        continue;
+      }
       intern(find_digit_action(blocks, values,
                                [&](const std::uint32_t* in, std::uint32_t* out) {
-                                 if (kinds) return kinds_after(cls, moves, k, in, s, out);
                                  arrange_blocks(&rep_labels_[cls * n], in, s);
                                  digits_after(k, s.position, s, out);
                                }),
