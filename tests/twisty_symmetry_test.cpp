@@ -703,6 +703,9 @@ End
     const ClassSpace through_positions(space, group, c,
                                        {{}, NeighbourMethod::ThroughPositions, {}});
     ASSERT_TRUE(by_table.table_driven()) << c.text;
+    // Without twists in C, its images come from its kinds; with them,
+    // through positions.
+    EXPECT_EQ(by_table.acts_on_kinds(), c.text == split.text) << c.text;
     for (const ClassSpace* classes : {&by_table, &through_positions})
       for (int threads : {1, 2}) {
         SCOPED_TRACE(::testing::Message() << c.text << ", " << threads << " threads, by table "

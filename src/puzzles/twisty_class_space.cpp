@@ -14,6 +14,7 @@
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
@@ -1123,8 +1124,9 @@ void ClassSpace::act_on_kinds(const KindAction& a, const Position& p, Position& 
 
 // A move takes each slot's piece from one slot; a symmetry takes slot i's
 // to slot S(i), as the piece at home in S(home) (the solved position is its
-// own image); a turn is a move. Where C has twists, or a symmetry or turn
-// does not act so on C's orbits, there are none.
+// own image); a turn is a move. C's orbits: those of its parts, or the
+// orbit whose blocks it is. Where C has twists, or a symmetry or turn does
+// not act so on C's orbits, there are none.
 void ClassSpace::build_kind_actions() {
   const auto& parts = space_.parts();
   const auto& orbits = space_.orbits();
@@ -1577,13 +1579,10 @@ void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::ui
   const std::size_t moves = space_.move_list().size();
   const bool kinds = !move_kinds_.empty();
   const bool arranged = c_moves_.empty() || !shifts_.empty();
-  const auto place = [&] {
-    if (kinds)
-      arrange_kinds(reps_[cls], s);
-    else
-      arrange(reps_[cls], 0, s);
-  };
-  if (arranged) place();
+  if (arranged && kinds)
+    arrange_kinds(reps_[cls], s);
+  else if (arranged)
+    arrange(reps_[cls], 0, s);
   for (std::size_t m = 0; m < moves; ++m) {
     const std::uint64_t c = arranged ? c_after_move(m, s) : c_moves_[cls * moves + m];
     const std::uint32_t next = class_of_[c];
@@ -1591,15 +1590,19 @@ void ClassSpace::class_steps(std::uint32_t cls, Scratch& s, Step* steps, std::ui
     steps[m] = {next, k, is_special_[next] != 0};
     if (shifts_.empty()) continue;
     std::uint32_t* step_ids = ids + m * shift_stride();
-    if (kinds) {
-      act_on_kinds(transform_kinds_[k], s.acted, s.imaged);
-      if (shift_ids_by_kind(k, s.imaged, step_ids)) continue;
-      arrange(reps_[cls], 0, s);
+    if (!kinds) {
+      // c_after_move left the moved position in s.moved, read into s.acted.
+      std::swap(s.coded, s.acted);
+      shift_ids(k, s.moved, s, step_ids);
+      continue;
     }
+    act_on_kinds(transform_kinds_[k], s.acted, s.imaged);
+    if (shift_ids_by_kind(k, s.imaged, step_ids)) continue;
+    arrange(reps_[cls], 0, s);
     apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
     space_.read_position(s.moved, s.coded);
     shift_ids(k, s.moved, s, step_ids);
-    place();
+    arrange_kinds(reps_[cls], s);  // the kinds that shift_ids overwrote
   }
 }
 

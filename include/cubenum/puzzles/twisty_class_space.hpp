@@ -364,11 +364,11 @@ class ClassSpace {
   void keep_steps();
   std::uint64_t c_solved_ = 0;  // C of the solved position
 
-  // Where C is whole orbits' pieces without twists: what each move and
-  // each transform does to the kinds in C's orbits (a slot's kind comes
-  // from one slot, relabelled), so C's images need no arrangement; and the
-  // shifts' digits by the kind that lands in each slot. Checked against
-  // positions on a sample, else left empty.
+  // Where C holds no twists (whole orbits' pieces, or an orbit's blocks):
+  // what each move and each transform does to the kinds in C's orbits (a
+  // slot's kind comes from one slot, relabelled), so C's images need no
+  // arrangement; and the shifts' digits by the kind that lands in each
+  // slot. Checked against positions on a sample, else left empty.
   struct KindAction {
     struct Target {
       std::size_t base = 0, source_base = 0;  // the orbits' first digits in a Position
