@@ -1226,7 +1226,7 @@ bool ClassSpace::kind_actions_agree() {
 
 // A shift's digit at slot j depends on the transform and the kind it puts
 // there alone (build_rest_tables' assumption): read from the shifts of
-// sampled values of C until every one is seen, or up to 4,096 samples.
+// sampled values of C until every one is seen.
 void ClassSpace::learn_shifts_by_kind() {
   if (shifts_.empty() || transform_kinds_.empty()) return;
   const auto& orbits = space_.orbits();
@@ -1243,7 +1243,10 @@ void ClassSpace::learn_shifts_by_kind() {
   Scratch s(space_.definition().solved);
   std::vector<std::uint8_t> digits(shift_digit_count_);
   std::uint64_t state = 0xbb67ae8584caa73bULL;
-  for (int sample = 0; sample < 4096 && unseen > 0; ++sample) {
+  // Up to 4,096 samples, and none after 64 that showed nothing new (a
+  // kind that never lands in some slot).
+  for (int sample = 0, stale = 0; sample < 4096 && unseen > 0 && stale < 64; ++sample) {
+    const std::size_t unseen_before = unseen;
     arrange(next_sample(state) % split_.values, 0, s);
     const Arrangement x = s.position;
     for (std::size_t k = 0; k < transforms_; ++k) {
@@ -1262,6 +1265,7 @@ void ClassSpace::learn_shifts_by_kind() {
           }
         }
     }
+    stale = unseen == unseen_before ? stale + 1 : 0;
   }
 }
 
