@@ -62,7 +62,8 @@ cubenum::testing::ProgramRun run_limited(unsigned kib, const std::string& args) 
 TEST(TwistyLimitsCli, InfoOfAHugeSpaceAnswersAtOnceWithoutItsTables) {
   // p14: 14! = 87,178,291,200 ranked states. `info` shows the layout
   // alone: building its tables (a context for each of its 726 million
-  // rows) would not fit the 2 GB limit here ("out of memory").
+  // rows) would not fit the address-space limit it runs under ("out of
+  // memory").
   const fs::path file = reproducer(14);
   const auto run = run_limited(2'000'000, "twisty info " + file.string());
   EXPECT_EQ(run.status, 0) << run.output;

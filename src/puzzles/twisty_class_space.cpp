@@ -1679,40 +1679,6 @@ struct DigitAction {
   std::vector<std::vector<std::uint16_t>> maps;  // [block]
 };
 
-// The action of `image` (R's digits to R's digits), found by varying one
-// block's digit at a time; none where a digit depends on more than one block.
-template <class Image>
-std::optional<DigitAction> find_digit_action(unsigned blocks, std::uint32_t values, Image&& image) {
-  std::array<std::uint32_t, 8> in{}, out, base;
-  image(in.data(), base.data());
-  DigitAction a;
-  a.maps.assign(blocks, std::vector<std::uint16_t>(values));
-  std::array<bool, 8> found{};
-  for (unsigned b = 0; b < blocks; ++b) {
-    for (std::uint32_t v = 1; v < values; ++v) {
-      in[b] = v;
-      image(in.data(), out.data());
-      for (unsigned t = 0; t < blocks; ++t) {
-        if (v == 1 && out[t] != base[t]) {
-          if (found[t]) return std::nullopt;
-          found[t] = true;
-          a.source[t] = static_cast<std::uint8_t>(b);
-        }
-        if (found[t] && a.source[t] == b)
-          a.maps[t][v] = static_cast<std::uint16_t>(out[t]);
-        else if (out[t] != base[t])
-          return std::nullopt;
-      }
-    }
-    in[b] = 0;
-  }
-  for (unsigned t = 0; t < blocks; ++t) {
-    if (!found[t]) return std::nullopt;
-    a.maps[t][0] = static_cast<std::uint16_t>(base[t]);
-  }
-  return a;
-}
-
 }  // namespace
 
 std::uint64_t ClassSpace::act(const BlockAction& a, const std::uint32_t* digits) const {
@@ -1743,25 +1709,30 @@ void ClassSpace::build_block_tables() {
   static_assert(sizeof(BlockAction) <= kBlockActionBytes);
   const std::size_t moves = space_.move_list().size();
   const unsigned blocks = blocks_->blocks();
-  const std::uint32_t values = blocks_->digit_values();
-  if (reps_.size() * moves * sizeof(BlockAction) > std::max<std::uint64_t>(64 << 20, size() / 16))
+  if (move_kinds_.empty() ||
+      reps_.size() * moves * sizeof(BlockAction) > std::max<std::uint64_t>(64 << 20, size() / 16))
     return;
   const std::size_t n = space_.orbits()[0].size();
   std::mutex mutex;
   std::map<std::vector<std::uint16_t>, std::uint16_t> ids;
-  std::atomic<bool> failed{false};
-  // Each distinct map of digit values once (a block's order relabelled and
-  // reordered: at most values^2 of them).
-  const auto intern = [&](std::optional<DigitAction> found, BlockAction& a) {
-    if (!found) {
-      failed = true;
-      return;
-    }
+  bool failed = false;
+  // Move m (none: moves == m) then transform k, from class cls's least C to
+  // class a.cls's, as R's digits see it; each distinct map of digit values
+  // kept once (a block's order relabelled and reordered: at most values^2
+  // of them).
+  const auto keep = [&](std::uint32_t cls, std::size_t m, std::uint16_t k, BlockAction& a) {
+    const KindAction::Target& turn = transform_kinds_[k].orbits[0];
+    std::array<std::uint8_t, 64> source;
+    for (std::size_t j = 0; j < n; ++j)
+      source[j] = m < moves ? move_kinds_[m].orbits[0].from[turn.from[j]] : turn.from[j];
+    DigitAction found;
+    blocks_->digit_action(&rep_labels_[cls * n], &rep_labels_[std::size_t{a.cls} * n],
+                          source.data(), turn.relabel.data(), found.source.data(), found.maps);
     const std::lock_guard lock(mutex);
     for (unsigned t = 0; t < blocks; ++t) {
-      a.source[t] = found->source[t];
+      a.source[t] = found.source[t];
       const auto [it, added] =
-          ids.emplace(std::move(found->maps[t]), static_cast<std::uint16_t>(ids.size()));
+          ids.emplace(std::move(found.maps[t]), static_cast<std::uint16_t>(ids.size()));
       if (added) {
         if (ids.size() > 0xFFFF) failed = true;
         digit_maps_.insert(digit_maps_.end(), it->first.begin(), it->first.end());
@@ -1769,70 +1740,27 @@ void ClassSpace::build_block_tables() {
       a.map[t] = it->second;
     }
   };
-  // R's digits of x after transform k.
-  const auto digits_after = [&](std::uint16_t k, const Arrangement& x, Scratch& s,
-                                std::uint32_t* out) {
-    transform(k, x, s.image, s.turned);
-    space_.read_position(s.image, s.coded);
-    blocks_->digits_of(s.coded.kind.data(), out);
-  };
-  // The same from the kind actions, where they are kept: move m (none:
-  // moves == m) then transform k, from class cls's least C to class to's.
-  const auto act_on_digits = [&](std::uint32_t cls, std::size_t m, std::uint16_t k,
-                                 std::uint32_t to) {
-    const KindAction::Target& turn = transform_kinds_[k].orbits[0];
-    std::array<std::uint8_t, 64> source;
-    for (std::size_t j = 0; j < n; ++j)
-      source[j] = m < moves ? move_kinds_[m].orbits[0].from[turn.from[j]] : turn.from[j];
-    DigitAction a;
-    blocks_->digit_action(&rep_labels_[cls * n], &rep_labels_[std::size_t{to} * n], source.data(),
-                          turn.relabel.data(), a.source.data(), a.maps);
-    return std::optional<DigitAction>(std::move(a));
-  };
-  const bool kinds = !move_kinds_.empty();
   block_steps_.resize(reps_.size() * moves);
   parallel_for_chunks(reps_.size(), 8, [&](std::size_t begin, std::size_t end) {
     Scratch s(space_.definition().solved);
     for (std::size_t cls = begin; cls != end; ++cls) {
+      arrange_kinds(reps_[cls], s);
       for (std::size_t m = 0; m < moves; ++m) {
-        arrange(reps_[cls], 0, s);
         const std::uint64_t c = c_after_move(m, s);
         BlockAction& a = block_steps_[cls * moves + m];
         a.cls = class_of_[c];
         a.special = is_special_[a.cls] != 0;
-        const std::uint16_t k = to_least(c);
-        if (kinds) {
-          intern(act_on_digits(static_cast<std::uint32_t>(cls), m, k, a.cls), a);
-          continue;
-        }
-        intern(find_digit_action(blocks, values,
-                                 [&](const std::uint32_t* in, std::uint32_t* out) {
-                                   arrange_blocks(&rep_labels_[cls * n], in, s);
-                                   apply(space_.definition().sets, s.position,
-                                         space_.move_list()[m].effect, s.moved);
-                                   digits_after(k, s.moved, s, out);
-                                 }),
-               a);
+        keep(static_cast<std::uint32_t>(cls), m, to_least(c), a);
       }
     }
   });
   block_fixing_.resize(stabilisers_.size());
-  Scratch s(space_.definition().solved);
   for (std::size_t e = 0; e < stabilisers_.size(); ++e) {
     const auto& [cls, fixing] = stabilisers_[e];
     for (std::uint16_t k : fixing) {
       BlockAction& a = block_fixing_[e].emplace_back();
       a.cls = cls;
-      if (kinds) {
-        intern(act_on_digits(cls, moves, k, cls), a);
-        continue;
-      }
-      intern(find_digit_action(blocks, values,
-                               [&](const std::uint32_t* in, std::uint32_t* out) {
-                                 arrange_blocks(&rep_labels_[cls * n], in, s);
-                                 digits_after(k, s.position, s, out);
-                               }),
-             a);
+      keep(cls, moves, k, a);
     }
   }
   if (failed || !block_tables_agree()) {

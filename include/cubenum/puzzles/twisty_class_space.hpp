@@ -395,8 +395,8 @@ class ClassSpace {
 
   // Where C is an orbit's blocks (split_.piece_blocks): their coding, and
   // by table what each step and each stabiliser's transform does to R's
-  // digits (found by trying each digit of each block, through the kind
-  // actions where they are kept, else through positions).
+  // digits (from the kind actions: where each block's pieces land; none
+  // without them, and neighbours then go through positions).
   class BlockCode;
   std::unique_ptr<const BlockCode> blocks_;
   static constexpr std::size_t kMaxPieceBlocks = 8;
