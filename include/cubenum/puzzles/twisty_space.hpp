@@ -54,7 +54,8 @@ struct Orbit {
   // part = digit.
   unsigned orientations = 1, step = 1, offset = 0, radix = 1;
   unsigned potential = 1;
-  std::vector<std::uint8_t> phi, kind_base, free_of;
+  std::vector<std::uint8_t> phi, kind_base;
+  std::vector<std::uint8_t> free_of;  // free_digit's answers, by phi + base and digit
   unsigned sum_modulus = 1, sum_target = 0;
   unsigned free_digit(std::size_t position, unsigned of_kind, unsigned digit) const;
   unsigned full_digit(std::size_t position, unsigned of_kind, unsigned free) const;
