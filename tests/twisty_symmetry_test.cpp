@@ -369,7 +369,7 @@ TEST(TwistySymmetry, WholePuzzleTurnsAreFoundAndCountedOnce) {
   const SymCoordinate split = choose_sym_coordinate(space, group, up_to.turns.size());
   ASSERT_FALSE(split.parts.empty()) << split.text;
   for (NeighbourMethod method : {NeighbourMethod::ByTable, NeighbourMethod::ThroughPositions}) {
-    const ClassSpace over(space, group, split, {up_to.turns, method, {}});
+    const ClassSpace over(space, group, split, {up_to.turns, method, {}, {}});
     EXPECT_EQ(over.table_driven(), method == NeighbourMethod::ByTable);
     ClassBfsOptions inverse;
     inverse.inverse = true;
@@ -450,10 +450,15 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
     const TwistySpace space(p.def, p.moves);
     const SymCoordinate split = choose_sym_coordinate(space, group);
     ASSERT_FALSE(split.parts.empty()) << split.text;
-    const ClassSpace classes(space, group, split);
+    const ClassSpace classes(space, group, split, {{}, NeighbourMethod::ByTable, false, {}});
+    const ClassSpace moved_then(space, group, split, {{}, NeighbourMethod::ByTable, true, {}});
     const ClassSpace through_positions(space, group, split,
-                                       {{}, NeighbourMethod::ThroughPositions, {}});
+                                       {{}, NeighbourMethod::ThroughPositions, {}, {}});
     EXPECT_TRUE(classes.table_driven());
+    EXPECT_FALSE(classes.moves_then_conjugates());
+    // R moved then conjugated by one table, where R is one block (not
+    // where C is blocks of an orbit: corner permutations).
+    EXPECT_EQ(moved_then.moves_then_conjugates(), !split.piece_blocks.has_value());
     EXPECT_FALSE(through_positions.table_driven());
     EXPECT_EQ(classes.twist_shifts(), p.twist_shifts);
     // C's images and the shifts come from its kinds (the tables by kinds,
@@ -463,7 +468,7 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
     const std::vector<Positions> levels = levels_of(p.def, p.moves);
     const auto expected = naive_classes(p.def, group, levels, false);
     const auto with_inverse = classes_with_inverse(p, group, space, levels);
-    for (const ClassSpace* space_of_classes : {&classes, &through_positions})
+    for (const ClassSpace* space_of_classes : {&classes, &moved_then, &through_positions})
       expect_class_bfs_agrees(*space_of_classes, levels, expected, with_inverse);
   }
 }
@@ -576,7 +581,7 @@ TEST(TwistyClassBfs, BlocksOfAnOrbitAsC) {
       EXPECT_EQ(split.piece_blocks->parity_kept, p.name == "tetrahedron edges");
       const ClassSpace classes(space, group, split);
       const ClassSpace through_positions(space, group, split,
-                                         {{}, NeighbourMethod::ThroughPositions, {}});
+                                         {{}, NeighbourMethod::ThroughPositions, {}, {}});
       EXPECT_TRUE(classes.table_driven());
       EXPECT_FALSE(through_positions.table_driven());
       for (const ClassSpace* space_of_classes : {&classes, &through_positions})
@@ -701,7 +706,7 @@ End
   for (const SymCoordinate& c : {split, with_twists}) {
     const ClassSpace by_table(space, group, c);
     const ClassSpace through_positions(space, group, c,
-                                       {{}, NeighbourMethod::ThroughPositions, {}});
+                                       {{}, NeighbourMethod::ThroughPositions, {}, {}});
     ASSERT_TRUE(by_table.table_driven()) << c.text;
     // Without twists in C, its images come from its kinds; with them,
     // through positions.

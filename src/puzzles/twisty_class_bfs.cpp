@@ -163,6 +163,13 @@ std::uint64_t rest_table_bytes(const SymCoordinate& split, std::size_t moves,
              : 0;
 }
 
+std::uint64_t moved_then_bytes(const SymCoordinate& split, std::size_t moves,
+                               std::size_t transforms, std::uint64_t indices) {
+  if (split.rest_blocks.size() != 1 || split.piece_blocks) return 0;
+  const std::uint64_t bytes = std::uint64_t{4} * moves * transforms * split.rest;
+  return bytes <= kMovedThenBytes && bytes <= indices * 3 / 8 / 4 ? bytes : 0;
+}
+
 std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, std::size_t moves,
                               int processes, unsigned bits) {
   // C's classes: its values over the order, but a class for every 64
@@ -177,8 +184,9 @@ std::uint64_t class_bfs_bytes(const SymCoordinate& split, std::size_t order, std
   // Blocks of an orbit as C: an action on R's digits per class and move.
   const auto block_steps =
       split.piece_blocks ? static_cast<std::uint64_t>(classes) * moves * kBlockActionBytes : 0;
-  return part.count * bits / 8 + split.values * 5 + rest_table_bytes(split, moves, order, indices) +
-         block_steps;
+  const std::uint64_t rest_tables = rest_table_bytes(split, moves, order, indices);
+  return part.count * bits / 8 + split.values * 5 + rest_tables +
+         (rest_tables != 0 ? moved_then_bytes(split, moves, order, indices) : 0) + block_steps;
 }
 
 }  // namespace cubenum::twisty

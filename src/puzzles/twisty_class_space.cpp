@@ -632,6 +632,7 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
     stabiliser_shifts_.clear();
   }
   if (!rest_blocks_.empty()) keep_steps();
+  if (one_block_ != nullptr) build_moved_then(rest_blocks_[0], options.moved_then);
   if (group.inverse()) find_self_inverse_candidates();
   // The steps kept hold C after each move already.
   if (steps_.empty() && block_steps_.empty()) build_c_moves();
@@ -658,7 +659,8 @@ std::uint64_t ClassSpace::table_bytes() const {
   std::uint64_t bytes = class_of_.size() * 5 + reps_.size() * 9 + stabilisers_.size() * 32 +
                         c_moves_.size() * 4 + steps_.size() * sizeof(Step) +
                         step_shifts_.size() * 4;
-  for (const RestBlock& b : rest_blocks_) bytes += (b.moved.size() + b.conjugated.size()) * 4;
+  for (const RestBlock& b : rest_blocks_)
+    bytes += (b.moved.size() + b.conjugated.size() + b.moved_then.size()) * 4;
   for (const TwistShift& t : shifts_) bytes += (t.low_table.size() + t.high_table.size()) * 4;
   bytes += block_steps_.size() * sizeof(BlockAction) + digit_maps_.size() * 2;
   for (const auto& fixing : block_fixing_) bytes += fixing.size() * sizeof(BlockAction);
@@ -1442,6 +1444,22 @@ void ClassSpace::build_rest_tables() {
     }
   }
   learn_shifts_by_kind();
+}
+
+// R's values moved then conjugated, each move with each transform, where
+// wanted, by default where moved_then_bytes keeps them.
+void ClassSpace::build_moved_then(RestBlock& b, std::optional<bool> wanted) const {
+  const std::size_t moves = space_.move_list().size();
+  if (!wanted.value_or(moved_then_bytes(split_, moves, transforms_, size()) != 0)) return;
+  b.moved_then.resize(moves * transforms_ * b.size);
+  parallel_for_chunks(moves * transforms_, 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t mk = begin; mk != end; ++mk) {
+      const std::uint32_t* moved = b.moved.data() + mk / transforms_ * b.size;
+      const std::uint32_t* conjugated = b.conjugated.data() + mk % transforms_ * b.size;
+      std::uint32_t* out = b.moved_then.data() + mk * b.size;
+      for (std::uint64_t v = 0; v < b.size; ++v) out[v] = conjugated[moved[v]];
+    }
+  });
 }
 
 // One block's values after each move and under each transform, the other

@@ -111,6 +111,9 @@ struct ClassSpaceOptions {
   // (the pocket cube's classes from the 2x2x2 with all six faces).
   std::vector<Arrangement> turns;
   NeighbourMethod method = NeighbourMethod::ByTable;
+  // R's one block moved then conjugated by one table: kept where
+  // moved_then_bytes allows (unset), or always, or never (tests).
+  std::optional<bool> moved_then;
   // Told the values of C done now and then while the C table is built.
   std::function<void(std::uint64_t values)> on_progress;
 };
@@ -141,6 +144,10 @@ class ClassSpace {
   // Whether neighbours are found by table (R moved by look-ups, the C of
   // each class's neighbours found once per class) or through positions.
   bool table_driven() const { return !rest_blocks_.empty() || !block_steps_.empty(); }
+  // Whether R is moved then conjugated by one look-up a neighbour.
+  bool moves_then_conjugates() const {
+    return one_block_ != nullptr && !one_block_->moved_then.empty();
+  }
   // R's twists parts that conjugation shifts by C's arrangement.
   std::size_t twist_shifts() const { return shifts_.size(); }
   // Whether C's images under moves and transforms come from its kinds
@@ -265,7 +272,10 @@ class ClassSpace {
   void shift_digits(std::uint16_t k, const Arrangement& x, Scratch& s, std::uint8_t* digits) const;
   // R of S_k (C, r) where `ids` are the shifts of S_k at C.
   std::uint64_t rest_image(std::uint16_t k, const std::uint32_t* ids, std::uint64_t r) const {
-    std::uint64_t image = conjugated_rest(k, r);
+    return shifted_rest(ids, conjugated_rest(k, r));
+  }
+  // R conjugated (`image`) with the shifts `ids` added.
+  std::uint64_t shifted_rest(const std::uint32_t* ids, std::uint64_t image) const {
     for (const TwistShift& t : shifts_) {
       const std::uint64_t v = t.size_divisor.remainder(t.weight_divisor.quotient(image));
       std::uint64_t w = t.low_table[ids[0] * t.size + v];
@@ -311,7 +321,12 @@ class ClassSpace {
   // The index a step reaches from R `moved_r` (R after the step's move).
   std::uint64_t step_index(const Step& step, const std::uint32_t* ids,
                            std::uint64_t moved_r) const {
-    std::uint64_t image = rest_image(step.transform, ids, moved_r);
+    return index_of_image(step, ids, conjugated_rest(step.transform, moved_r));
+  }
+  // The same from R moved and conjugated (`image`), before the shifts.
+  std::uint64_t index_of_image(const Step& step, const std::uint32_t* ids,
+                               std::uint64_t image) const {
+    image = shifted_rest(ids, image);
     if (step.special) image = least_rest_by_table(step.cls, image);
     return std::uint64_t{step.cls} * split_.rest + image;
   }
@@ -351,7 +366,12 @@ class ClassSpace {
     FastDivisor weight_divisor, size_divisor;
     std::vector<std::uint32_t> moved;       // [m * size + value]
     std::vector<std::uint32_t> conjugated;  // [k * size + value]
+    // [(m * transforms + k) * size + value]: moved by m, then conjugated
+    // by k, where small (moved_then_bytes): read in order along a class's
+    // indices where `conjugated` is read at random.
+    std::vector<std::uint32_t> moved_then;
   };
+  void build_moved_then(RestBlock& b, std::optional<bool> wanted) const;
   std::vector<RestBlock> rest_blocks_;
   const RestBlock* one_block_ = nullptr;  // R's block where it is one (most files)
   std::vector<TwistShift> shifts_;
@@ -470,6 +490,16 @@ class ClassSpace::Cursor {
     if (cls != row_class_) load_steps(cls);
     if (space_.is_special_[cls] != 0 && space_.least_rest_by_table(cls, r) != r) return false;
     const std::size_t stride = space_.shift_stride();
+    if (const RestBlock* one = space_.one_block_; one != nullptr && !one->moved_then.empty()) {
+      const std::uint32_t* moved_then = one->moved_then.data() + r;
+      const std::size_t transforms = space_.transforms_;
+      for (std::size_t m = 0; m < moves_; ++m) {
+        const Step& step = steps_[m];
+        const std::uint32_t image = moved_then[(m * transforms + step.transform) * rest];
+        if (visit(space_.index_of_image(step, ids_ + m * stride, image))) return true;
+      }
+      return false;
+    }
     if (const RestBlock* one = space_.one_block_; one != nullptr) {
       const std::uint32_t* moved = one->moved.data() + r;
       for (std::size_t m = 0; m < moves_; ++m)
@@ -540,6 +570,13 @@ ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOption
 // The bytes of R's tables after each move and under each transform, where
 // they are kept (at most 256 MiB, or the index space's three bits), else 0.
 std::uint64_t rest_table_bytes(const SymCoordinate& split, std::size_t moves,
+                               std::size_t transforms, std::uint64_t indices);
+
+// The bytes of R's one block moved then conjugated (ClassSpace::RestBlock::
+// moved_then), where kept: at most kMovedThenBytes and a quarter of the
+// index space's three bits; else 0.
+inline constexpr std::uint64_t kMovedThenBytes = 64ULL << 20;
+std::uint64_t moved_then_bytes(const SymCoordinate& split, std::size_t moves,
                                std::size_t transforms, std::uint64_t indices);
 
 // Bytes of a step's action on R's digits where C is blocks (at least
