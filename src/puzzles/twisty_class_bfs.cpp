@@ -30,12 +30,22 @@ BitmapTally tally_level(const ClassSpace& space, const AtomicBitmap& level, std:
   return parallel_sum<BitmapTally>(level.words(), 64, [&](std::size_t begin, std::size_t end) {
     BitmapTally sum;
     ClassSpace::Cursor cursor = space.cursor(first + begin * 64);
-    for (std::size_t w = begin; w != end; ++w)
-      for (std::uint64_t bits = level.load_word(w); bits != 0; bits &= bits - 1) {
+    for (std::size_t w = begin; w != end; ++w) {
+      std::uint64_t bits = level.load_word(w);
+      if (bits == 0) continue;
+      // A word within classes fixed by no symmetry: |G| positions a class.
+      const std::uint64_t low = first + w * 64;
+      if (!inverse &&
+          !space.any_special(low, low + 63 - static_cast<unsigned>(std::countl_zero(bits)))) {
+        sum.positions += order * static_cast<std::uint64_t>(std::popcount(bits));
+        continue;
+      }
+      for (; bits != 0; bits &= bits - 1) {
         const std::uint64_t index = first + w * 64 + static_cast<unsigned>(std::countr_zero(bits));
         sum.positions += space.special(index) ? cursor.positions(index) : order;
         if (inverse) sum.self_inverse += cursor.self_inverse(index);
       }
+    }
     return sum;
   });
 }
@@ -165,8 +175,8 @@ std::uint64_t rest_table_bytes(const SymCoordinate& split, std::size_t moves,
 
 std::uint64_t moved_then_bytes(const SymCoordinate& split, std::size_t moves,
                                std::size_t transforms, std::uint64_t indices) {
-  if (split.rest_blocks.size() != 1 || split.piece_blocks) return 0;
-  const std::uint64_t bytes = std::uint64_t{4} * moves * transforms * split.rest;
+  if (split.rest_blocks.size() != 1 || split.piece_blocks || split.rest > 0x10000) return 0;
+  const std::uint64_t bytes = std::uint64_t{2} * moves * transforms * split.rest;
   return bytes <= kMovedThenBytes && bytes <= indices * 3 / 8 / 4 ? bytes : 0;
 }
 

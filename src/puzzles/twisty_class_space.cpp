@@ -660,7 +660,7 @@ std::uint64_t ClassSpace::table_bytes() const {
                         c_moves_.size() * 4 + steps_.size() * sizeof(Step) +
                         step_shifts_.size() * 4;
   for (const RestBlock& b : rest_blocks_)
-    bytes += (b.moved.size() + b.conjugated.size() + b.moved_then.size()) * 4;
+    bytes += (b.moved.size() + b.conjugated.size()) * 4 + b.moved_then.size() * 2;
   for (const TwistShift& t : shifts_) bytes += (t.low_table.size() + t.high_table.size()) * 4;
   bytes += block_steps_.size() * sizeof(BlockAction) + digit_maps_.size() * 2;
   for (const auto& fixing : block_fixing_) bytes += fixing.size() * sizeof(BlockAction);
@@ -1285,10 +1285,6 @@ std::uint64_t ClassSpace::rank_of(std::uint64_t index) const {
   return compose(reps_[index / split_.rest], index % split_.rest);
 }
 
-bool ClassSpace::special(std::uint64_t index) const {
-  return is_special_[index / split_.rest] != 0;
-}
-
 bool ClassSpace::canonical(std::uint64_t index) const {
   Scratch s(space_.definition().solved);
   return canonical(index, s);
@@ -1450,14 +1446,17 @@ void ClassSpace::build_rest_tables() {
 // wanted, by default where moved_then_bytes keeps them.
 void ClassSpace::build_moved_then(RestBlock& b, std::optional<bool> wanted) const {
   const std::size_t moves = space_.move_list().size();
-  if (!wanted.value_or(moved_then_bytes(split_, moves, transforms_, size()) != 0)) return;
+  if (b.size > 0x10000 ||
+      !wanted.value_or(moved_then_bytes(split_, moves, transforms_, size()) != 0))
+    return;
   b.moved_then.resize(moves * transforms_ * b.size);
   parallel_for_chunks(moves * transforms_, 1, [&](std::size_t begin, std::size_t end) {
     for (std::size_t mk = begin; mk != end; ++mk) {
       const std::uint32_t* moved = b.moved.data() + mk / transforms_ * b.size;
       const std::uint32_t* conjugated = b.conjugated.data() + mk % transforms_ * b.size;
-      std::uint32_t* out = b.moved_then.data() + mk * b.size;
-      for (std::uint64_t v = 0; v < b.size; ++v) out[v] = conjugated[moved[v]];
+      std::uint16_t* out = b.moved_then.data() + mk * b.size;
+      for (std::uint64_t v = 0; v < b.size; ++v)
+        out[v] = static_cast<std::uint16_t>(conjugated[moved[v]]);
     }
   });
 }

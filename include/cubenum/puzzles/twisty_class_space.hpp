@@ -172,7 +172,13 @@ class ClassSpace {
   std::uint64_t positions(std::uint64_t index) const;
   // Whether the class has nontrivial stabiliser candidates (positions()
   // can be below |G| only then).
-  bool special(std::uint64_t index) const;
+  bool special(std::uint64_t index) const { return is_special_[index / split_.rest] != 0; }
+  // Whether any index from `first` to `last` (both in the space) is.
+  bool any_special(std::uint64_t first, std::uint64_t last) const {
+    for (std::uint64_t c = first / split_.rest; c <= last / split_.rest; ++c)
+      if (is_special_[c] != 0) return true;
+    return false;
+  }
   // The class of the inverse of the class's positions (group.inverse()).
   std::uint64_t inverse_of(std::uint64_t index) const;
 
@@ -369,7 +375,7 @@ class ClassSpace {
     // [(m * transforms + k) * size + value]: moved by m, then conjugated
     // by k, where small (moved_then_bytes): read in order along a class's
     // indices where `conjugated` is read at random.
-    std::vector<std::uint32_t> moved_then;
+    std::vector<std::uint16_t> moved_then;
   };
   void build_moved_then(RestBlock& b, std::optional<bool> wanted) const;
   std::vector<RestBlock> rest_blocks_;
@@ -491,11 +497,11 @@ class ClassSpace::Cursor {
     if (space_.is_special_[cls] != 0 && space_.least_rest_by_table(cls, r) != r) return false;
     const std::size_t stride = space_.shift_stride();
     if (const RestBlock* one = space_.one_block_; one != nullptr && !one->moved_then.empty()) {
-      const std::uint32_t* moved_then = one->moved_then.data() + r;
+      const std::uint16_t* at = one->moved_then.data() + r;
       const std::size_t transforms = space_.transforms_;
       for (std::size_t m = 0; m < moves_; ++m) {
         const Step& step = steps_[m];
-        const std::uint32_t image = moved_then[(m * transforms + step.transform) * rest];
+        const std::uint32_t image = at[(m * transforms + step.transform) * rest];
         if (visit(space_.index_of_image(step, ids_ + m * stride, image))) return true;
       }
       return false;
@@ -573,8 +579,8 @@ std::uint64_t rest_table_bytes(const SymCoordinate& split, std::size_t moves,
                                std::size_t transforms, std::uint64_t indices);
 
 // The bytes of R's one block moved then conjugated (ClassSpace::RestBlock::
-// moved_then), where kept: at most kMovedThenBytes and a quarter of the
-// index space's three bits; else 0.
+// moved_then), where kept: R of at most 2^16 values, the table at most
+// kMovedThenBytes and a quarter of the index space's three bits; else 0.
 inline constexpr std::uint64_t kMovedThenBytes = 64ULL << 20;
 std::uint64_t moved_then_bytes(const SymCoordinate& split, std::size_t moves,
                                std::size_t transforms, std::uint64_t indices);
