@@ -92,7 +92,10 @@ TEST(ExactDivisors, AgreeWithDivision) {
 TEST(MultisetRank, MatchesLexicographicOrderOfDistinctArrangements) {
   for (const std::vector<std::uint8_t>& start :
        {std::vector<std::uint8_t>{0, 0, 1, 1, 2, 2, 2}, std::vector<std::uint8_t>{0, 1, 1, 1, 1},
-        std::vector<std::uint8_t>{0, 1, 2, 3, 4, 5}, std::vector<std::uint8_t>{0, 0, 0}}) {
+        std::vector<std::uint8_t>{0, 1, 2, 3, 4, 5}, std::vector<std::uint8_t>{0, 0, 0},
+        // Distinct labels and a filler (the last label, several times),
+        // one label without pieces.
+        std::vector<std::uint8_t>{0, 1, 2, 4, 4, 4}, std::vector<std::uint8_t>{1, 2, 2}}) {
     std::vector<std::uint8_t> counts(3 + start.size(), 0);
     for (std::uint8_t v : start) ++counts[v];
     counts.resize(static_cast<std::size_t>(*std::max_element(start.begin(), start.end())) + 1);
@@ -115,7 +118,8 @@ TEST(MultisetRank, MatchesLexicographicOrderOfDistinctArrangements) {
 }
 
 // Past 2^55 arrangements the rank takes 128-bit products: a round trip of
-// 24 pieces of 6 kinds (24! / (4!)^6, about 3.2e15) and of 20 distinct.
+// 24 pieces of 6 kinds (24! / (4!)^6, about 3.2e15), of 16 distinct and 4
+// fillers, and of 20 distinct.
 TEST(MultisetRank, RoundTripsForLargeMultisets) {
   std::vector<std::uint8_t> counts(6, 4), p;
   for (std::uint8_t v = 0; v < 6; ++v) p.insert(p.end(), 4, v);
@@ -127,6 +131,19 @@ TEST(MultisetRank, RoundTripsForLargeMultisets) {
     c = counts;
     multiset_unrank(r, c, back);
     ASSERT_EQ(back, p);
+  }
+  // 16 distinct labels and 4 fillers: 20! / 4!, about 1.0e17.
+  std::vector<std::uint8_t> filled(20, 16), filled_counts(17, 1);
+  std::iota(filled.begin(), filled.begin() + 16, 0);
+  filled_counts[16] = 4;
+  for (int trial = 0; trial < 100; ++trial) {
+    std::shuffle(filled.begin(), filled.end(), random);
+    std::vector<std::uint8_t> c = filled_counts, back(filled.size());
+    const std::uint64_t r = multiset_rank(filled, c);
+    ASSERT_LT(r, factorial(20) / factorial(4));
+    c = filled_counts;
+    multiset_unrank(r, c, back);
+    ASSERT_EQ(back, filled);
   }
   std::vector<std::uint8_t> distinct(20), ones(20, 1);
   std::iota(distinct.begin(), distinct.end(), 0);

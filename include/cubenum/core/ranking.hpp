@@ -151,18 +151,33 @@ constexpr std::uint64_t multinomial(std::span<const std::uint8_t> counts) {
 // Lexicographic rank of a sequence of labels 0..L-1 among all orderings of
 // the same multiset (`counts[v]`: how often v occurs; consumed). For
 // distinct labels it equals permutation_rank.
-// Every count 0 or 1, at most 20 labels of at most 64 values: the same rank
-// as a Lehmer code, the smaller unused labels counted from a mask.
-constexpr bool distinct_labels(std::span<const std::uint8_t> counts, std::size_t labels) {
-  if (labels > 20 || counts.size() > 64) return false;
-  for (std::uint8_t c : counts)
-    if (c > 1) return false;
+// Every count 0 or 1 but maybe the last label's (the filler a pieces part
+// gives the kinds after it), at most 20 labels of at most 64 values: the
+// same rank as a Lehmer code in which a place's weight is the remaining
+// places' arrangements, n! / fillers!, and the smaller unused labels are
+// counted from a mask (the filler, largest, after all of them).
+constexpr bool distinct_but_last(std::span<const std::uint8_t> counts, std::size_t labels) {
+  if (labels > 20 || counts.empty() || counts.size() > 64) return false;
+  for (std::size_t v = 0; v + 1 < counts.size(); ++v)
+    if (counts[v] > 1) return false;
   return true;
 }
 
+// [n][f]: n! / f!, the orderings of n places holding f fillers and n - f
+// distinct labels (0 where f > n).
+struct FallingFactorials {
+  std::uint64_t value[21][21] = {};
+  constexpr FallingFactorials() {
+    for (unsigned n = 0; n <= 20; ++n)
+      for (unsigned f = 0; f <= n; ++f) value[n][f] = factorial(n) / factorial(f);
+  }
+};
+inline constexpr FallingFactorials kFallingFactorials;
+
+// The mask of labels but the last with a count; counts consumed but the last's.
 constexpr std::uint64_t unused_mask(std::span<std::uint8_t> counts) {
   std::uint64_t unused = 0;
-  for (std::size_t v = 0; v < counts.size(); ++v) {
+  for (std::size_t v = 0; v + 1 < counts.size(); ++v) {
     unused |= std::uint64_t{counts[v]} << v;
     counts[v] = 0;
   }
@@ -174,14 +189,22 @@ constexpr std::uint64_t unused_mask(std::span<std::uint8_t> counts) {
 constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
                                       std::span<std::uint8_t> counts,
                                       std::uint64_t arrangements = 0) {
-  if (distinct_labels(counts, labels.size())) {
+  if (distinct_but_last(counts, labels.size())) {
+    const auto last = static_cast<std::uint8_t>(counts.size() - 1);
+    unsigned fillers = counts[last];
     std::uint64_t unused = unused_mask(counts), rank = 0;
     auto left = static_cast<unsigned>(labels.size());
     for (std::uint8_t label : labels) {
       const std::uint64_t bit = std::uint64_t{1} << label;
-      rank += static_cast<std::uint64_t>(std::popcount(unused & (bit - 1))) * factorial(--left);
-      unused &= ~bit;
+      const std::uint64_t smaller = label == last ? unused : unused & (bit - 1);
+      rank += static_cast<std::uint64_t>(std::popcount(smaller)) *
+              kFallingFactorials.value[--left][fillers];
+      if (label == last)
+        --fillers;
+      else
+        unused &= ~bit;
     }
+    counts[last] = 0;
     return rank;
   }
   if (arrangements == 0) arrangements = multinomial(counts);
@@ -216,11 +239,21 @@ constexpr std::uint64_t multiset_rank(std::span<const std::uint8_t> labels,
 // Inverse of multiset_rank: fills `labels` (counts consumed).
 constexpr void multiset_unrank(std::uint64_t rank, std::span<std::uint8_t> counts,
                                std::span<std::uint8_t> labels) {
-  if (distinct_labels(counts, labels.size())) {
+  if (distinct_but_last(counts, labels.size())) {
+    const auto last = static_cast<std::uint8_t>(counts.size() - 1);
+    unsigned fillers = counts[last];
     std::uint64_t unused = unused_mask(counts);
     auto left = static_cast<unsigned>(labels.size());
     for (std::uint8_t& label : labels) {
-      const std::uint64_t f = factorial(--left);
+      // Each unused label's orderings of the places left, then the filler's.
+      const std::uint64_t f = kFallingFactorials.value[--left][fillers];
+      const std::uint64_t before_filler = static_cast<std::uint64_t>(std::popcount(unused)) * f;
+      if (rank >= before_filler) {
+        rank -= before_filler;
+        label = last;
+        --fillers;
+        continue;
+      }
       std::uint64_t skip = rank / f;
       rank %= f;
       std::uint64_t bits = unused;
@@ -228,6 +261,7 @@ constexpr void multiset_unrank(std::uint64_t rank, std::span<std::uint8_t> count
       label = static_cast<std::uint8_t>(std::countr_zero(bits));
       unused &= ~(std::uint64_t{1} << label);
     }
+    counts[last] = 0;
     return;
   }
   const std::uint64_t arrangements = multinomial(counts);
