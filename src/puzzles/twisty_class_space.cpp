@@ -1337,7 +1337,17 @@ bool ClassSpace::self_inverse(std::uint64_t index, Scratch& s) const {
   group_.invert(s.position, s.moved);
   space_.read_position(s.moved, s.coded);
   const std::uint64_t c = c_of(s.coded);
-  return class_of_[c] == cls && index_of_moved(s, c) == index;
+  if (class_of_[c] != cls) return false;
+  if (rest_blocks_.empty()) return index_of_moved(s, c) == index;
+  // By R's tables, as a step's neighbour: the inverse's R taken to the
+  // class's least C.
+  const std::uint64_t inverse_r = r_of(s.coded);
+  const std::uint16_t k = to_least(c);
+  s.shift_ids.resize(shift_stride());
+  if (!shifts_.empty()) shift_ids(k, s.moved, s, s.shift_ids.data());
+  std::uint64_t image = rest_image(k, s.shift_ids.data(), inverse_r);
+  if (is_special_[cls] != 0) image = least_rest_by_table(static_cast<std::uint32_t>(cls), image);
+  return image == index % split_.rest;
 }
 
 bool ClassSpace::inverse_c_in_class(std::uint64_t cls, std::uint64_t r) const {

@@ -451,6 +451,7 @@ struct ClassSpace::Scratch {
   Arrangement base_position;  // a cursor's, whose neighbours are visited
   Position coded, base, acted, imaged;
   std::vector<std::uint8_t> shift;
+  std::vector<std::uint32_t> shift_ids;
   std::vector<std::uint64_t> coordinates;
 };
 
