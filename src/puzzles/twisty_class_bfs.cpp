@@ -175,7 +175,8 @@ std::uint64_t rest_table_bytes(const SymCoordinate& split, std::size_t moves,
 
 std::uint64_t moved_then_bytes(const SymCoordinate& split, std::size_t moves,
                                std::size_t transforms, std::uint64_t indices) {
-  if (split.rest_blocks.size() != 1 || split.piece_blocks || split.rest > 0x10000) return 0;
+  if (split.rest_blocks.size() != 1 || split.piece_blocks || split.rest > kMovedThenValues)
+    return 0;
   const std::uint64_t bytes = std::uint64_t{2} * moves * transforms * split.rest;
   return bytes <= kMovedThenBytes && bytes <= indices * 3 / 8 / 4 ? bytes : 0;
 }

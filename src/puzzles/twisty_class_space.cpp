@@ -1341,13 +1341,12 @@ bool ClassSpace::self_inverse(std::uint64_t index, Scratch& s) const {
   if (rest_blocks_.empty()) return index_of_moved(s, c) == index;
   // By R's tables, as a step's neighbour: the inverse's R taken to the
   // class's least C.
-  const std::uint64_t inverse_r = r_of(s.coded);
   const std::uint16_t k = to_least(c);
+  const Step step{static_cast<std::uint32_t>(cls), k, is_special_[cls] != 0};
+  const std::uint64_t inverse_r = r_of(s.coded);
   s.shift_ids.resize(shift_stride());
   if (!shifts_.empty()) shift_ids(k, s.moved, s, s.shift_ids.data());
-  std::uint64_t image = rest_image(k, s.shift_ids.data(), inverse_r);
-  if (is_special_[cls] != 0) image = least_rest_by_table(static_cast<std::uint32_t>(cls), image);
-  return image == index % split_.rest;
+  return step_index(step, s.shift_ids.data(), inverse_r) == index;
 }
 
 bool ClassSpace::inverse_c_in_class(std::uint64_t cls, std::uint64_t r) const {
@@ -1456,7 +1455,7 @@ void ClassSpace::build_rest_tables() {
 // wanted, by default where moved_then_bytes keeps them.
 void ClassSpace::build_moved_then(RestBlock& b, std::optional<bool> wanted) const {
   const std::size_t moves = space_.move_list().size();
-  if (b.size > 0x10000 ||
+  if (b.size > kMovedThenValues ||
       !wanted.value_or(moved_then_bytes(split_, moves, transforms_, size()) != 0))
     return;
   b.moved_then.resize(moves * transforms_ * b.size);

@@ -580,8 +580,10 @@ std::uint64_t rest_table_bytes(const SymCoordinate& split, std::size_t moves,
                                std::size_t transforms, std::uint64_t indices);
 
 // The bytes of R's one block moved then conjugated (ClassSpace::RestBlock::
-// moved_then), where kept: R of at most 2^16 values, the table at most
-// kMovedThenBytes and a quarter of the index space's three bits; else 0.
+// moved_then), where kept: R of at most kMovedThenValues (its entries are
+// 16 bits), the table at most kMovedThenBytes and a quarter of the index
+// space's three bits; else 0.
+inline constexpr std::uint64_t kMovedThenValues = 1ULL << 16;
 inline constexpr std::uint64_t kMovedThenBytes = 64ULL << 20;
 std::uint64_t moved_then_bytes(const SymCoordinate& split, std::size_t moves,
                                std::size_t transforms, std::uint64_t indices);
