@@ -33,10 +33,9 @@ BitmapTally tally_level(const ClassSpace& space, const AtomicBitmap& level, std:
     for (std::size_t w = begin; w != end; ++w) {
       std::uint64_t bits = level.load_word(w);
       if (bits == 0) continue;
-      // A word within classes fixed by no symmetry: |G| positions a class.
+      // A word within plain classes: |G| positions a class.
       const std::uint64_t low = first + w * 64;
-      if (!inverse &&
-          !space.any_special(low, low + 63 - static_cast<unsigned>(std::countl_zero(bits)))) {
+      if (space.plain(low, low + 63 - static_cast<unsigned>(std::countl_zero(bits)), inverse)) {
         sum.positions += order * static_cast<std::uint64_t>(std::popcount(bits));
         continue;
       }

@@ -419,6 +419,7 @@ class ClassSpace::BlockCode {
       : blocks_(blocks),
         slots_(orbit.size()),
         digits_(static_cast<std::uint32_t>(factorial(blocks.size))),
+        divisor_(digits_),
         solved_parity_(permutation_parity(orbit.kind)) {
     for (std::size_t i = 0; i < slots_; ++i) {
       solved_[i] = orbit.kind[i];
@@ -466,6 +467,18 @@ class ClassSpace::BlockCode {
     }
     return c;
   }
+  // Whether the inverse of (labels, digit d of block b) has `target`'s
+  // labels at block b's home slots: the home of the piece in slot i gets
+  // the block of the kind at home in slot i (as c_of_inverse).
+  bool inverse_matches(const std::uint8_t* labels, const std::uint8_t* target, unsigned b,
+                       std::uint32_t d) const {
+    const std::uint8_t* order = &orders_[std::size_t{d} * blocks_.size];
+    std::size_t q = 0;
+    for (std::size_t i = 0; i < slots_; ++i)
+      if (labels[i] == b && target[home_[members_[b][order[q++]]]] != blocks_.block_of[solved_[i]])
+        return false;
+    return true;
+  }
   // C of the inverse of the kinds: it puts at the home of the kind in slot
   // i the kind at home in slot i.
   std::uint64_t c_of_inverse(const std::uint8_t* kinds) const {
@@ -483,8 +496,10 @@ class ClassSpace::BlockCode {
     for (unsigned b = 0; b < blocks_.count; ++b)
       digits[b] = number_of_[permutation_rank(std::span(order[b].data(), blocks_.size))];
   }
+  // `Blocks` is blocks() where not 0 (a loop the compiler unrolls).
+  template <unsigned Blocks = 0>
   std::uint64_t encode(const std::uint32_t* digits) const {
-    const unsigned last = blocks_.count - 1;
+    const unsigned last = (Blocks != 0 ? Blocks : blocks_.count) - 1;
     std::uint64_t r = blocks_.parity_kept ? digits[last] >> 1 : digits[last];
     for (unsigned b = last; b-- > 0;) r = r * digits_ + digits[b];
     return r;
@@ -492,12 +507,14 @@ class ClassSpace::BlockCode {
   // The digits of r, the last's parity bit `parity` where it is left out
   // plus the other digits' parities (a block's order's parity is its
   // digit's low bit, and the orbit's parity their sum with C's own).
+  template <unsigned Blocks = 0>
   void decode(std::uint64_t r, unsigned parity, std::uint32_t* digits) const {
-    const unsigned last = blocks_.count - 1;
+    const unsigned last = (Blocks != 0 ? Blocks : blocks_.count) - 1;
     for (unsigned b = 0; b < last; ++b) {
-      digits[b] = static_cast<std::uint32_t>(r % digits_);
+      const std::uint64_t rest = r < kFastBelow ? divisor_.quotient(r) : r / digits_;
+      digits[b] = static_cast<std::uint32_t>(r - rest * digits_);
       parity ^= digits[b] & 1;
-      r /= digits_;
+      r = rest;
     }
     digits[last] = static_cast<std::uint32_t>(blocks_.parity_kept ? 2 * r + parity : r);
   }
@@ -577,6 +594,8 @@ class ClassSpace::BlockCode {
   SymCoordinate::PieceBlocks blocks_;
   std::size_t slots_;
   std::uint32_t digits_;
+  static constexpr std::uint64_t kFastBelow = std::uint64_t{1} << 32;  // FastDivisor's bound
+  FastDivisor divisor_;                                                // by digits_
   unsigned solved_parity_;
   std::vector<std::vector<std::uint8_t>> members_;  // [block]: its kinds, increasing
   std::vector<std::uint8_t> index_;                 // [kind]: its place among its block's
@@ -633,7 +652,10 @@ ClassSpace::ClassSpace(const TwistySpace& space, const SymmetryGroup& group, Sym
   }
   if (!rest_blocks_.empty()) keep_steps();
   if (one_block_ != nullptr) build_moved_then(rest_blocks_[0], options.moved_then);
-  if (group.inverse()) find_self_inverse_candidates();
+  if (group.inverse()) {
+    find_self_inverse_candidates();
+    if (blocks_ && options.method == NeighbourMethod::ByTable) build_inverse_masks();
+  }
   // The steps kept hold C after each move already.
   if (steps_.empty() && block_steps_.empty()) build_c_moves();
 }
@@ -664,6 +686,7 @@ std::uint64_t ClassSpace::table_bytes() const {
   for (const TwistShift& t : shifts_) bytes += (t.low_table.size() + t.high_table.size()) * 4;
   bytes += block_steps_.size() * sizeof(BlockAction) + digit_maps_.size() * 2;
   for (const auto& fixing : block_fixing_) bytes += fixing.size() * sizeof(BlockAction);
+  bytes += inverse_masks_.size() * 8 + inverse_mask_entry_.size() * 4;
   return bytes;
 }
 
@@ -1009,6 +1032,43 @@ void ClassSpace::find_self_inverse_candidates() {
   }
 }
 
+void ClassSpace::build_inverse_masks() {
+  const unsigned blocks = blocks_->blocks();
+  const std::uint32_t digits = blocks_->digit_values();
+  const auto candidates =
+      static_cast<std::size_t>(std::count(may_self_invert_.begin(), may_self_invert_.end(), 1));
+  // Kept where small beside the index space (at most a quarter of its
+  // three bits, or 1 MiB).
+  const std::uint64_t allowed = std::max<std::uint64_t>(1 << 20, size() * 3 / 32);
+  if (transforms_ > 64 || candidates * blocks * digits * 8 > allowed) return;
+  inverse_mask_entry_.assign(reps_.size(), kNone);
+  std::uint32_t entries = 0;
+  for (std::size_t cls = 0; cls < reps_.size(); ++cls)
+    if (may_self_invert_[cls] != 0) inverse_mask_entry_[cls] = entries++;
+  std::vector<std::vector<std::uint32_t>> values(entries);
+  for (std::uint32_t c = 0; c < class_of_.size(); ++c)
+    if (const std::uint32_t entry = inverse_mask_entry_[class_of_[c]]; entry != kNone)
+      values[entry].push_back(c);
+  inverse_masks_.assign(std::size_t{entries} * blocks * digits, 0);
+  const std::size_t n = space_.orbits()[0].size();
+  parallel_for_chunks(reps_.size(), 64, [&](std::size_t begin, std::size_t end) {
+    std::array<std::uint8_t, 64> target;
+    for (std::size_t cls = begin; cls != end; ++cls) {
+      const std::uint32_t entry = inverse_mask_entry_[cls];
+      if (entry == kNone) continue;
+      const std::uint8_t* labels = &rep_labels_[cls * n];
+      std::uint64_t* masks = &inverse_masks_[std::size_t{entry} * blocks * digits];
+      for (std::size_t v = 0; v < values[entry].size(); ++v) {
+        blocks_->labels_of(values[entry][v], target.data());
+        for (unsigned b = 0; b < blocks; ++b)
+          for (std::uint32_t d = 0; d < digits; ++d)
+            if (blocks_->inverse_matches(labels, target.data(), b, d))
+              masks[b * digits + d] |= std::uint64_t{1} << v;
+      }
+    }
+  });
+}
+
 const std::vector<std::uint16_t>* ClassSpace::stabiliser(std::uint32_t cls) const {
   const std::uint32_t entry = special_entry_[cls];
   return entry == kNone ? nullptr : &stabilisers_[entry].second;
@@ -1352,6 +1412,15 @@ bool ClassSpace::self_inverse(std::uint64_t index, Scratch& s) const {
 bool ClassSpace::inverse_c_in_class(std::uint64_t cls, std::uint64_t r) const {
   std::array<std::uint32_t, kMaxPieceBlocks> digits;
   blocks_->decode(r, block_parity_[cls], digits.data());
+  if (!inverse_masks_.empty()) {
+    const unsigned blocks = blocks_->blocks();
+    const std::uint32_t values = blocks_->digit_values();
+    const std::uint64_t* masks =
+        &inverse_masks_[std::size_t{inverse_mask_entry_[cls]} * blocks * values];
+    std::uint64_t in_class = ~std::uint64_t{0};
+    for (unsigned b = 0; b < blocks; ++b) in_class &= masks[b * values + digits[b]];
+    return in_class != 0;
+  }
   std::array<std::uint8_t, 64> kinds;
   blocks_->kinds_of(&rep_labels_[cls * space_.orbits()[0].size()], digits.data(), kinds.data());
   return class_of_[blocks_->c_of_inverse(kinds.data())] == cls;
@@ -1707,24 +1776,40 @@ struct DigitAction {
 
 }  // namespace
 
+template <unsigned Blocks>
 std::uint64_t ClassSpace::act(const BlockAction& a, const std::uint32_t* digits) const {
   std::array<std::uint32_t, kMaxPieceBlocks> out;
   const std::uint32_t values = blocks_->digit_values();
-  for (unsigned t = 0; t < blocks_->blocks(); ++t)
+  const unsigned blocks = Blocks != 0 ? Blocks : blocks_->blocks();
+  for (unsigned t = 0; t < blocks; ++t)
     out[t] = digit_maps_[std::size_t{a.map[t]} * values + digits[a.source[t]]];
-  return blocks_->encode(out.data());
+  return blocks_->encode<Blocks>(out.data());
 }
 
+template <unsigned Blocks>
 void ClassSpace::block_neighbours(std::uint32_t cls, std::uint64_t r, std::uint64_t* out) const {
   std::array<std::uint32_t, kMaxPieceBlocks> digits;
-  blocks_->decode(r, block_parity_[cls], digits.data());
+  blocks_->decode<Blocks>(r, block_parity_[cls], digits.data());
   const std::size_t moves = space_.move_list().size();
   const BlockAction* steps = block_steps_.data() + std::size_t{cls} * moves;
   for (std::size_t m = 0; m < moves; ++m) {
     const BlockAction& a = steps[m];
-    std::uint64_t image = act(a, digits.data());
+    std::uint64_t image = act<Blocks>(a, digits.data());
     if (a.special) image = least_rest_by_table(a.cls, image);
     out[m] = std::uint64_t{a.cls} * split_.rest + image;
+  }
+}
+
+// Three blocks (the dino's edges, ufo's pieces) and two with their count
+// known to the compiler.
+void ClassSpace::block_neighbours(std::uint32_t cls, std::uint64_t r, std::uint64_t* out) const {
+  switch (blocks_->blocks()) {
+    case 2:
+      return block_neighbours<2>(cls, r, out);
+    case 3:
+      return block_neighbours<3>(cls, r, out);
+    default:
+      return block_neighbours<0>(cls, r, out);
   }
 }
 

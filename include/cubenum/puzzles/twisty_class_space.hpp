@@ -173,11 +173,15 @@ class ClassSpace {
   // Whether the class has nontrivial stabiliser candidates (positions()
   // can be below |G| only then).
   bool special(std::uint64_t index) const { return is_special_[index / split_.rest] != 0; }
-  // Whether any index from `first` to `last` (both in the space) is.
-  bool any_special(std::uint64_t first, std::uint64_t last) const {
+  // Whether every index from `first` to `last` (both in the space) is of
+  // a class that is not special and (where `inverse`) cannot hold its
+  // positions' inverses: |G| positions a class, none its own inverse.
+  bool plain(std::uint64_t first, std::uint64_t last, bool inverse) const {
     for (std::uint64_t c = first / split_.rest; c <= last / split_.rest; ++c)
-      if (is_special_[c] != 0) return true;
-    return false;
+      if (is_special_[c] != 0 ||
+          (inverse && (may_self_invert_.empty() || may_self_invert_[c] != 0)))
+        return false;
+    return true;
   }
   // The class of the inverse of the class's positions (group.inverse()).
   std::uint64_t inverse_of(std::uint64_t index) const;
@@ -363,6 +367,14 @@ class ClassSpace {
   // [class]: whether its positions' inverses may lie in it (group.inverse()).
   std::vector<std::uint8_t> may_self_invert_;
   void find_self_inverse_candidates();
+  // Where C is blocks, for each candidate class (at most 64 values of C):
+  // [(entry * blocks + b) * digit values + d], the class's values of C
+  // (bit v for its v-th) that the inverse's C matches on block b's home
+  // slots where b's digit is d. The inverse's C is in the class where one
+  // value's bit is set in every block's mask.
+  std::vector<std::uint64_t> inverse_masks_;
+  std::vector<std::uint32_t> inverse_mask_entry_;  // [class]: or none
+  void build_inverse_masks();
   // By table, where it applies: each block of R after each move and
   // under each transform (C's pieces at home), the shifts, and each
   // stabilisers_ entry's shift ids ([j * shift_stride() + t] for its j-th
@@ -439,7 +451,11 @@ class ClassSpace {
   std::vector<std::uint8_t> block_parity_;  // [class]: see BlockCode::decode
   void label_classes();
   void build_block_tables();
+  // R's digits moved by a step (`Blocks`: the blocks where not 0).
+  template <unsigned Blocks = 0>
   std::uint64_t act(const BlockAction& a, const std::uint32_t* digits) const;
+  template <unsigned Blocks>
+  void block_neighbours(std::uint32_t cls, std::uint64_t r, std::uint64_t* out) const;
   void block_neighbours(std::uint32_t cls, std::uint64_t r, std::uint64_t* out) const;
   bool block_tables_agree();
 };
