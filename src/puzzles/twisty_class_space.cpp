@@ -1396,17 +1396,27 @@ bool ClassSpace::self_inverse(std::uint64_t index, Scratch& s) const {
   arrange(reps_[cls], index % split_.rest, s);
   group_.invert(s.position, s.moved);
   space_.read_position(s.moved, s.coded);
-  const std::uint64_t c = c_of(s.coded);
-  if (class_of_[c] != cls) return false;
-  if (rest_blocks_.empty()) return index_of_moved(s, c) == index;
+  if (rest_blocks_.empty()) {
+    const std::uint64_t c = c_of(s.coded);
+    return class_of_[c] == cls && index_of_moved(s, c) == index;
+  }
   // By R's tables, as a step's neighbour: the inverse's R taken to the
-  // class's least C.
-  const std::uint16_t k = to_least(c);
-  const Step step{static_cast<std::uint32_t>(cls), k, is_special_[cls] != 0};
+  // class's least C. C is whole orbits (R's tables are not kept for
+  // blocks), so the inverse's C, the transform to its least and the
+  // shifts there are the class's: found at its first index asked (after
+  // R: shift_ids overwrites s.coded).
   const std::uint64_t inverse_r = r_of(s.coded);
-  s.shift_ids.resize(shift_stride());
-  if (!shifts_.empty()) shift_ids(k, s.moved, s, s.shift_ids.data());
-  return step_index(step, s.shift_ids.data(), inverse_r) == index;
+  if (s.inverse_of_class != cls) {
+    const std::uint64_t c = c_of(s.coded);
+    s.inverse_of_class = cls;
+    s.inverse_step = Step{static_cast<std::uint32_t>(cls), to_least(c), is_special_[cls] != 0};
+    s.inverse_in_class = class_of_[c] == cls;
+    s.inverse_shift_ids.resize(shift_stride());
+    if (!shifts_.empty())
+      shift_ids(s.inverse_step.transform, s.moved, s, s.inverse_shift_ids.data());
+  }
+  return s.inverse_in_class &&
+         step_index(s.inverse_step, s.inverse_shift_ids.data(), inverse_r) == index;
 }
 
 bool ClassSpace::inverse_c_in_class(std::uint64_t cls, std::uint64_t r) const {

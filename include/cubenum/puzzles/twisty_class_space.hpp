@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -469,6 +470,11 @@ struct ClassSpace::Scratch {
   std::vector<std::uint8_t> shift;
   std::vector<std::uint32_t> shift_ids;
   std::vector<std::uint64_t> coordinates;
+  // self_inverse's: the class whose inverse's step it holds last.
+  std::uint64_t inverse_of_class = std::numeric_limits<std::uint64_t>::max();
+  Step inverse_step;
+  bool inverse_in_class = false;
+  std::vector<std::uint32_t> inverse_shift_ids;
 };
 
 class ClassSpace::Cursor {
