@@ -6,13 +6,16 @@
 #include "cubenum/puzzles/twisty_symmetry.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <map>
 #include <queue>
 #include <random>
 #include <set>
 #include <sstream>
 
+#include "cubenum/core/checkpoint.hpp"
 #include "cubenum/core/cluster.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
@@ -414,16 +417,20 @@ std::vector<std::uint64_t> classes_with_inverse(const Puzzle& p, const SymmetryG
 void expect_class_bfs_agrees(const ClassSpace& classes, const std::vector<Positions>& levels,
                              const std::vector<std::uint64_t>& expected,
                              const std::vector<std::uint64_t>& with_inverse) {
+  // The row engine where the space has its rows (ClassRows), and the
+  // frontier engine on its indices.
+  const int engines = ClassRows::of(classes) ? 2 : 1;
   for (int threads : {1, 2})
-    for (int mode = 0; mode < 3; ++mode) {
-      const bool two_bit = mode == 1, inverse = mode == 2;
+    for (int mode = 0; mode < 3 * engines; ++mode) {
+      const bool two_bit = mode % 3 == 1, inverse = mode % 3 == 2, rows = mode < 3;
       SCOPED_TRACE(::testing::Message()
                    << threads << " threads, two bits " << two_bit << ", inverse " << inverse
-                   << ", by table " << classes.table_driven());
+                   << ", by table " << classes.table_driven() << ", rows " << rows);
       ThreadLimit limit(threads);
       ClassBfsOptions options;
       options.two_bit = two_bit;
       options.inverse = inverse;
+      options.rows = rows;
       const ClassEnumeration e = enumerate_classes(classes, options, this_cluster());
       ASSERT_EQ(e.positions.size(), levels.size());
       for (std::size_t d = 0; d < levels.size(); ++d) {
@@ -459,6 +466,8 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
     // R moved then conjugated by one table, where R is one block (not
     // where C is blocks of an orbit: corner permutations).
     EXPECT_EQ(moved_then.moves_then_conjugates(), !split.piece_blocks.has_value());
+    // The row engine's rows, where that table is R's whole action.
+    EXPECT_EQ(ClassRows::of(moved_then) != nullptr, !split.piece_blocks.has_value());
     EXPECT_FALSE(through_positions.table_driven());
     EXPECT_EQ(classes.twist_shifts(), p.twist_shifts);
     // C's images and the shifts come from its kinds (the tables by kinds,
@@ -471,6 +480,69 @@ TEST(TwistyClassBfs, AgreesWithListedOrbits) {
     for (const ClassSpace* space_of_classes : {&classes, &moved_then, &through_positions})
       expect_class_bfs_agrees(*space_of_classes, levels, expected, with_inverse);
   }
+}
+
+// The row engine's run over classes stopped after each level in turn (a
+// checkpoint at every level) and resumed: the classes and positions of the
+// levels done travel with the checkpoint, and the run ends with the
+// uninterrupted run's counts.
+TEST(TwistyClassBfs, RowsResumedAfterAnyLevelEndAsTheUninterruptedRun) {
+  const Puzzle p = small_puzzles().front();  // tiles-2x3
+  const SymmetryGroup group(p.def, p.moves, {SymmetryChoice::All, true});
+  const TwistySpace space(p.def, p.moves);
+  const ClassSpace classes(space, group, choose_sym_coordinate(space, group),
+                           {{}, NeighbourMethod::ByTable, true, {}});
+  ASSERT_NE(ClassRows::of(classes), nullptr);
+  ClassBfsOptions options;
+  options.inverse = true;
+  const ClassEnumeration whole = enumerate_classes(classes, options, this_cluster());
+  const auto counts = [](const ClassEnumeration& e) {
+    std::vector<std::array<std::uint64_t, 3>> c;
+    for (std::size_t d = 0; d < e.positions.size(); ++d)
+      c.push_back({e.positions[d], e.classes[d].classes, e.classes[d].with_inverse});
+    return c;
+  };
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("cubenum-class-rows-" + std::to_string(::getpid()));
+  for (std::size_t stop = 1; stop + 1 < whole.positions.size(); ++stop) {
+    SCOPED_TRACE(stop);
+    std::filesystem::remove_all(dir);
+    const CheckpointJson identity = {{"test", "class rows"}};
+    CheckpointWriter writer(dir.string(), identity, "--checkpoint");
+    ClassBfsOptions first = options;
+    first.checkpoint = &writer;
+    first.checkpoint_every = 0;
+    std::size_t asked = 0;
+    first.should_stop = [&] { return ++asked == stop; };
+    const ClassEnumeration part = enumerate_classes(classes, first, this_cluster());
+    EXPECT_TRUE(part.bfs.stopped);
+    const CheckpointReader reader(dir.string(), identity);
+    ClassBfsOptions rest = options;
+    rest.resume = &reader;
+    const ClassEnumeration resumed = enumerate_classes(classes, rest, this_cluster());
+    EXPECT_FALSE(resumed.bfs.stopped);
+    EXPECT_EQ(counts(resumed), counts(whole));
+  }
+  // A checkpoint of one engine is refused by the other (a run saved by a
+  // program that searched these classes the other way).
+  for (const bool saved_by_rows : {true, false}) {
+    SCOPED_TRACE(saved_by_rows);
+    std::filesystem::remove_all(dir);
+    const CheckpointJson identity = {{"test", "class rows"}};
+    CheckpointWriter writer(dir.string(), identity, "--checkpoint");
+    ClassBfsOptions first = options;
+    first.rows = saved_by_rows;
+    first.checkpoint = &writer;
+    first.checkpoint_every = 0;
+    first.should_stop = [] { return true; };
+    enumerate_classes(classes, first, this_cluster());
+    const CheckpointReader reader(dir.string(), identity);
+    ClassBfsOptions rest = options;
+    rest.rows = !saved_by_rows;
+    rest.resume = &reader;
+    EXPECT_THROW(enumerate_classes(classes, rest, this_cluster()), InputError);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // A tetrahedron's six edges, each corner's move a three-cycle of the edges

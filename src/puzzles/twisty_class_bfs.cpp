@@ -1,10 +1,14 @@
 // The BFS over symmetry classes, and the positions and classes of each
 // level counted from its classes.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 #include "cubenum/bfs/bfs_checkpoint.hpp"
 #include "cubenum/bfs/frontier_bfs.hpp"
+#include "cubenum/bfs/row_bfs.hpp"
 #include "cubenum/core/error.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/puzzles/twisty_class_space.hpp"
@@ -119,8 +123,87 @@ void restore_counts(const CheckpointJson& json, ClassEnumeration& e) {
 
 }  // namespace
 
+namespace {
+
+// The row engine on the class space's rows, one process: each level's
+// rows tallied (ClassRows::tally) in parallel. A resumed run's last saved
+// level is the frontier, handed to on_level again.
+ClassEnumeration enumerate_class_rows(const ClassSpace& space, const ClassRows& rows,
+                                      const ClassBfsOptions& options) {
+  ClassEnumeration e;
+  bfs::RowBfsOptions o;
+  o.policy = options.policy;
+  o.codes = bfs::RowCodes::Frontier;
+  const std::uint32_t words = (rows.columns() + 63) / 64;
+  o.on_level = [&](const bfs::RowLevel& level, const bfs::LevelRows& states) {
+    struct Scratch {
+      std::vector<bfs::Word> row;
+      std::optional<ClassSpace::Cursor> cursor;
+    };
+    PerWorker<Scratch> scratch;
+    const auto sum =
+        parallel_sum<ClassRows::Tally>(rows.rows(), 64, [&](std::size_t begin, std::size_t end) {
+          Scratch& s = scratch.local();
+          if (!s.cursor) s.row.resize(words), s.cursor.emplace(space.cursor(0));
+          ClassRows::Tally t;
+          for (auto r = static_cast<std::uint32_t>(begin); r != end; ++r) {
+            const std::uint32_t count = states.count(r);
+            if (count == 0) continue;
+            t += rows.tally(r, states.row(r, s.row.data()), count, options.inverse, *s.cursor);
+          }
+          return t;
+        });
+    e.positions.push_back(sum.positions);
+    e.classes.push_back({sum.classes, options.inverse ? (sum.classes + sum.self_inverse) / 2 : 0});
+    e.methods.push_back(level.work.method());
+    const bfs::LevelStats stats{
+        level.depth, sum.classes, level.seconds,
+        level.work.pulled > level.work.pushed ? bfs::Direction::BottomUp : bfs::Direction::TopDown};
+    if (options.on_level) options.on_level(stats, sum.positions);
+  };
+  if (options.on_progress)
+    o.on_progress = [&](std::uint64_t done) { options.on_progress(done * rows.columns()); };
+  o.checkpoint = options.checkpoint;
+  o.checkpoint_every = options.checkpoint_every;
+  o.resume = options.resume;
+  o.should_stop = options.should_stop;
+  o.save_extra = [&] { return saved_counts(e); };
+  o.resume_extra = [&](const CheckpointJson& saved) {
+    restore_counts(saved, e);
+    if (e.positions.empty()) throw InputError("--resume", 0, "the checkpoint has no class counts");
+    e.positions.pop_back(), e.classes.pop_back();
+    e.methods.assign(e.positions.size(), "");
+  };
+  const std::uint64_t source = space.index_of(space.space().solved_rank());
+  const bfs::RowBfsResult result = bfs::row_bfs<bfs::TwoBitRows>(rows, {&source, 1}, o);
+  for (const bfs::RowLevel& level : result.levels)
+    e.bfs.levels.push_back({level.depth, e.classes[level.depth].classes, level.seconds});
+  for (const LevelClasses& c : e.classes) e.bfs.reached += c.classes;
+  e.bfs.stopped = result.stopped;
+  e.bfs.resumed = options.resume != nullptr;
+  return e;
+}
+
+// A checkpoint of the other engine (saved by a program that searched the
+// classes the other way) is refused: the row engine's state has no
+// "two_bit".
+void check_resumed_engine(const ClassBfsOptions& options, bool rows) {
+  if (options.resume == nullptr || options.resume->state().contains("two_bit") != rows) return;
+  const char* saved = rows ? "indices (the frontier engine)" : "rows (the row engine)";
+  throw InputError("--resume", 0,
+                   fmt::format("the checkpoint is of a search over the classes' {}, this run "
+                               "searches their {}: resume it with the program that saved it, "
+                               "or start again",
+                               saved, rows ? "rows" : "indices"));
+}
+
+}  // namespace
+
 ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOptions& options,
                                    Cluster& cluster) {
+  const auto rows = options.rows && cluster.processes() == 1 ? ClassRows::of(space) : nullptr;
+  check_resumed_engine(options, rows != nullptr);
+  if (rows) return enumerate_class_rows(space, *rows, options);
   const RankPart part = part_of(space.size(), cluster.process(), cluster.processes());
   const std::uint64_t order = space.group_order();
   ClassEnumeration e;

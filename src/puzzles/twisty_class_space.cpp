@@ -1911,4 +1911,99 @@ bool ClassSpace::block_tables_agree() {
   return true;
 }
 
+std::unique_ptr<const ClassRows> ClassRows::of(const ClassSpace& space) {
+  if (space.turns_.size() != 1 || space.one_block_ == nullptr ||
+      space.one_block_->moved_then.empty() || space.steps_.empty() ||
+      space.reps_.size() > 0xFFFFFFFFU || space.space_.move_list().size() > 0xFF)
+    return nullptr;
+  auto rows = std::make_unique<ClassRows>(space);
+  if (!space.shifts_.empty() && !rows->build_shifted()) return nullptr;
+  return rows;
+}
+
+// Each (move, transform, shifts) that a step takes, once: kept where they
+// take at most a quarter of the index space's three bits (as the
+// moved-then table), twice that table or 1 MiB, and kMovedThenBytes.
+bool ClassRows::build_shifted() {
+  const std::size_t stride = space_.shift_stride(), size = space_.one_block_->size;
+  const std::uint64_t allowed = std::min<std::uint64_t>(
+      kMovedThenBytes, std::max({std::uint64_t{1} << 20, space_.one_block_->moved_then.size() * 4,
+                                 space_.size() * 3 / 32}));
+  std::map<std::vector<std::uint32_t>, std::uint32_t> ids;
+  tables_.resize(std::size_t{rows()} * moves_);
+  std::vector<std::uint32_t> key(2 + stride);
+  for (std::uint32_t r = 0; r < rows(); ++r)
+    for (std::size_t m = 0; m < moves_; ++m) {
+      const std::size_t at = std::size_t{r} * moves_ + m;
+      key[0] = static_cast<std::uint32_t>(m);
+      key[1] = space_.steps_[at].transform;
+      std::copy_n(space_.step_shifts_.data() + at * stride, stride, key.begin() + 2);
+      const auto [it, added] = ids.emplace(key, static_cast<std::uint32_t>(ids.size()));
+      if (added && ids.size() * size * 2 > allowed) return false;
+      tables_[at] = it->second;
+    }
+  shifted_.resize(ids.size() * size);
+  const std::vector<std::uint16_t>& moved_then = space_.one_block_->moved_then;
+  for (const auto& [k, id] : ids) {
+    const std::uint16_t* from = moved_then.data() + (k[0] * space_.transforms_ + k[1]) * size;
+    for (std::size_t c = 0; c < size; ++c)
+      shifted_[id * size + c] =
+          static_cast<std::uint16_t>(space_.shifted_rest(k.data() + 2, from[c]));
+  }
+  return true;
+}
+
+// Move m from class r's least C goes to class t, conjugated by symmetry S
+// (the step's transform) to t's least: S m^-1 S^-1 returns.
+ClassRows::ClassRows(const ClassSpace& space)
+    : space_(space), moves_(space.space_.move_list().size()), returns_(rows() * moves_) {
+  const auto& elements = space_.group_.elements();
+  parallel_for_chunks(rows(), 256, [&](std::size_t begin, std::size_t end) {
+    for (auto r = static_cast<std::uint32_t>(begin); r != end; ++r)
+      for (std::size_t m = 0; m < moves_; ++m) {
+        const ClassSpace::Step& st = step(r, static_cast<int>(m));
+        const int back =
+            elements[st.transform]
+                .move_to[static_cast<std::size_t>(space_.space_.inverse(static_cast<int>(m)))];
+        if (step(st.cls, back).cls != r)
+          throw std::logic_error("ClassRows: a move's conjugated inverse does not return");
+        returns_[r * moves_ + m] = static_cast<std::uint8_t>(back);
+      }
+  });
+}
+
+void ClassRows::close_row(std::uint32_t r, std::uint64_t* bits) const {
+  // An image added ahead is visited too: it adds images of the same states.
+  const std::uint32_t words = (columns() + 63) / 64;
+  for (std::uint32_t w = 0; w < words; ++w)
+    for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
+      space_.for_each_fixed_image(
+          r, std::uint64_t{w} * 64 + std::countr_zero(word),
+          [&](std::uint64_t image) { bits[image / 64] |= std::uint64_t{1} << (image % 64); });
+}
+
+ClassRows::Tally ClassRows::tally(std::uint32_t r, const std::uint64_t* bits, std::uint32_t count,
+                                  bool inverse, ClassSpace::Cursor& cursor) const {
+  Tally t;
+  const std::uint64_t order = space_.group_order(), first = std::uint64_t{r} * columns();
+  const std::uint32_t words = (columns() + 63) / 64;
+  if (!closed(r)) {
+    t.classes = count;
+    t.positions = count * order;
+    for (std::uint32_t w = 0; inverse && w < words; ++w)
+      for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
+        t.self_inverse += cursor.self_inverse(first + w * 64 + std::countr_zero(word));
+    return t;
+  }
+  t.positions = count * (order / (space_.stabiliser(r)->size() + 1));
+  for (std::uint32_t w = 0; w < words; ++w)
+    for (std::uint64_t word = bits[w]; word != 0; word &= word - 1) {
+      const std::uint64_t c = std::uint64_t{w} * 64 + std::countr_zero(word);
+      if (space_.least_rest_by_table(r, c) != c) continue;
+      ++t.classes;
+      if (inverse) t.self_inverse += cursor.self_inverse(first + c);
+    }
+  return t;
+}
+
 }  // namespace cubenum::twisty

@@ -121,8 +121,9 @@ BfsResult bfs_shared(const TwistySpace& space, const BfsRequest& args, const Cla
   return summary;
 }
 
-// Over classes: the frontier engine on the class space, on every thread and
-// every process.
+// Over classes: the row engine on the class space's rows where it has them
+// and one process runs (ClassRows), else the frontier engine on its
+// indices, on every thread and every process.
 BfsResult bfs_over_classes(const TwistySpace& space, const ClassSpace& classes,
                            const ClassSearch& plan, bool inverse, const BfsRequest& args,
                            CheckpointSession& checkpoints, Cluster& cluster, bool& stopped) {
@@ -146,7 +147,9 @@ BfsResult bfs_over_classes(const TwistySpace& space, const ClassSpace& classes,
   summary.distribution = e.positions;
   summary.reached = std::accumulate(e.positions.begin(), e.positions.end(), std::uint64_t{0});
   for (const auto& level : e.bfs.levels) {
-    summary.methods.push_back(level.depth == 0 ? "" : bfs::direction_text(level.direction));
+    summary.methods.push_back(level.depth == 0     ? ""
+                              : !e.methods.empty() ? e.methods[level.depth]
+                                                   : bfs::direction_text(level.direction));
     summary.seconds.push_back(level.seconds);
   }
   summary.classes = std::move(e.classes);

@@ -6,9 +6,11 @@
 // A state is (row, column), rank = row * columns + column. Move m takes all
 // of row q into one row, row_step(q, m), permuting its columns by
 // action(q, m) (a table of the columns' images). The thread that owns row p
-// fills p's new states from p's predecessor rows q = row_step(p, inverse(m)),
-// one per move, gathering what they bring in a bitset of the row; no word
-// is written by two threads and no read-modify-write atomics are needed.
+// fills p's new states from p's predecessor rows q = row_step(p, m), one
+// per move, which move inverse(m) takes back to p (or the space's
+// return_move(p, m): a space of symmetry classes), gathering what they
+// bring in a bitset of the row; no word is written by two threads and no
+// read-modify-write atomics are needed.
 // For each (row, move) it takes the cheapest of up to three ways to the same
 // states, by a cost model of their counts:
 //   push (top-down):  map each frontier state of q through the table;
@@ -200,8 +202,24 @@ class RowLevels {
 
   struct Source {
     std::uint32_t q;
-    int m;
+    int m, back;  // q's move to p, and p's to q
   };
+  int return_move(std::uint32_t p, int back) const {
+    if constexpr (ReturnMoves<S>) {
+      return space_.return_move(p, back);
+    } else {
+      (void)p;
+      return inverse_[static_cast<std::size_t>(back)];
+    }
+  }
+  bool closed(std::uint32_t p) const {
+    if constexpr (ClosedRows<S>) {
+      return space_.closed(p);
+    } else {
+      (void)p;
+      return false;
+    }
+  }
   // A worker's scratch, looked up once a chunk of rows or cycles.
   struct Buffers {
     std::vector<Word> open, reach, from, moved;
@@ -229,19 +247,21 @@ class RowLevels {
     const std::uint32_t open_count = open_[p];
     if (open_count == 0) return 0;
     std::uint32_t count = 0, sources = 0;
-    for (int m = 0; m < moves_; ++m) {
-      const std::uint32_t q = space_.row_step(p, inverse_[static_cast<std::size_t>(m)]);
+    // Each move `back` from p reaches a row q, from which move m returns.
+    for (int back = 0; back < moves_; ++back) {
+      const std::uint32_t q = space_.row_step(p, back);
       if (!has_frontier(q)) continue;
-      b.sources[count++] = {q, m};
+      b.sources[count++] = {q, return_move(p, back), back};
       sources += storage_.push_sources(q, frontier_[q]);
     }
     if (count == 0) return 0;
     for (std::uint32_t i = 0; i < count; ++i) storage_.prefetch(b.sources[i].q);
-    // The bitset costs a few operations a word of the row.
-    if (sources < bit_words_ && policy != DirectionPolicy::BottomUp) {
+    // The bitset costs a few operations a word of the row (and a row to
+    // be closed needs it whole).
+    if (sources < bit_words_ && policy != DirectionPolicy::BottomUp && !closed(p)) {
       std::uint32_t fresh = 0;
       for (std::uint32_t i = 0; i < count; ++i) {
-        const auto [q, m] = b.sources[i];
+        const auto [q, m, back] = b.sources[i];
         const std::uint16_t* to = space_.action(q, m);
         storage_.for_each_frontier(q, [&](std::uint32_t c) { fresh += storage_.claim(p, to[c]); });
       }
@@ -253,8 +273,7 @@ class RowLevels {
     bool have_open = false;
     std::uint32_t left = open_count;  // an upper bound while pushes add to reach
     for (std::uint32_t i = 0; i < count; ++i) {
-      const auto [q, m] = b.sources[i];
-      const int back = inverse_[static_cast<std::size_t>(m)];
+      const auto [q, m, back] = b.sources[i];
       const Way way = costs_.choose(policy, storage_.push_sources(q, frontier_[q]), left);
       if (way == Way::Permute) {
         if constexpr (PermutableRows<S>) {
@@ -280,6 +299,9 @@ class RowLevels {
       ++work.pulled;
     }
     if (!have_open) storage_.open_row(p, b.open.data());
+    if constexpr (ClosedRows<S>) {
+      if (closed(p)) space_.close_row(p, b.reach.data());
+    }
     for (std::uint32_t k = 0; k < bit_words_; ++k) b.reach[k] &= b.open[k];
     const std::uint32_t fresh = storage_.record(p, b.reach.data());
     open_[p] = open_count - fresh;
@@ -465,7 +487,9 @@ class RowLevels {
 // (else none: a cycle level permutes every row).
 template <RowSpace S>
 std::vector<MoveFamily> families_of(const S& space) {
-  if constexpr (!PermutableRows<S>) {
+  // (A cycle of rows is gathered by moves' powers alone: no return moves,
+  // and no rows closed afterwards.)
+  if constexpr (!PermutableRows<S> || ReturnMoves<S> || ClosedRows<S>) {
     return {};
   } else {
     if (!(space.permute_nanoseconds() <= 0.25 * space.columns())) return {};
@@ -483,7 +507,7 @@ std::vector<MoveFamily> families_of(const S& space) {
 // none).
 template <RowSpace S>
 std::vector<MoveSweep> sweeps_of(const S& space) {
-  if constexpr (!PoweredMoves<S>) {
+  if constexpr (!PoweredMoves<S> || ReturnMoves<S> || ClosedRows<S>) {
     return {};
   } else {
     return find_sweeps(

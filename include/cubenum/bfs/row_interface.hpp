@@ -28,6 +28,29 @@ concept RowSpace = requires(const S& space, std::uint32_t r, int m) {
   { space.action(r, m) } -> std::convertible_to<const std::uint16_t*>;
 };
 
+// A space whose moves' inverses depend on the row (a space of symmetry
+// classes: a move's inverse, conjugated by the symmetry that took its
+// image to its class's least) says which: return_move(r, m) takes row
+// row_step(r, m) back to r, through a permutation of the columns that
+// undoes action(r, m) up to closed(r) below. Row r's states are then
+// gathered from row_step(r, m), for each m.
+template <class S>
+concept ReturnMoves = RowSpace<S> && requires(const S& space, std::uint32_t r, int m) {
+  { space.return_move(r, m) } -> std::convertible_to<int>;
+};
+
+// A space may keep rows whose states are closed under a group of column
+// permutations (a class of symmetry classes fixed by some symmetries:
+// every state of the row's positions is kept, not only the least): a
+// closed(r) row's new states are gathered whole, then close_row(r, bits)
+// adds their images before they are recorded. A push through return_move
+// may bring a state's image in place of the state.
+template <class S>
+concept ClosedRows = RowSpace<S> && requires(const S& space, std::uint32_t r, Word* bits) {
+  { space.closed(r) } -> std::convertible_to<bool>;
+  space.close_row(r, bits);
+};
+
 // A space may name its column permutations: action_id(r, m) is equal for
 // equal permutations (kIdentityAction for none), and permute(id, in, out)
 // applies one to a whole row, a bit a column, in permute_words() words

@@ -197,6 +197,7 @@ class ClassSpace {
 
  private:
   friend class Cursor;
+  friend class ClassRows;
   struct Scratch;
   struct TransformTable;
   void build_table(const std::function<void(std::uint64_t)>& on_progress);
@@ -574,8 +575,74 @@ bool ClassSpace::for_each_neighbour(std::uint64_t index, Visit&& visit) const {
 // of their code three levels older in the chunks they touch: less memory,
 // more work). `inverse` counts classes up to inversion too, and needs the
 // bitmaps.
+// The class space as the row engine's rows (bfs::RowSpace, with
+// bfs::ReturnMoves and bfs::ClosedRows): a row a class of C, a column a
+// value of R, where R after a move and under a transform is one table
+// (ClassSpace::RestBlock::moved_then; with the shifts, one table for each
+// move, transform and shifts that some class's step takes, where they are
+// few) and there are no turns.
+// The row of a class fixed by some symmetries keeps every R of the class's
+// positions whose C is the least (closed under the stabiliser), so every
+// move's permutation of the columns is a table look-up with no least R to
+// find; such a row's class count is its least R's, its positions |G| /
+// |stabiliser| a column (every other row's: |G|).
+class ClassRows {
+ public:
+  // The rows of `space`, where it has such tables (else none).
+  static std::unique_ptr<const ClassRows> of(const ClassSpace& space);
+  explicit ClassRows(const ClassSpace& space);
+
+  std::uint32_t rows() const { return static_cast<std::uint32_t>(space_.reps_.size()); }
+  std::uint32_t columns() const { return static_cast<std::uint32_t>(space_.split_.rest); }
+  int moves() const { return static_cast<int>(moves_); }
+  int inverse(int m) const { return space_.space_.inverse(m); }
+  std::uint32_t row_step(std::uint32_t r, int m) const { return step(r, m).cls; }
+  const std::uint16_t* action(std::uint32_t r, int m) const {
+    const ClassSpace::RestBlock& b = *space_.one_block_;
+    if (!shifted_.empty()) return shifted_.data() + std::size_t{table_of(r, m)} * b.size;
+    return b.moved_then.data() +
+           (static_cast<std::size_t>(m) * space_.transforms_ + step(r, m).transform) * b.size;
+  }
+  int return_move(std::uint32_t r, int m) const { return returns_[std::size_t{r} * moves_ + m]; }
+  bool closed(std::uint32_t r) const { return space_.is_special_[r] != 0; }
+  void close_row(std::uint32_t r, std::uint64_t* bits) const;
+
+  // A row's classes and positions from its states (`bits`, a bit a column),
+  // and its self-inverse classes where `inverse`.
+  struct Tally {
+    std::uint64_t classes = 0, positions = 0, self_inverse = 0;
+    Tally& operator+=(const Tally& o) {
+      classes += o.classes, positions += o.positions, self_inverse += o.self_inverse;
+      return *this;
+    }
+  };
+  Tally tally(std::uint32_t r, const std::uint64_t* bits, std::uint32_t count, bool inverse,
+              ClassSpace::Cursor& cursor) const;
+
+ private:
+  const ClassSpace::Step& step(std::uint32_t r, int m) const {
+    return space_.steps_[std::size_t{r} * moves_ + static_cast<std::size_t>(m)];
+  }
+  std::uint32_t table_of(std::uint32_t r, int m) const {
+    return tables_[std::size_t{r} * moves_ + static_cast<std::size_t>(m)];
+  }
+  // The shifted tables, where there are shifts; false where they are too
+  // many.
+  bool build_shifted();
+  const ClassSpace& space_;
+  std::size_t moves_;
+  std::vector<std::uint8_t> returns_;  // [row * moves + m]
+  // Where R's twists are shifted: [row * moves + m] a table of shifted_
+  // ([table * columns + column]).
+  std::vector<std::uint32_t> tables_;
+  std::vector<std::uint16_t> shifted_;
+};
+
 struct ClassBfsOptions {
   bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
+  // The row engine on the space's rows (ClassRows) where they fit and one
+  // process runs it, else the frontier engine on its indices.
+  bool rows = true;
   bool two_bit = false;
   bool inverse = false;
   CheckpointWriter* checkpoint = nullptr;
@@ -591,6 +658,9 @@ struct ClassEnumeration {
   bfs::BfsResult bfs;                    // levels: classes
   std::vector<std::uint64_t> positions;  // by depth
   std::vector<LevelClasses> classes;     // by depth (with_inverse with `inverse`)
+  // By depth, how each level was built where the row engine built it
+  // (bfs::RowWork::method), else empty.
+  std::vector<std::string> methods;
 };
 
 ClassEnumeration enumerate_classes(const ClassSpace& space, const ClassBfsOptions& options,
