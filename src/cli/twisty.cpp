@@ -141,9 +141,10 @@ Json run_bfs(const BfsArgs& args, const ActionContext& ctx) {
     const tw::ClassSearch& c = *e.over_classes;
     fmt::print(ctx.out,
                "BFS over classes: C = {} in {} classes, the rest raw: {} indices, {} at {} bits "
-               "each, tables {}\n",
+               "each{}, tables {}\n",
                c.split.text, c.c_classes, c.indices, bytes_text(double(c.indices * c.bits) / 8),
-               c.bits, bytes_text(double(c.table_bytes)));
+               c.bits, c.rows ? " (rows: a class's values of R)" : "",
+               bytes_text(double(c.table_bytes)));
   }
   if (args.up_to_rotation)
     fmt::print(ctx.out, "{}\n",

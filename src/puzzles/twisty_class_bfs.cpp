@@ -131,6 +131,7 @@ namespace {
 ClassEnumeration enumerate_class_rows(const ClassSpace& space, const ClassRows& rows,
                                       const ClassBfsOptions& options) {
   ClassEnumeration e;
+  e.rows = true;
   bfs::RowBfsOptions o;
   o.policy = options.policy;
   o.codes = bfs::RowCodes::Frontier;

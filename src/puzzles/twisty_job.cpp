@@ -124,9 +124,9 @@ BfsResult bfs_shared(const TwistySpace& space, const BfsRequest& args, const Cla
 // Over classes: the row engine on the class space's rows where it has them
 // and one process runs (ClassRows), else the frontier engine on its
 // indices, on every thread and every process.
-BfsResult bfs_over_classes(const TwistySpace& space, const ClassSpace& classes,
-                           const ClassSearch& plan, bool inverse, const BfsRequest& args,
-                           CheckpointSession& checkpoints, Cluster& cluster, bool& stopped) {
+BfsResult bfs_over_classes(const TwistySpace& space, const ClassSpace& classes, ClassSearch& plan,
+                           bool inverse, const BfsRequest& args, CheckpointSession& checkpoints,
+                           Cluster& cluster, bool& stopped) {
   LevelProgress progress(space, classes.size(), "scanned");
   ClassBfsOptions options;
   options.policy = args.direction;
@@ -147,12 +147,13 @@ BfsResult bfs_over_classes(const TwistySpace& space, const ClassSpace& classes,
   summary.distribution = e.positions;
   summary.reached = std::accumulate(e.positions.begin(), e.positions.end(), std::uint64_t{0});
   for (const auto& level : e.bfs.levels) {
-    summary.methods.push_back(level.depth == 0     ? ""
-                              : !e.methods.empty() ? e.methods[level.depth]
-                                                   : bfs::direction_text(level.direction));
+    summary.methods.push_back(level.depth == 0 ? ""
+                              : e.rows         ? e.methods[level.depth]
+                                               : bfs::direction_text(level.direction));
     summary.seconds.push_back(level.seconds);
   }
   summary.classes = std::move(e.classes);
+  if (e.rows) plan.rows = true, plan.bits = 2;
   return summary;
 }
 
@@ -385,9 +386,13 @@ Json bfs_json(const BfsResult& result) {
   if (result.turns > 1) json["whole_puzzle_turns"] = result.turns;
   if (result.over_classes) {
     const ClassSearch& c = *result.over_classes;
-    json["over_classes"] = {{"sym_coordinate", c.split.text}, {"c_values", c.split.values},
-                            {"c_classes", c.c_classes},       {"indices", c.indices},
-                            {"table_bytes", c.table_bytes},   {"bits", c.bits}};
+    json["over_classes"] = {{"sym_coordinate", c.split.text},
+                            {"c_values", c.split.values},
+                            {"c_classes", c.c_classes},
+                            {"indices", c.indices},
+                            {"table_bytes", c.table_bytes},
+                            {"bits", c.bits},
+                            {"engine", c.rows ? "rows" : "indices"}};
   }
   if (result.group) {
     json["symmetry"] = group_json(*result.group);

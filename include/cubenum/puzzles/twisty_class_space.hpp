@@ -658,8 +658,9 @@ struct ClassEnumeration {
   bfs::BfsResult bfs;                    // levels: classes
   std::vector<std::uint64_t> positions;  // by depth
   std::vector<LevelClasses> classes;     // by depth (with_inverse with `inverse`)
-  // By depth, how each level was built where the row engine built it
-  // (bfs::RowWork::method), else empty.
+  // Whether the row engine searched the rows (ClassRows), and by depth how
+  // it built each level (bfs::RowWork::method).
+  bool rows = false;
   std::vector<std::string> methods;
 };
 

@@ -75,6 +75,7 @@ struct ClassSearch {
   SymCoordinate split;
   std::uint64_t c_classes = 0, indices = 0, table_bytes = 0;
   unsigned bits = 3;  // an index's: three bitmaps, or two-bit mode where those do not fit
+  bool rows = false;  // searched by the row engine (ClassRows: two bits an index)
   std::vector<Arrangement> turns;  // up to rotation: the whole-puzzle turns, else none
 };
 
