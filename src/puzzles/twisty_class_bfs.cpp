@@ -121,10 +121,6 @@ void restore_counts(const CheckpointJson& json, ClassEnumeration& e) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The row engine on the class space's rows, one process: each level's
 // rows tallied (ClassRows::tally) in parallel. A resumed run's last saved
 // level is the frontier, handed to on_level again.
@@ -171,7 +167,10 @@ ClassEnumeration enumerate_class_rows(const ClassSpace& space, const ClassRows& 
   o.save_extra = [&] { return saved_counts(e); };
   o.resume_extra = [&](const CheckpointJson& saved) {
     restore_counts(saved, e);
-    if (e.positions.empty()) throw InputError("--resume", 0, "the checkpoint has no class counts");
+    if (e.positions.empty() ||
+        e.positions.size() != options.resume->state().value("levels", CheckpointJson()).size())
+      throw InputError("--resume", 0,
+                       "the checkpoint's class counts are not its levels' (corrupt)");
     e.positions.pop_back(), e.classes.pop_back();
     e.methods.assign(e.positions.size(), "");
   };
