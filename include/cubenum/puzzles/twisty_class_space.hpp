@@ -569,12 +569,6 @@ bool ClassSpace::for_each_neighbour(std::uint64_t index, Visit&& visit) const {
   return c.for_each_neighbour(index, visit);
 }
 
-// A BFS over the classes from solved, on every thread and every process:
-// the frontier engine with three bitmaps (three bits an index), or in
-// two-bit mode (depth mod 3 alone, whose levels expand again the indices
-// of their code three levels older in the chunks they touch: less memory,
-// more work). `inverse` counts classes up to inversion too, and needs the
-// bitmaps.
 // The class space as the row engine's rows (bfs::RowSpace, with
 // bfs::ReturnMoves and bfs::ClosedRows): a row a class of C, a column a
 // value of R, where R after a move and under a transform is one table
@@ -638,6 +632,13 @@ class ClassRows {
   std::vector<std::uint16_t> shifted_;
 };
 
+// A BFS over the classes from solved, on every thread and every process:
+// in one process the row engine on the rows where the space has them
+// (ClassRows, two bits an index), else the frontier engine with three
+// bitmaps (three bits an index), or in two-bit mode (depth mod 3 alone,
+// whose levels expand again the indices of their code three levels older
+// in the chunks they touch: less memory, more work). `inverse` counts
+// classes up to inversion too, and needs the bitmaps (or the rows).
 struct ClassBfsOptions {
   bfs::DirectionPolicy policy = bfs::DirectionPolicy::Auto;
   // The row engine on the space's rows (ClassRows) where they fit and one
