@@ -417,32 +417,41 @@ std::vector<std::uint64_t> classes_with_inverse(const Puzzle& p, const SymmetryG
 void expect_class_bfs_agrees(const ClassSpace& classes, const std::vector<Positions>& levels,
                              const std::vector<std::uint64_t>& expected,
                              const std::vector<std::uint64_t>& with_inverse) {
-  // The row engine where the space has its rows (ClassRows), and the
-  // frontier engine on its indices.
-  const int engines = ClassRows::of(classes) ? 2 : 1;
+  // The row engine where the space has its rows (ClassRows: pushing,
+  // pulling, or either as its cost model says), and the frontier engine on
+  // its indices.
+  using bfs::DirectionPolicy;
+  std::vector<std::pair<bool, DirectionPolicy>> engines = {{false, DirectionPolicy::Auto}};
+  if (ClassRows::of(classes))
+    for (DirectionPolicy policy :
+         {DirectionPolicy::Auto, DirectionPolicy::TopDown, DirectionPolicy::BottomUp})
+      engines.emplace_back(true, policy);
   for (int threads : {1, 2})
-    for (int mode = 0; mode < 3 * engines; ++mode) {
-      const bool two_bit = mode % 3 == 1, inverse = mode % 3 == 2, rows = mode < 3;
-      SCOPED_TRACE(::testing::Message()
-                   << threads << " threads, two bits " << two_bit << ", inverse " << inverse
-                   << ", by table " << classes.table_driven() << ", rows " << rows);
-      ThreadLimit limit(threads);
-      ClassBfsOptions options;
-      options.two_bit = two_bit;
-      options.inverse = inverse;
-      options.rows = rows;
-      const ClassEnumeration e = enumerate_classes(classes, options, this_cluster());
-      ASSERT_EQ(e.positions.size(), levels.size());
-      for (std::size_t d = 0; d < levels.size(); ++d) {
-        SCOPED_TRACE(d);
-        EXPECT_EQ(e.positions[d], levels[d].size());
-        EXPECT_EQ(e.classes[d].classes, expected[d]);
-        EXPECT_EQ(e.bfs.levels[d].states, expected[d]);
-        if (inverse) {
-          EXPECT_EQ(e.classes[d].with_inverse, with_inverse[d]);
+    for (const auto& [rows, policy] : engines)
+      for (int mode = 0; mode < 3; ++mode) {
+        const bool two_bit = mode == 1, inverse = mode == 2;
+        SCOPED_TRACE(::testing::Message()
+                     << threads << " threads, two bits " << two_bit << ", inverse " << inverse
+                     << ", by table " << classes.table_driven() << ", rows " << rows << ", policy "
+                     << static_cast<int>(policy));
+        ThreadLimit limit(threads);
+        ClassBfsOptions options;
+        options.two_bit = two_bit;
+        options.inverse = inverse;
+        options.rows = rows;
+        options.policy = policy;
+        const ClassEnumeration e = enumerate_classes(classes, options, this_cluster());
+        ASSERT_EQ(e.positions.size(), levels.size());
+        for (std::size_t d = 0; d < levels.size(); ++d) {
+          SCOPED_TRACE(d);
+          EXPECT_EQ(e.positions[d], levels[d].size());
+          EXPECT_EQ(e.classes[d].classes, expected[d]);
+          EXPECT_EQ(e.bfs.levels[d].states, expected[d]);
+          if (inverse) {
+            EXPECT_EQ(e.classes[d].with_inverse, with_inverse[d]);
+          }
         }
       }
-    }
 }
 
 // The BFS over classes (twisty_class_space.hpp) against the listed orbits:
