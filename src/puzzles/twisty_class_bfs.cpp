@@ -127,7 +127,6 @@ void restore_counts(const CheckpointJson& json, ClassEnumeration& e) {
 ClassEnumeration enumerate_class_rows(const ClassSpace& space, const ClassRows& rows,
                                       const ClassBfsOptions& options) {
   ClassEnumeration e;
-  e.rows = true;
   bfs::RowBfsOptions o;
   o.policy = options.policy;
   o.codes = bfs::RowCodes::Frontier;

@@ -1916,8 +1916,9 @@ std::unique_ptr<const ClassRows> ClassRows::of(const ClassSpace& space) {
       space.one_block_->moved_then.empty() || space.steps_.empty() ||
       space.reps_.size() > 0xFFFFFFFFU || space.space_.move_list().size() > 0xFF)
     return nullptr;
-  auto rows = std::make_unique<ClassRows>(space);
+  std::unique_ptr<ClassRows> rows(new ClassRows(space));
   if (!space.shifts_.empty() && !rows->build_shifted()) return nullptr;
+  rows->build_returns();
   return rows;
 }
 
@@ -1956,7 +1957,10 @@ bool ClassRows::build_shifted() {
 // Move m from class r's least C goes to class t, conjugated by symmetry S
 // (the step's transform) to t's least: S m^-1 S^-1 returns.
 ClassRows::ClassRows(const ClassSpace& space)
-    : space_(space), moves_(space.space_.move_list().size()), returns_(rows() * moves_) {
+    : space_(space), moves_(space.space_.move_list().size()) {}
+
+void ClassRows::build_returns() {
+  returns_.resize(std::size_t{rows()} * moves_);
   const auto& elements = space_.group_.elements();
   parallel_for_chunks(rows(), 256, [&](std::size_t begin, std::size_t end) {
     for (auto r = static_cast<std::uint32_t>(begin); r != end; ++r)
@@ -1974,35 +1978,25 @@ ClassRows::ClassRows(const ClassSpace& space)
 
 void ClassRows::close_row(std::uint32_t r, std::uint64_t* bits) const {
   // An image added ahead is visited too: it adds images of the same states.
-  const std::uint32_t words = (columns() + 63) / 64;
-  for (std::uint32_t w = 0; w < words; ++w)
-    for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
-      space_.for_each_fixed_image(
-          r, std::uint64_t{w} * 64 + std::countr_zero(word),
-          [&](std::uint64_t image) { bits[image / 64] |= std::uint64_t{1} << (image % 64); });
+  for_each_column(bits, [&](std::uint64_t c) {
+    space_.for_each_fixed_image(
+        r, c, [&](std::uint64_t image) { bits[image / 64] |= std::uint64_t{1} << (image % 64); });
+  });
 }
 
+// A column of a closed row is a class where it is its stabiliser images'
+// least; every other row's columns are classes.
 ClassRows::Tally ClassRows::tally(std::uint32_t r, const std::uint64_t* bits, std::uint32_t count,
                                   bool inverse, ClassSpace::Cursor& cursor) const {
-  Tally t;
-  const std::uint64_t order = space_.group_order(), first = std::uint64_t{r} * columns();
-  const std::uint32_t words = (columns() + 63) / 64;
-  if (!closed(r)) {
-    t.classes = count;
-    t.positions = count * order;
-    for (std::uint32_t w = 0; inverse && w < words; ++w)
-      for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
-        t.self_inverse += cursor.self_inverse(first + w * 64 + std::countr_zero(word));
-    return t;
-  }
-  t.positions = count * (order / (space_.stabiliser(r)->size() + 1));
-  for (std::uint32_t w = 0; w < words; ++w)
-    for (std::uint64_t word = bits[w]; word != 0; word &= word - 1) {
-      const std::uint64_t c = std::uint64_t{w} * 64 + std::countr_zero(word);
-      if (space_.least_rest_by_table(r, c) != c) continue;
-      ++t.classes;
-      if (inverse) t.self_inverse += cursor.self_inverse(first + c);
-    }
+  const std::uint64_t stabiliser = closed(r) ? space_.stabiliser(r)->size() + 1 : 1;
+  Tally t{closed(r) ? 0 : count, count * (space_.group_order() / stabiliser), 0};
+  if (!closed(r) && !inverse) return t;
+  const std::uint64_t first = std::uint64_t{r} * columns();
+  for_each_column(bits, [&](std::uint64_t c) {
+    if (closed(r) && space_.least_rest_by_table(r, c) != c) return;
+    t.classes += closed(r);
+    if (inverse) t.self_inverse += cursor.self_inverse(first + c);
+  });
   return t;
 }
 

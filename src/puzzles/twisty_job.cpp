@@ -147,13 +147,13 @@ BfsResult bfs_over_classes(const TwistySpace& space, const ClassSpace& classes, 
   summary.distribution = e.positions;
   summary.reached = std::accumulate(e.positions.begin(), e.positions.end(), std::uint64_t{0});
   for (const auto& level : e.bfs.levels) {
-    summary.methods.push_back(level.depth == 0 ? ""
-                              : e.rows         ? e.methods[level.depth]
-                                               : bfs::direction_text(level.direction));
+    summary.methods.push_back(level.depth == 0     ? ""
+                              : !e.methods.empty() ? e.methods[level.depth]
+                                                   : bfs::direction_text(level.direction));
     summary.seconds.push_back(level.seconds);
   }
   summary.classes = std::move(e.classes);
-  if (e.rows) plan.rows = true, plan.bits = 2;
+  if (!e.methods.empty()) plan.rows = true, plan.bits = 2;
   return summary;
 }
 

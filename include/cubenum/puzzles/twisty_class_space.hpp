@@ -19,6 +19,7 @@
 // come out exactly.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -584,7 +585,6 @@ class ClassRows {
  public:
   // The rows of `space`, where it has such tables (else none).
   static std::unique_ptr<const ClassRows> of(const ClassSpace& space);
-  explicit ClassRows(const ClassSpace& space);
 
   std::uint32_t rows() const { return static_cast<std::uint32_t>(space_.reps_.size()); }
   std::uint32_t columns() const { return static_cast<std::uint32_t>(space_.split_.rest); }
@@ -620,9 +620,18 @@ class ClassRows {
   std::uint32_t table_of(std::uint32_t r, int m) const {
     return tables_[std::size_t{r} * moves_ + static_cast<std::size_t>(m)];
   }
+  explicit ClassRows(const ClassSpace& space);
   // The shifted tables, where there are shifts; false where they are too
   // many.
   bool build_shifted();
+  void build_returns();
+  // visit(c) for each column c set in a row's `bits`.
+  template <class Visit>
+  void for_each_column(const std::uint64_t* bits, Visit&& visit) const {
+    for (std::uint32_t w = 0; w < (columns() + 63) / 64; ++w)
+      for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
+        visit(std::uint64_t{w} * 64 + static_cast<unsigned>(std::countr_zero(word)));
+  }
   const ClassSpace& space_;
   std::size_t moves_;
   std::vector<std::uint8_t> returns_;  // [row * moves + m]
@@ -659,9 +668,9 @@ struct ClassEnumeration {
   bfs::BfsResult bfs;                    // levels: classes
   std::vector<std::uint64_t> positions;  // by depth
   std::vector<LevelClasses> classes;     // by depth (with_inverse with `inverse`)
-  // Whether the row engine searched the rows (ClassRows), and by depth how
-  // it built each level (bfs::RowWork::method).
-  bool rows = false;
+  // By depth, how the row engine built each level (bfs::RowWork::method)
+  // where it searched the rows (ClassRows); empty where the frontier
+  // engine searched the indices.
   std::vector<std::string> methods;
 };
 
