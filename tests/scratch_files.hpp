@@ -9,8 +9,35 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace cubenum::testing {
+
+// The folders scratch() made in this process, removed as it ends where
+// every test it ran passed (a failing test's files stay, to be looked at).
+class ScratchFolders {
+ public:
+  ScratchFolders() = default;
+  ScratchFolders(const ScratchFolders&) = delete;
+  ScratchFolders& operator=(const ScratchFolders&) = delete;
+  ~ScratchFolders() {
+    if (!::testing::UnitTest::GetInstance()->Passed()) return;
+    for (const std::filesystem::path& dir : made_) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  }
+  void add(const std::filesystem::path& dir) { made_.push_back(dir); }
+
+ private:
+  std::vector<std::filesystem::path> made_;
+};
+
+inline ScratchFolders& scratch_folders() {
+  static ScratchFolders folders;
+  return folders;
+}
 
 // A fresh, empty folder for one test's files, apart for each process: ctest
 // runs every test in a process of its own, several at once, and tests of
@@ -21,6 +48,7 @@ inline std::filesystem::path scratch(const std::string& name) {
       ("cubenum-hardening-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  scratch_folders().add(dir);
   return dir;
 }
 
