@@ -665,6 +665,10 @@ TEST(TwistyClassBfs, BlocksOfAnOrbitAsC) {
                                          {{}, NeighbourMethod::ThroughPositions, {}, {}});
       EXPECT_TRUE(classes.table_driven());
       EXPECT_FALSE(through_positions.table_driven());
+      // The chooser's estimate of the index space (Burnside's lemma on a
+      // sample), against the one built.
+      EXPECT_NEAR(double(split.estimated_indices), double(classes.size()),
+                  0.25 * double(classes.size()));
       for (const ClassSpace* space_of_classes : {&classes, &through_positions})
         expect_class_bfs_agrees(*space_of_classes, levels, expected, with_inverse);
       for (int trial = 0; trial < 50; ++trial) {
@@ -690,6 +694,109 @@ TEST(TwistyClassBfs, BlocksOfAnOrbitAsC) {
 // of s in the alternating group (in the symmetric group, the product of
 // k^m m! over the m cycles of each length k; the half of it that is even,
 // unless s's cycles have distinct odd lengths, when all of it is).
+// A tetrahedron's four face centres and six one-slot edges that only
+// turn: corner X's move 3-cycles the centres of the faces at X and flips
+// the three edges at X (a small mastermorphix). Ranked: 12 even
+// arrangements of the centres by 64 flips, 768.
+Puzzle tetrahedron_with_flips() {
+  std::istringstream in(R"(Name TetrahedronWithFlips
+Set CENTER 4 1
+Set AB 1 2
+Set AC 1 2
+Set AD 1 2
+Set BC 1 2
+Set BD 1 2
+Set CD 1 2
+Solved
+CENTER
+1 2 3 4
+End
+Move A
+CENTER
+1 3 4 2
+AB
+1
+1
+AC
+1
+1
+AD
+1
+1
+End
+Move B
+CENTER
+4 2 1 3
+AB
+1
+1
+BC
+1
+1
+BD
+1
+1
+End
+Move C
+CENTER
+2 4 3 1
+AC
+1
+1
+BC
+1
+1
+CD
+1
+1
+End
+Move D
+CENTER
+3 1 2 4
+AD
+1
+1
+BD
+1
+1
+CD
+1
+1
+End
+)");
+  Definition def = parse_definition(in, "tetrahedron-with-flips.tws");
+  std::vector<Move> moves = expand_moves(def, {});
+  return {"tetrahedron with flips", std::move(def), std::move(moves)};
+}
+
+// The chooser estimates each C's classes by Burnside's lemma on a sample
+// (the mean stabiliser) and takes the twists of one-slot orbits into C,
+// preferring an index space within 1.5 x ranked / |G| (the goal of
+// results/twisty.md). Under the tetrahedron's 12 rotations (A4 acting on
+// the corners), by Burnside's lemma by hand (the identity fixes all 768;
+// each of the 3 half turns 4 arrangements of the centres by 2^4 flips, 64;
+// each of the 8 thirds of a turn 3 by 2^2, 12): C as the centres has 4
+// classes (256 indices), as the flips 12 (R 12: 144 indices), as both
+// (768 + 3 x 64 + 8 x 12) / 12 = 88 classes of one index each, within
+// 1.5 x 768 / 12 = 96. The classes are those of the listed orbits.
+TEST(TwistyClassBfs, OneSlotTwistsJoinCWhereTheIndexSpaceAsksForThem) {
+  const Puzzle p = tetrahedron_with_flips();
+  const SymmetryGroup group(p.def, p.moves, {SymmetryChoice::Rotations, true});
+  const TwistySpace space(p.def, p.moves);
+  ASSERT_EQ(space.size(), 768U);
+  ASSERT_EQ(group.order(), 12U);
+  const SymCoordinate split = choose_sym_coordinate(space, group);
+  ASSERT_FALSE(split.parts.empty()) << split.text;
+  EXPECT_EQ(split.values, 768U) << split.text;
+  const ClassSpace classes(space, group, split);
+  EXPECT_EQ(classes.size(), 88U);
+  // The estimate, against the index space built.
+  EXPECT_NEAR(double(split.estimated_indices), 88.0, 88.0 / 8);
+  const std::vector<Positions> levels = levels_of(p.def, p.moves);
+  const auto expected = naive_classes(p.def, group, levels, false);
+  expect_class_bfs_agrees(classes, levels, expected, naive_classes(p.def, group, levels, true));
+}
+
 TEST(TwistyClassBfs, DinoOverItsEdgesBlocks) {
   const Definition def = load_definition(data_file("dino.tws"));
   const std::vector<Move> moves = expand_moves(def, {});

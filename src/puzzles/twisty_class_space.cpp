@@ -61,6 +61,77 @@ std::vector<std::size_t> orbit_blocks(const TwistySpace& space, const SymmetryGr
   return block;
 }
 
+// Each symmetry's inverse and products, from the move maps that tell the
+// group's elements apart (twisty_symmetry.hpp).
+struct GroupTable {
+  std::vector<std::uint8_t> inverse;
+  std::vector<std::vector<std::uint8_t>> product;  // [a][b]: a after b
+
+  explicit GroupTable(const SymmetryGroup& group) {
+    const auto& e = group.elements();
+    std::map<std::vector<int>, std::uint8_t> by_map;
+    for (std::size_t k = 0; k < e.size(); ++k) by_map[e[k].move_to] = static_cast<std::uint8_t>(k);
+    const auto lookup = [&](const std::vector<int>& map) {
+      const auto it = by_map.find(map);
+      if (it == by_map.end()) throw std::logic_error("twisty: symmetries that are not a group");
+      return it->second;
+    };
+    const std::size_t moves = e[0].move_to.size();
+    product.assign(e.size(), std::vector<std::uint8_t>(e.size()));
+    inverse.resize(e.size());
+    std::vector<int> map(moves);
+    for (std::size_t a = 0; a < e.size(); ++a) {
+      for (std::size_t m = 0; m < moves; ++m)
+        map[static_cast<std::size_t>(e[a].move_to[m])] = static_cast<int>(m);
+      inverse[a] = lookup(map);
+      for (std::size_t b = 0; b < e.size(); ++b) {
+        for (std::size_t m = 0; m < moves; ++m)
+          map[m] = e[a].move_to[static_cast<std::size_t>(e[b].move_to[m])];
+        product[a][b] = lookup(map);
+      }
+    }
+  }
+};
+
+// Which symmetries to conjugate through positions (`direct`: generators,
+// taken as the least not yet reached) and which to compose from two
+// earlier ones: conjugating by a after b is conjugating by b, then by a
+// (the C table's least transforms rely on it too), so a table of a
+// coordinate that symmetries move by its value alone is a's table at b's.
+struct SymmetryRecipe {
+  struct Step {
+    std::size_t product, after, before;
+  };
+  std::size_t identity = 0;
+  std::vector<std::size_t> direct;
+  std::vector<Step> composed;  // in an order where both factors come first
+
+  explicit SymmetryRecipe(const GroupTable& group) {
+    const std::size_t order = group.inverse.size();
+    while (group.product[identity][identity] != identity) ++identity;
+    std::vector<bool> known(order, false);
+    known[identity] = true;
+    std::vector<std::size_t> reached{identity};
+    for (std::size_t first = 0; first < order; ++first) {
+      if (known[first]) continue;
+      direct.push_back(first);
+      known[first] = true;
+      reached.push_back(first);
+      // Close what is known under the generators so far.
+      for (std::size_t i = 0; i < reached.size(); ++i)
+        for (std::size_t g : direct) {
+          for (const auto& [a, b] : {std::pair{g, reached[i]}, std::pair{reached[i], g}}) {
+            const std::size_t p = group.product[a][b];
+            if (known[p]) continue;
+            known[p] = true;
+            reached.push_back(p);
+            composed.push_back({p, a, b});
+          }
+        }
+    }
+  }
+};
+
 // A sample's next number (xorshift: the same samples on every run).
 std::uint64_t next_sample(std::uint64_t& state) {
   state ^= state << 13;
@@ -77,14 +148,72 @@ bool symmetries_keep_ranked(const TwistySpace& space, const SymmetryGroup& group
   Arrangement position = space.definition().solved, image = position;
   Position scratch;
   std::uint64_t state = 0x2545f4914f6cdd1dULL;
+  // Where each generator keeps them, so do their products.
+  const SymmetryRecipe recipe{GroupTable(group)};
   for (int sample = 0; sample < 1024; ++sample) {
     space.unrank(next_sample(state) % space.size(), position, scratch);
-    for (std::size_t k = 0; k < group.order(); ++k) {
+    for (std::size_t k : recipe.direct) {
       group.conjugate(k, position, image);
       if (!space.contains(image)) return false;
     }
   }
   return true;
+}
+
+// Which parts of the rank each symmetry leaves as they were, at sampled
+// ranks: [sample * order + k], bit i for part i (at most 64 parts). A C of
+// parts P then has about values * mean |stabiliser| / |G| classes (the
+// orbits of a set number the mean of |stabiliser| / |G| over its members),
+// where values / |G| assumes no value is fixed by any symmetry but the
+// identity.
+std::vector<std::uint64_t> sample_fixed_parts(const TwistySpace& space, const SymmetryGroup& group,
+                                              std::size_t samples) {
+  const auto& parts = space.parts();
+  Arrangement position = space.definition().solved, image = position;
+  Position scratch, coded, imaged;
+  std::vector<std::uint64_t> values(parts.size()), fixed;
+  fixed.reserve(samples * group.order());
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  for (std::size_t sample = 0; sample < samples; ++sample) {
+    space.unrank(next_sample(state) % space.size(), position, scratch);
+    space.read_position(position, coded);
+    for (std::size_t i = 0; i < parts.size(); ++i) values[i] = space.part_value(i, coded);
+    for (std::size_t k = 0; k < group.order(); ++k) {
+      group.conjugate(k, position, image);
+      space.read_position(image, imaged);
+      std::uint64_t mask = 0;
+      for (std::size_t i = 0; i < parts.size(); ++i)
+        if (space.part_value(i, imaged) == values[i]) mask |= std::uint64_t{1} << i;
+      fixed.push_back(mask);
+    }
+  }
+  return fixed;
+}
+
+// The kinds in the slots of orbit 0 at sampled ranks and in each
+// symmetry's image of them: [(sample * (order + 1) + 1 + k) * n + slot],
+// the sample's own at k = -1.
+std::vector<std::uint8_t> sample_kinds(const TwistySpace& space, const SymmetryGroup& group,
+                                       std::size_t samples) {
+  const std::size_t n = space.orbits()[0].size();
+  Arrangement position = space.definition().solved, image = position;
+  Position scratch, coded;
+  std::vector<std::uint8_t> kinds;
+  kinds.reserve(samples * (group.order() + 1) * n);
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  for (std::size_t sample = 0; sample < samples; ++sample) {
+    space.unrank(next_sample(state) % space.size(), position, scratch);
+    space.read_position(position, coded);
+    kinds.insert(kinds.end(), coded.kind.begin(),
+                 coded.kind.begin() + static_cast<std::ptrdiff_t>(n));
+    for (std::size_t k = 0; k < group.order(); ++k) {
+      group.conjugate(k, position, image);
+      space.read_position(image, coded);
+      kinds.insert(kinds.end(), coded.kind.begin(),
+                   coded.kind.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+  }
+  return kinds;
 }
 
 std::string set_names(const TwistySpace& space, const std::vector<std::size_t>& parts) {
@@ -97,6 +226,15 @@ std::string set_names(const TwistySpace& space, const std::vector<std::size_t>& 
   std::string text;
   for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
   return text;
+}
+
+// The index space, and the C table and two bits an index, where C has
+// about `classes` classes.
+void estimate_bytes(SymCoordinate& split, long double classes) {
+  const auto values = static_cast<long double>(split.values);
+  const long double indices = classes * static_cast<long double>(split.rest);
+  split.estimated_indices = static_cast<std::uint64_t>(indices);
+  split.estimated_bytes = static_cast<std::uint64_t>(indices / 4 + 5 * values + 4 * classes);
 }
 
 // The split with C the parts `c_parts` (whole blocks' pieces, maybe their
@@ -115,9 +253,7 @@ SymCoordinate make_split(const TwistySpace& space, const std::vector<std::size_t
   split.rest = space.size() / split.values;
   // Few values of C: most are fixed by some symmetry, little reduction.
   const long double g = static_cast<long double>(order);
-  const long double classes = values >= 64 * g ? values / g : values;
-  split.estimated_bytes = static_cast<std::uint64_t>(
-      classes * static_cast<long double>(split.rest) / 4 + 5 * values + 4 * classes);
+  estimate_bytes(split, values >= 64 * g ? values / g : values);
   // R's parts by block, in the order of their weights.
   std::map<std::size_t, std::size_t> block_number;
   for (std::size_t i = parts.size(); i-- > 0;) {
@@ -316,8 +452,15 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
     blocks.push_back(p);
     block_twists.push_back(twists[b]);
   }
-  if (blocks.empty() || blocks.size() > 16) {
-    best.text = blocks.empty() ? "no pieces to permute: the positions are all twists"
+  // Orbits of one piece a slot: their twists alone (the mastermorphix's
+  // edges).
+  for (auto& [b, t] : twists)
+    if (!pieces.contains(b)) {
+      blocks.emplace_back();
+      block_twists.push_back(t);
+    }
+  if (pieces.empty() || blocks.size() > 16) {
+    best.text = pieces.empty() ? "no pieces to permute: the positions are all twists"
                                : "too many independent orbits to choose from";
     return best;
   }
@@ -325,6 +468,9 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
                                       [](const auto& t) { return !t.empty(); });
   const bool twists_in_c = any_twists && symmetries_keep_ranked(space, group);
   const std::size_t order = group.order() * turns;
+  const std::vector<std::uint64_t> fixed = turns == 1 && parts.size() <= 64
+                                               ? sample_fixed_parts(space, group, 256)
+                                               : std::vector<std::uint64_t>{};
   std::vector<SymCoordinate> splits;
   for (std::uint32_t choice = 2; choice < (2U << blocks.size()); ++choice) {
     // The low bit: C takes its blocks' twists too (a C of few arrangements
@@ -333,26 +479,46 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
     const bool with_twists = (choice & 1) != 0;
     std::vector<std::size_t> c_parts;
     bool has_twists = false;
+    bool twists_alone = false;
     for (std::size_t b = 0; b < blocks.size(); ++b) {
       if ((mask >> b & 1) == 0) continue;
+      twists_alone |= blocks[b].empty();
       c_parts.insert(c_parts.end(), blocks[b].begin(), blocks[b].end());
       if (!with_twists) continue;
       c_parts.insert(c_parts.end(), block_twists[b].begin(), block_twists[b].end());
       has_twists |= !block_twists[b].empty();
     }
-    if (with_twists && (!has_twists || !twists_in_c)) continue;
+    if ((with_twists && (!has_twists || !twists_in_c)) || (twists_alone && !with_twists)) continue;
     SymCoordinate split = make_split(space, block, std::move(c_parts), order);
-    if (!split.parts.empty()) splits.push_back(std::move(split));
+    if (split.parts.empty()) continue;
+    if (!fixed.empty()) {
+      std::uint64_t in_c = 0;
+      for (std::size_t i : split.parts) in_c |= std::uint64_t{1} << i;
+      const auto stabilising = static_cast<long double>(std::count_if(
+          fixed.begin(), fixed.end(), [&](std::uint64_t kept) { return (kept & in_c) == in_c; }));
+      estimate_bytes(split, static_cast<long double>(split.values) * stabilising /
+                                static_cast<long double>(fixed.size()));
+    }
+    splits.push_back(std::move(split));
   }
   for (SymCoordinate& split : piece_block_coordinates(space, group, turns))
     splits.push_back(std::move(split));
-  // The most values of C within half as much again as the least memory:
-  // a C with few values has many fixed by some symmetry, and their
-  // classes cost a canonical R at every visit.
+  // Of those whose index space is within half as much again as the size
+  // over |G| where some are (and the classes were sampled), the most values
+  // of C within half as much again as the least memory: a C with few
+  // values has many fixed by some symmetry, and their classes cost a
+  // canonical R at every visit.
+  const long double reduced =
+      static_cast<long double>(space.size()) / static_cast<long double>(order);
+  const auto compact = [&](const SymCoordinate& split) {
+    return static_cast<long double>(split.estimated_indices) <= 1.5L * reduced;
+  };
+  const bool any_compact = !fixed.empty() && std::any_of(splits.begin(), splits.end(), compact);
   std::uint64_t least = std::numeric_limits<std::uint64_t>::max();
-  for (const SymCoordinate& split : splits) least = std::min(least, split.estimated_bytes);
+  for (const SymCoordinate& split : splits)
+    if (!any_compact || compact(split)) least = std::min(least, split.estimated_bytes);
   for (SymCoordinate& split : splits)
-    if (split.estimated_bytes <= least + least / 2 &&
+    if ((!any_compact || compact(split)) && split.estimated_bytes <= least + least / 2 &&
         (best.parts.empty() || split.values > best.values))
       best = std::move(split);
   if (best.parts.empty()) best.text = "every choice of pieces has more than 2^32 arrangements";
@@ -368,7 +534,12 @@ std::vector<SymCoordinate> piece_block_coordinates(const TwistySpace& space,
   if (orbit.kinds() != orbit.size() || orbit.orientations != 1 || orbit.size() > 64 ||
       orbit.coupled_to >= 0)
     return splits;
-  for (const std::vector<std::uint8_t>& block : block_systems(orbit, group)) {
+  const std::vector<std::vector<std::uint8_t>> systems = block_systems(orbit, group);
+  const std::size_t samples = 256, n = orbit.size();
+  const std::vector<std::uint8_t> kinds = turns == 1 && !systems.empty()
+                                              ? sample_kinds(space, group, samples)
+                                              : std::vector<std::uint8_t>{};
+  for (const std::vector<std::uint8_t>& block : systems) {
     SymCoordinate::PieceBlocks b;
     b.size = static_cast<unsigned>(std::count(block.begin(), block.end(), 0));
     b.count = static_cast<unsigned>(orbit.size() / b.size);
@@ -387,7 +558,23 @@ std::vector<SymCoordinate> piece_block_coordinates(const TwistySpace& space,
     split.rest = static_cast<std::uint64_t>(rest);
     const long double g = static_cast<long double>(order);
     const long double v = static_cast<long double>(values);
-    const long double classes = v >= 64 * g ? v / g : v;
+    long double classes = v >= 64 * g ? v / g : v;
+    if (!kinds.empty()) {
+      // Each sample's images whose blocks lie in its blocks' slots.
+      std::uint64_t stabilising = 0;
+      for (std::size_t sample = 0; sample < samples; ++sample) {
+        const std::uint8_t* own = &kinds[sample * (order + 1) * n];
+        for (std::size_t k = 0; k < order; ++k) {
+          const std::uint8_t* image = own + (k + 1) * n;
+          std::size_t i = 0;
+          while (i < n && b.block_of[own[i]] == b.block_of[image[i]]) ++i;
+          stabilising += i == n;
+        }
+      }
+      classes =
+          v * static_cast<long double>(stabilising) / static_cast<long double>(samples * order);
+    }
+    split.estimated_indices = static_cast<std::uint64_t>(classes * rest);
     split.estimated_bytes = static_cast<std::uint64_t>(
         classes * rest / 4 + 5 * v +
         classes * (4 + kBlockActionBytes * static_cast<long double>(space.moves())));
@@ -763,38 +950,6 @@ void ClassSpace::split_position(const Arrangement& x, std::uint64_t& c, std::uin
 }
 
 namespace {
-
-// Each symmetry's inverse and products, from the move maps that tell the
-// group's elements apart (twisty_symmetry.hpp).
-struct GroupTable {
-  std::vector<std::uint8_t> inverse;
-  std::vector<std::vector<std::uint8_t>> product;  // [a][b]: a after b
-
-  explicit GroupTable(const SymmetryGroup& group) {
-    const auto& e = group.elements();
-    std::map<std::vector<int>, std::uint8_t> by_map;
-    for (std::size_t k = 0; k < e.size(); ++k) by_map[e[k].move_to] = static_cast<std::uint8_t>(k);
-    const auto lookup = [&](const std::vector<int>& map) {
-      const auto it = by_map.find(map);
-      if (it == by_map.end()) throw std::logic_error("twisty: symmetries that are not a group");
-      return it->second;
-    };
-    const std::size_t moves = e[0].move_to.size();
-    product.assign(e.size(), std::vector<std::uint8_t>(e.size()));
-    inverse.resize(e.size());
-    std::vector<int> map(moves);
-    for (std::size_t a = 0; a < e.size(); ++a) {
-      for (std::size_t m = 0; m < moves; ++m)
-        map[static_cast<std::size_t>(e[a].move_to[m])] = static_cast<int>(m);
-      inverse[a] = lookup(map);
-      for (std::size_t b = 0; b < e.size(); ++b) {
-        for (std::size_t m = 0; m < moves; ++m)
-          map[m] = e[a].move_to[static_cast<std::size_t>(e[b].move_to[m])];
-        product[a][b] = lookup(map);
-      }
-    }
-  }
-};
 
 std::string key_of(const Arrangement& a) {
   std::string key;
@@ -1564,6 +1719,7 @@ ClassSpace::RestBlock ClassSpace::build_rest_block(const SymCoordinate::Block& b
   std::vector<std::uint32_t> turned(turns * size);
   b.moved.resize(moves * size);
   b.conjugated.resize(transforms_ * size);
+  const SymmetryRecipe recipe{GroupTable(group_)};
   parallel_for_chunks(size, 256, [&](std::size_t begin, std::size_t end) {
     Scratch t(space_.definition().solved);
     const auto block_value = [&](const Arrangement& x) {
@@ -1580,12 +1736,19 @@ ClassSpace::RestBlock ClassSpace::build_rest_block(const SymCoordinate::Block& b
         apply(space_.definition().sets, t.position, turns_[u], t.moved);
         turned[u * size + v] = block_value(t.moved);
       }
-      for (std::size_t k = 0; k < group_.order(); ++k) {
+      b.conjugated[recipe.identity * turns * size + v] = static_cast<std::uint32_t>(v);
+      for (std::size_t k : recipe.direct) {
         group_.conjugate(k, t.position, t.image);
         b.conjugated[k * turns * size + v] = block_value(t.image);
       }
     }
   });
+  for (const SymmetryRecipe::Step& step : recipe.composed) {
+    const std::uint32_t* after = b.conjugated.data() + step.after * turns * size;
+    const std::uint32_t* before = b.conjugated.data() + step.before * turns * size;
+    std::uint32_t* out = b.conjugated.data() + step.product * turns * size;
+    for (std::uint64_t v = 0; v < size; ++v) out[v] = after[before[v]];
+  }
   for (std::size_t k = 0; k < transforms_; ++k)
     if (const std::size_t u = k % turns; u != 0)
       for (std::uint64_t v = 0; v < size; ++v)

@@ -64,15 +64,17 @@ struct SymCoordinate {
     bool parity_kept = false;
   };
   std::optional<PieceBlocks> piece_blocks;
-  // Bytes of the class BFS with this split, estimated before the C table
-  // is built (C's classes taken as values / |G|): the C table and two bits
-  // an index.
+  // The index space (C's classes times R's values) and the bytes of the
+  // class BFS with this split (the C table and two bits an index),
+  // estimated before the C table is built.
+  std::uint64_t estimated_indices = 0;
   std::uint64_t estimated_bytes = 0;
   std::string text;  // "CORNER pieces (40320 values)"
 };
 
 // The split of the space for the group with the most values of C among
-// those within half as much again as the least estimated memory, or why
+// those within half as much again as the least estimated memory, of those
+// whose index space is at most 1.5 x size / |G| where some are, or why
 // there is none (`parts` empty, `text` the reason): C must be the
 // pieces of orbits that every symmetry maps among themselves, whose parity
 // and coupled pieces lie within them, or the blocks of an orbit
