@@ -66,7 +66,11 @@ std::vector<RowLevel> load_rows(const CheckpointReader& reader, TwoBitRows& stor
   std::vector<std::uint32_t> frontier(rows);
   reader.read("frontier", {reinterpret_cast<std::byte*>(frontier.data()),
                            frontier.size() * sizeof(std::uint32_t)});
-  storage.restored();
+  // The frontier: the last level that found states.
+  unsigned depth = 0;
+  for (const RowLevel& level : levels)
+    if (level.states != 0) depth = level.depth;
+  storage.restored(depth);
   state.restore(std::move(frontier));
   return levels;
 }

@@ -240,13 +240,29 @@ class TwoBitRows {
     return coded_.empty() ? frontier : coded_[std::size_t{q} * 3 + from_ - 1];
   }
 
+  // Only the blocks of words that the frontier's level wrote to are read
+  // (the whole row where most are).
   template <class Visit>
   void for_each_frontier(std::uint32_t q, Visit&& visit) const {
     const Word* row = table_.row(q);
-    for (std::uint32_t w = 0; w < table_.row_words(); ++w)
-      for (Word bits = detail::entries_equal(load_word(row + w), from_); bits != 0;
-           bits &= bits - 1)
-        visit(w * 32 + static_cast<std::uint32_t>(std::countr_zero(bits)) / 2);
+    const Word* marks = marks_[frontier_marks_].data() + std::size_t{q} * mark_words_;
+    const std::uint32_t words = table_.row_words();
+    const auto scan = [&](std::uint32_t first, std::uint32_t end) {
+      for (std::uint32_t w = first; w < end; ++w)
+        for (Word bits = detail::entries_equal(load_word(row + w), from_); bits != 0;
+             bits &= bits - 1)
+          visit(w * 32 + static_cast<std::uint32_t>(std::countr_zero(bits)) / 2);
+    };
+    std::uint32_t marked = 0;
+    for (std::uint32_t m = 0; m < mark_words_; ++m)
+      marked += static_cast<std::uint32_t>(std::popcount(marks[m]));
+    if (marked * kBlockWords * 4 >= words) return scan(0, words);
+    for (std::uint32_t m = 0; m < mark_words_; ++m)
+      for (Word blocks = marks[m]; blocks != 0; blocks &= blocks - 1) {
+        const std::uint32_t first =
+            (m * 64 + static_cast<std::uint32_t>(std::countr_zero(blocks))) * kBlockWords;
+        scan(first, std::min(words, first + kBlockWords));
+      }
   }
   bool in_frontier(std::uint32_t q, std::uint32_t c) const { return table_.code(q, c) == from_; }
 
@@ -290,7 +306,7 @@ class TwoBitRows {
 
   // Checkpoints (row_bfs.hpp), between levels: the table and the blocks
   // holding the frontier. After they are written back, restored() counts
-  // each row's codes again.
+  // each row's codes and marks the frontier's blocks again.
   std::span<std::byte> table_bytes() {
     return {reinterpret_cast<std::byte*>(table_.data()), table_.bytes()};
   }
@@ -298,12 +314,18 @@ class TwoBitRows {
     std::vector<Word>& marks = marks_[frontier_marks_];
     return {reinterpret_cast<std::byte*>(marks.data()), marks.size() * sizeof(Word)};
   }
-  void restored() {
-    if (coded_.empty()) return;
+  // The frontier (level `depth`)'s marks are found again from the table,
+  // not trusted to the file.
+  void restored(unsigned depth) {
+    const unsigned from = codes_ == RowCodes::Frontier ? 1 : 1 + depth % 3;
+    std::fill(marks_[1 - frontier_marks_].begin(), marks_[1 - frontier_marks_].end(), 0);
     parallel_for_chunks(rows(), 256, [&](std::size_t b, std::size_t e) {
-      for (auto r = static_cast<std::uint32_t>(b); r != e; ++r)
+      for (auto r = static_cast<std::uint32_t>(b); r != e; ++r) {
+        mark_code(marks_[frontier_marks_], r, from);
+        if (coded_.empty()) continue;
         for (unsigned code = 1; code <= 3; ++code)
           coded_[std::size_t{r} * 3 + code - 1] = count(r, code);
+      }
     });
   }
   // Row r's states with `code` (0: the open ones).
@@ -323,6 +345,14 @@ class TwoBitRows {
   // rows that have either).
   void end_level(const std::vector<std::uint32_t>& frontier,
                  const std::vector<std::uint32_t>& found) {
+    // The level's marks become the frontier's, and the next level's start
+    // empty.
+    frontier_marks_ = 1 - frontier_marks_;
+    std::vector<Word>& next = marks_[1 - frontier_marks_];
+    parallel_for_chunks(next.size(), 1 << 16, [&](std::size_t b, std::size_t e) {
+      std::fill(next.begin() + static_cast<std::ptrdiff_t>(b),
+                next.begin() + static_cast<std::ptrdiff_t>(e), 0);
+    });
     if (codes_ != RowCodes::Frontier) return;
     parallel_for_chunks(rows(), 256, [&](std::size_t b, std::size_t e) {
       for (auto r = static_cast<std::uint32_t>(b); r != e; ++r) {
@@ -363,6 +393,14 @@ class TwoBitRows {
     Word& m = marks[std::size_t{r} * mark_words_ + block / 64];
     const Word bit = Word{1} << (block % 64);
     if ((m & bit) == 0) m |= bit;  // one thread owns row r's marks
+  }
+  // Row r's marks: the blocks holding `code`.
+  void mark_code(std::vector<Word>& marks, std::uint32_t r, unsigned code) {
+    std::fill_n(marks.begin() + static_cast<std::ptrdiff_t>(std::size_t{r} * mark_words_),
+                mark_words_, 0);
+    const Word* row = table_.row(r);
+    for (std::uint32_t w = 0; w < table_.row_words(); ++w)
+      if (detail::entries_equal(load_word(row + w), code) != 0) mark(marks, r, w);
   }
 
   RowCodes codes_;
