@@ -162,10 +162,9 @@ bool symmetries_keep_ranked(const TwistySpace& space, const SymmetryGroup& group
 
 // Which parts of the rank each symmetry leaves as they were, at sampled
 // ranks: [sample * order + k], bit i for part i (at most 64 parts). A C of
-// parts P then has about values * mean |stabiliser| / |G| classes (the
-// orbits of a set number the mean of |stabiliser| / |G| over its members),
-// where values / |G| assumes no value is fixed by any symmetry but the
-// identity.
+// parts P then has about values * mean |stabiliser| / |G| classes (a set's
+// orbits number the sum of |stabiliser| / |G| over its members), where
+// values / |G| assumes no value is fixed by any symmetry but the identity.
 std::vector<std::uint64_t> sample_fixed_parts(const TwistySpace& space, const SymmetryGroup& group,
                                               std::size_t samples) {
   const auto& parts = space.parts();

@@ -241,7 +241,7 @@ class TwoBitRows {
   }
 
   // Only the blocks of words that the frontier's level wrote to are read
-  // (the whole row where most are).
+  // (the whole row where a quarter of its blocks or more are marked).
   template <class Visit>
   void for_each_frontier(std::uint32_t q, Visit&& visit) const {
     const Word* row = table_.row(q);
@@ -314,8 +314,8 @@ class TwoBitRows {
     std::vector<Word>& marks = marks_[frontier_marks_];
     return {reinterpret_cast<std::byte*>(marks.data()), marks.size() * sizeof(Word)};
   }
-  // The frontier (level `depth`)'s marks are found again from the table,
-  // not trusted to the file.
+  // The marks of the frontier (level `depth`) are found again from the
+  // table, not trusted to the file.
   void restored(unsigned depth) {
     const unsigned from = codes_ == RowCodes::Frontier ? 1 : 1 + depth % 3;
     std::fill(marks_[1 - frontier_marks_].begin(), marks_[1 - frontier_marks_].end(), 0);
