@@ -160,6 +160,27 @@ bool symmetries_keep_ranked(const TwistySpace& space, const SymmetryGroup& group
   return true;
 }
 
+// For `samples` sampled ranks (the same on every run): on_sample(p) with the
+// sample read into p, then on_image(p) with each symmetry's image of it, in
+// the group's order.
+template <class OnSample, class OnImage>
+void for_each_sampled_image(const TwistySpace& space, const SymmetryGroup& group,
+                            std::size_t samples, OnSample&& on_sample, OnImage&& on_image) {
+  Arrangement position = space.definition().solved, image = position;
+  Position scratch, coded;
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  for (std::size_t sample = 0; sample < samples; ++sample) {
+    space.unrank(next_sample(state) % space.size(), position, scratch);
+    space.read_position(position, coded);
+    on_sample(coded);
+    for (std::size_t k = 0; k < group.order(); ++k) {
+      group.conjugate(k, position, image);
+      space.read_position(image, coded);
+      on_image(coded);
+    }
+  }
+}
+
 // Which parts of the rank each symmetry leaves as they were, at sampled
 // ranks: [sample * order + k], bit i for part i (at most 64 parts). A C of
 // parts P then has about values * mean |stabiliser| / |G| classes (a set's
@@ -167,25 +188,20 @@ bool symmetries_keep_ranked(const TwistySpace& space, const SymmetryGroup& group
 // values / |G| assumes no value is fixed by any symmetry but the identity.
 std::vector<std::uint64_t> sample_fixed_parts(const TwistySpace& space, const SymmetryGroup& group,
                                               std::size_t samples) {
-  const auto& parts = space.parts();
-  Arrangement position = space.definition().solved, image = position;
-  Position scratch, coded, imaged;
-  std::vector<std::uint64_t> values(parts.size()), fixed;
+  const std::size_t parts = space.parts().size();
+  std::vector<std::uint64_t> values(parts), fixed;
   fixed.reserve(samples * group.order());
-  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
-  for (std::size_t sample = 0; sample < samples; ++sample) {
-    space.unrank(next_sample(state) % space.size(), position, scratch);
-    space.read_position(position, coded);
-    for (std::size_t i = 0; i < parts.size(); ++i) values[i] = space.part_value(i, coded);
-    for (std::size_t k = 0; k < group.order(); ++k) {
-      group.conjugate(k, position, image);
-      space.read_position(image, imaged);
-      std::uint64_t mask = 0;
-      for (std::size_t i = 0; i < parts.size(); ++i)
-        if (space.part_value(i, imaged) == values[i]) mask |= std::uint64_t{1} << i;
-      fixed.push_back(mask);
-    }
-  }
+  for_each_sampled_image(
+      space, group, samples,
+      [&](const Position& p) {
+        for (std::size_t i = 0; i < parts; ++i) values[i] = space.part_value(i, p);
+      },
+      [&](const Position& p) {
+        std::uint64_t mask = 0;
+        for (std::size_t i = 0; i < parts; ++i)
+          if (space.part_value(i, p) == values[i]) mask |= std::uint64_t{1} << i;
+        fixed.push_back(mask);
+      });
   return fixed;
 }
 
@@ -194,24 +210,13 @@ std::vector<std::uint64_t> sample_fixed_parts(const TwistySpace& space, const Sy
 // the sample's own at k = -1.
 std::vector<std::uint8_t> sample_kinds(const TwistySpace& space, const SymmetryGroup& group,
                                        std::size_t samples) {
-  const std::size_t n = space.orbits()[0].size();
-  Arrangement position = space.definition().solved, image = position;
-  Position scratch, coded;
+  const auto n = static_cast<std::ptrdiff_t>(space.orbits()[0].size());
   std::vector<std::uint8_t> kinds;
-  kinds.reserve(samples * (group.order() + 1) * n);
-  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
-  for (std::size_t sample = 0; sample < samples; ++sample) {
-    space.unrank(next_sample(state) % space.size(), position, scratch);
-    space.read_position(position, coded);
-    kinds.insert(kinds.end(), coded.kind.begin(),
-                 coded.kind.begin() + static_cast<std::ptrdiff_t>(n));
-    for (std::size_t k = 0; k < group.order(); ++k) {
-      group.conjugate(k, position, image);
-      space.read_position(image, coded);
-      kinds.insert(kinds.end(), coded.kind.begin(),
-                   coded.kind.begin() + static_cast<std::ptrdiff_t>(n));
-    }
-  }
+  kinds.reserve(samples * (group.order() + 1) * static_cast<std::size_t>(n));
+  const auto keep = [&](const Position& p) {
+    kinds.insert(kinds.end(), p.kind.begin(), p.kind.begin() + n);
+  };
+  for_each_sampled_image(space, group, samples, keep, keep);
   return kinds;
 }
 

@@ -50,7 +50,6 @@ void save_rows(CheckpointWriter& writer, TwoBitRows& storage, const Levels& stat
   const std::vector<std::uint32_t>& frontier = state.frontier_counts();
   writer.save({{"levels", levels_json(levels)}, {"extra", extra}},
               {{"table", storage.table_bytes()},
-               {"marks", storage.frontier_marks()},
                {"frontier",
                 {reinterpret_cast<const std::byte*>(frontier.data()),
                  frontier.size() * sizeof(std::uint32_t)}}});
@@ -62,7 +61,6 @@ std::vector<RowLevel> load_rows(const CheckpointReader& reader, TwoBitRows& stor
   std::vector<RowLevel> levels =
       levels_of(reader.state().value("levels", CheckpointJson()), "--resume");
   reader.read("table", storage.table_bytes());
-  reader.read("marks", storage.frontier_marks());
   std::vector<std::uint32_t> frontier(rows);
   reader.read("frontier", {reinterpret_cast<std::byte*>(frontier.data()),
                            frontier.size() * sizeof(std::uint32_t)});

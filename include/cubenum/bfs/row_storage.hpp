@@ -304,21 +304,15 @@ class TwoBitRows {
   }
   std::uint32_t finish(std::uint32_t) { return 0; }
 
-  // Checkpoints (row_bfs.hpp), between levels: the table and the blocks
-  // holding the frontier. After they are written back, restored() counts
-  // each row's codes and marks the frontier's blocks again.
+  // Checkpoints (row_bfs.hpp), between levels: the table. After it is
+  // written back, restored() counts each row's codes and marks the blocks
+  // holding the frontier (level `depth`) again.
   std::span<std::byte> table_bytes() {
     return {reinterpret_cast<std::byte*>(table_.data()), table_.bytes()};
   }
-  std::span<std::byte> frontier_marks() {
-    std::vector<Word>& marks = marks_[frontier_marks_];
-    return {reinterpret_cast<std::byte*>(marks.data()), marks.size() * sizeof(Word)};
-  }
-  // The marks of the frontier (level `depth`) are found again from the
-  // table, not trusted to the file.
   void restored(unsigned depth) {
     const unsigned from = codes_ == RowCodes::Frontier ? 1 : 1 + depth % 3;
-    std::fill(marks_[1 - frontier_marks_].begin(), marks_[1 - frontier_marks_].end(), 0);
+    clear(marks_[1 - frontier_marks_]);
     parallel_for_chunks(rows(), 256, [&](std::size_t b, std::size_t e) {
       for (auto r = static_cast<std::uint32_t>(b); r != e; ++r) {
         mark_code(marks_[frontier_marks_], r, from);
@@ -348,11 +342,7 @@ class TwoBitRows {
     // The level's marks become the frontier's, and the next level's start
     // empty.
     frontier_marks_ = 1 - frontier_marks_;
-    std::vector<Word>& next = marks_[1 - frontier_marks_];
-    parallel_for_chunks(next.size(), 1 << 16, [&](std::size_t b, std::size_t e) {
-      std::fill(next.begin() + static_cast<std::ptrdiff_t>(b),
-                next.begin() + static_cast<std::ptrdiff_t>(e), 0);
-    });
+    clear(marks_[1 - frontier_marks_]);
     if (codes_ != RowCodes::Frontier) return;
     parallel_for_chunks(rows(), 256, [&](std::size_t b, std::size_t e) {
       for (auto r = static_cast<std::uint32_t>(b); r != e; ++r) {
@@ -393,6 +383,12 @@ class TwoBitRows {
     Word& m = marks[std::size_t{r} * mark_words_ + block / 64];
     const Word bit = Word{1} << (block % 64);
     if ((m & bit) == 0) m |= bit;  // one thread owns row r's marks
+  }
+  static void clear(std::vector<Word>& marks) {
+    parallel_for_chunks(marks.size(), 1 << 16, [&](std::size_t b, std::size_t e) {
+      std::fill(marks.begin() + static_cast<std::ptrdiff_t>(b),
+                marks.begin() + static_cast<std::ptrdiff_t>(e), 0);
+    });
   }
   // Row r's marks: the blocks holding `code`.
   void mark_code(std::vector<Word>& marks, std::uint32_t r, unsigned code) {
