@@ -316,6 +316,49 @@ TEST(TwistySpace, SamePuzzlesAsTwsearchsSamplesGiveItsTables) {
                                         51843540, 6537044, 4672, 4}));
 }
 
+// Every part's value read from a position (encode_part, through its memo
+// keyed by each piece's place where the part's kinds are single pieces,
+// else by each slot's label) is the coordinate its rank unranks to: every
+// rank of a 2x3 loop of six distinct tiles, and a sample of tiles-3x3's
+// (nine distinct tiles in two parts), each read twice (the second from the
+// memo).
+TEST(TwistySpace, PartValuesReadFromPositionsAreTheirCoordinates) {
+  const Definition loop = parse(R"(Set TILE 6 1
+Solved
+TILE
+1 2 3 4 5 6
+End
+Move R
+TILE
+2 3 1 4 5 6
+End
+Move S
+TILE
+1 2 3 5 6 4
+End
+Move C
+TILE
+4 2 3 1 5 6
+End
+)");
+  const Definition tiles = load_definition(std::string(CUBENUM_DATA_DIR) + "/twisty/tiles-3x3.tws");
+  for (const Definition* def : {&loop, &tiles}) {
+    const TwistySpace space(*def, expand_moves(*def, {}));
+    const std::uint64_t step = std::max<std::uint64_t>(1, space.size() / 100000);
+    Arrangement a = def->solved;
+    Position scratch, read;
+    std::vector<std::uint64_t> coordinates;
+    for (int pass = 0; pass < 2; ++pass)
+      for (std::uint64_t rank = 0; rank < space.size(); rank += step) {
+        space.unrank(rank, a, scratch);
+        space.coordinates(rank, coordinates);
+        space.read_position(a, read);
+        for (std::size_t i = 0; i < space.parts().size(); ++i)
+          ASSERT_EQ(space.part_value(i, read), coordinates[i]) << def->name << " rank " << rank;
+      }
+  }
+}
+
 // Two sets that every move moves alike, their slots numbered differently
 // (a piece split in two, like a pyraminx's tip and the centre under it):
 // the second set's arrangement follows the first's.

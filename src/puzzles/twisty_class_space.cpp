@@ -14,9 +14,11 @@
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 #include "cubenum/core/error.hpp"
+#include "cubenum/core/hash.hpp"
 #include "cubenum/core/parallel.hpp"
 #include "cubenum/core/ranking.hpp"
 
@@ -69,12 +71,17 @@ struct GroupTable {
 
   explicit GroupTable(const SymmetryGroup& group) {
     const auto& e = group.elements();
-    std::map<std::vector<int>, std::uint8_t> by_map;
-    for (std::size_t k = 0; k < e.size(); ++k) by_map[e[k].move_to] = static_cast<std::uint8_t>(k);
+    // By the hash of each element's map of moves, confirmed by the map.
+    const auto hash = [](const std::vector<int>& map) {
+      return hash_bytes(map.data(), map.size() * sizeof(int));
+    };
+    std::unordered_multimap<std::uint64_t, std::uint8_t> by_map;
+    for (std::size_t k = 0; k < e.size(); ++k)
+      by_map.emplace(hash(e[k].move_to), static_cast<std::uint8_t>(k));
     const auto lookup = [&](const std::vector<int>& map) {
-      const auto it = by_map.find(map);
-      if (it == by_map.end()) throw std::logic_error("twisty: symmetries that are not a group");
-      return it->second;
+      for (auto [it, end] = by_map.equal_range(hash(map)); it != end; ++it)
+        if (e[it->second].move_to == map) return it->second;
+      throw std::logic_error("twisty: symmetries that are not a group");
     };
     const std::size_t moves = e[0].move_to.size();
     product.assign(e.size(), std::vector<std::uint8_t>(e.size()));
@@ -139,6 +146,25 @@ std::uint64_t next_sample(std::uint64_t& state) {
   state ^= state << 17;
   return state;
 }
+
+}  // namespace
+
+// Whether check(i) holds for each i below count where there are at most
+// `samples`, else for `samples` of them drawn from `seed`.
+template <class Check>
+bool ClassSpace::checks_pass(std::uint64_t count, std::uint64_t samples, std::uint64_t seed,
+                             Check check) {
+  if (count <= samples) {
+    for (std::uint64_t i = 0; i < count; ++i)
+      if (!check(i)) return false;
+    return true;
+  }
+  for (std::uint64_t sample = 0; sample < samples; ++sample)
+    if (!check(next_sample(seed) % count)) return false;
+  return true;
+}
+
+namespace {
 
 // Whether the symmetries map ranked positions to ranked positions (they
 // map reached ones to reached ones, but the ranking may hold more twists
@@ -472,9 +498,6 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
                                       [](const auto& t) { return !t.empty(); });
   const bool twists_in_c = any_twists && symmetries_keep_ranked(space, group);
   const std::size_t order = group.order() * turns;
-  const std::vector<std::uint64_t> fixed = turns == 1 && parts.size() <= 64
-                                               ? sample_fixed_parts(space, group, 256)
-                                               : std::vector<std::uint64_t>{};
   std::vector<SymCoordinate> splits;
   for (std::uint32_t choice = 2; choice < (2U << blocks.size()); ++choice) {
     // The low bit: C takes its blocks' twists too (a C of few arrangements
@@ -494,19 +517,25 @@ SymCoordinate choose_sym_coordinate(const TwistySpace& space, const SymmetryGrou
     }
     if ((with_twists && (!has_twists || !twists_in_c)) || (twists_alone && !with_twists)) continue;
     SymCoordinate split = make_split(space, block, std::move(c_parts), order);
-    if (split.parts.empty()) continue;
-    if (!fixed.empty()) {
-      std::uint64_t in_c = 0;
-      for (std::size_t i : split.parts) in_c |= std::uint64_t{1} << i;
-      const auto stabilising = static_cast<long double>(std::count_if(
-          fixed.begin(), fixed.end(), [&](std::uint64_t kept) { return (kept & in_c) == in_c; }));
-      estimate_bytes(split, static_cast<long double>(split.values) * stabilising /
-                                static_cast<long double>(fixed.size()));
-    }
-    splits.push_back(std::move(split));
+    if (!split.parts.empty()) splits.push_back(std::move(split));
   }
+  const std::size_t whole_orbits = splits.size();
   for (SymCoordinate& split : piece_block_coordinates(space, group, turns))
     splits.push_back(std::move(split));
+  // The classes sampled only where there is a choice to make (lo33 has one
+  // C, every position).
+  const std::vector<std::uint64_t> fixed = turns == 1 && parts.size() <= 64 && splits.size() > 1
+                                               ? sample_fixed_parts(space, group, 256)
+                                               : std::vector<std::uint64_t>{};
+  for (std::size_t i = 0; i < whole_orbits && !fixed.empty(); ++i) {
+    SymCoordinate& split = splits[i];
+    std::uint64_t in_c = 0;
+    for (std::size_t part : split.parts) in_c |= std::uint64_t{1} << part;
+    const auto stabilising = static_cast<long double>(std::count_if(
+        fixed.begin(), fixed.end(), [&](std::uint64_t kept) { return (kept & in_c) == in_c; }));
+    estimate_bytes(split, static_cast<long double>(split.values) * stabilising /
+                              static_cast<long double>(fixed.size()));
+  }
   // Of those whose index space is within half as much again as the size
   // over |G| where some are (and the classes were sampled), the most values
   // of C within half as much again as the least memory: a C with few
@@ -1060,7 +1089,7 @@ void ClassSpace::build_table(const std::function<void(std::uint64_t)>& on_progre
   parallel_for_chunks(split_.values, 1 << 12, [&](std::size_t begin, std::size_t end) {
     Scratch s(space_.definition().solved);
     Arrangement image = s.position;
-    std::vector<std::uint64_t> images(order), sorted;
+    std::vector<std::uint64_t> images(order);
     for (std::size_t c = begin; c != end; ++c) {
       if (std::atomic_ref(class_of_[c]).load(std::memory_order_relaxed) != kNone) continue;
       if (transform_kinds_.empty())
@@ -1089,9 +1118,9 @@ void ClassSpace::build_table(const std::function<void(std::uint64_t)>& on_progre
         std::atomic_ref(class_of_[images[k]])
             .store(static_cast<std::uint32_t>(images[least]), std::memory_order_relaxed);
       }
-      sorted = images;
-      std::sort(sorted.begin(), sorted.end());
-      if (std::unique(sorted.begin(), sorted.end()) != sorted.end()) {
+      // A nontrivial stabiliser (of c, so of the whole orbit): another
+      // transform fixing c.
+      if (std::find(images.begin() + 1, images.end(), images[0]) != images.end()) {
         const std::lock_guard lock(special_mutex);
         special.push_back(static_cast<std::uint32_t>(images[least]));
       }
@@ -1121,6 +1150,12 @@ void ClassSpace::find_stabilisers() {
     std::vector<std::uint16_t> fixing;
     arrange(reps_[cls], 0, s);
     for (std::size_t k = 1; k < transforms_; ++k) {
+      // Where the kind actions are kept, they tell the transforms moving C
+      // at a few loads each (kind_actions_agree checked them).
+      if (!transform_kinds_.empty()) {
+        act_on_kinds(transform_kinds_[k], s.coded, s.acted);
+        if (c_of(s.acted) != reps_[cls]) continue;
+      }
       transform(k, s.position, s.image, s.turned);
       std::uint64_t c = 0, r = 0;
       if (!space_.contains(s.image)) continue;
@@ -1426,9 +1461,8 @@ void ClassSpace::build_kind_actions() {
 // sample of values of C.
 bool ClassSpace::kind_actions_agree() {
   Scratch s(space_.definition().solved);
-  std::uint64_t state = 0x6a09e667f3bcc909ULL;
-  for (int sample = 0; sample < 64; ++sample) {
-    arrange(next_sample(state) % split_.values, 0, s);
+  return checks_pass(split_.values, 64, 0x6a09e667f3bcc909ULL, [&](std::uint64_t c) {
+    arrange(c, 0, s);
     for (std::size_t m = 0; m < move_kinds_.size(); ++m) {
       act_on_kinds(move_kinds_[m], s.coded, s.acted);
       apply(space_.definition().sets, s.position, space_.move_list()[m].effect, s.moved);
@@ -1441,8 +1475,8 @@ bool ClassSpace::kind_actions_agree() {
       space_.read_position(s.image, s.imaged);
       if (c_of(s.acted) != c_of(s.imaged)) return false;
     }
-  }
-  return true;
+    return true;
+  });
 }
 
 // A shift's digit at slot j depends on the transform and the kind it puts
@@ -1917,12 +1951,11 @@ bool ClassSpace::rest_tables_agree() {
   const std::size_t moves = space_.move_list().size();
   std::vector<Step> steps(moves);
   std::vector<std::uint32_t> ids(moves * shift_stride());
-  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
-  const auto next = [&state](std::uint64_t bound) { return next_sample(state) % bound; };
   std::array<std::uint32_t, kMaxRestBlocks> digits;
-  for (int sample = 0; sample < 256; ++sample) {
-    const auto cls = static_cast<std::uint32_t>(next(reps_.size()));
-    const std::uint64_t r = next(split_.rest);
+  const std::uint64_t indices = reps_.size() * split_.rest;
+  return checks_pass(indices, 256, 0x9e3779b97f4a7c15ULL, [&](std::uint64_t index) {
+    const auto cls = static_cast<std::uint32_t>(index / split_.rest);
+    const std::uint64_t r = index % split_.rest;
     class_steps(cls, s, steps.data(), ids.data());
     space_.unrank(compose(reps_[cls], r), s.position, s.coded);
     const Arrangement base = s.position;
@@ -1933,8 +1966,8 @@ bool ClassSpace::rest_tables_agree() {
           index_of_moved(s))
         return false;
     }
-  }
-  return true;
+    return true;
+  });
 }
 
 ClassSpace::Cursor ClassSpace::cursor(std::uint64_t) const {
@@ -2063,10 +2096,10 @@ bool ClassSpace::block_tables_agree() {
   Scratch s(space_.definition().solved);
   const std::size_t moves = space_.move_list().size();
   std::array<std::uint64_t, bfs::kMaxNeighbours> by_table;
-  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
-  for (int sample = 0; sample < 256; ++sample) {
-    const auto cls = static_cast<std::uint32_t>(next_sample(state) % reps_.size());
-    const std::uint64_t r = next_sample(state) % split_.rest;
+  const std::uint64_t indices = reps_.size() * split_.rest;
+  return checks_pass(indices, 256, 0x9e3779b97f4a7c15ULL, [&](std::uint64_t index) {
+    const auto cls = static_cast<std::uint32_t>(index / split_.rest);
+    const std::uint64_t r = index % split_.rest;
     block_neighbours(cls, r, by_table.data());
     arrange(reps_[cls], r, s);
     const Arrangement base = s.position;
@@ -2074,8 +2107,8 @@ bool ClassSpace::block_tables_agree() {
       apply(space_.definition().sets, base, space_.move_list()[m].effect, s.moved);
       if (by_table[m] != index_of_moved(s)) return false;
     }
-  }
-  return true;
+    return true;
+  });
 }
 
 std::unique_ptr<const ClassRows> ClassRows::of(const ClassSpace& space) {

@@ -80,24 +80,33 @@ std::uint64_t TwistySpace::encode_part(const Part& part, const Position& p) cons
   }
   const std::uint8_t* kind = p.kind.data() + base_[part.orbit];
   const unsigned named = part.end_kind - part.first_kind;
-  std::atomic<std::uint32_t>* memo =
-      encoded_.empty() ? nullptr : encoded_[static_cast<std::size_t>(&part - parts_.data())].get();
-  if (memo != nullptr) {
-    // The memo's key: each slot's label + 1 (the part's kinds, then one
-    // label for every later kind), 0 for a slot of an earlier part.
-    std::uint32_t key = 0;
+  const std::size_t index = static_cast<std::size_t>(&part - parts_.data());
+  std::atomic<std::uint32_t>* memo = encoded_.empty() ? nullptr : encoded_[index].get();
+  if (memo == nullptr) return rank_pieces(part, kind);
+  std::uint32_t key = 0;
+  if (!place_weight_[index].empty()) {
+    // Each of the part's pieces' place among the slots earlier parts left
+    // (the part's labels follow from the places), without a branch.
+    const std::uint32_t* weight = place_weight_[index].data();
+    std::uint32_t place = 0;
+    for (std::size_t i = 0; i < k; ++i) {
+      key += place * weight[kind[i]];
+      place += kind[i] >= part.first_kind ? 1 : 0;
+    }
+  } else {
+    // Each slot's label + 1 (the part's kinds, then one label for every
+    // later kind), 0 for a slot of an earlier part.
     for (std::size_t i = 0; i < k; ++i)
       key = key * (named + 2) + (kind[i] < part.first_kind
                                      ? 0
                                      : 1 + std::min<unsigned>(kind[i] - part.first_kind, named));
-    const std::uint32_t known = memo[key].load(std::memory_order_relaxed);
-    if (known != kUnknown) return known;
-    const std::uint64_t rank = rank_pieces(part, kind);
-    // Every thread that computes it stores the same value.
-    memo[key].store(static_cast<std::uint32_t>(rank), std::memory_order_relaxed);
-    return rank;
   }
-  return rank_pieces(part, kind);
+  const std::uint32_t known = memo[key].load(std::memory_order_relaxed);
+  if (known != kUnknown) return known;
+  const std::uint64_t rank = rank_pieces(part, kind);
+  // Every thread that computes it stores the same value.
+  memo[key].store(static_cast<std::uint32_t>(rank), std::memory_order_relaxed);
+  return rank;
 }
 
 // The multiset rank of a pieces part's labels, in the slots of its orbit
@@ -119,17 +128,39 @@ std::uint64_t TwistySpace::rank_pieces(const Part& part, const std::uint8_t* kin
   return part.halved ? rank / 2 : rank;
 }
 
-// A memo for each pieces part whose label patterns number at most 2^16
-// (a rank costs a few hundred instructions; a look-up, one load).
+// A pieces part's memo key: by labels, (named + 2)^slots patterns; by
+// places, where each kind is one piece, free^named.
+TwistySpace::MemoKey TwistySpace::memo_key(const Part& part) const {
+  const Orbit& o = orbits_[part.orbit];
+  const unsigned named = part.end_kind - part.first_kind;
+  MemoKey key{0, std::pow(double(named + 2), double(o.size()))};
+  unsigned free = 0;
+  bool single = true;
+  for (unsigned j = part.first_kind; j < o.kinds(); ++j) free += o.count[j];
+  for (unsigned j = part.first_kind; j < part.end_kind; ++j) single = single && o.count[j] == 1;
+  const double places = std::pow(double(free), double(named));
+  if (single && places < key.patterns) key = {free, places};
+  return key;
+}
+
+// A memo for each pieces part whose key has at most 2^16 patterns (a rank
+// costs a few hundred instructions; a look-up, one load).
 void TwistySpace::make_encode_memos() {
   encoded_.resize(parts_.size());
+  place_weight_.assign(parts_.size(), {});
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     const Part& part = parts_[i];
     if (part.kind != Part::Kind::Pieces || part.size > kUnknown) continue;
-    const double patterns =
-        std::pow(double(part.end_kind - part.first_kind + 2), double(orbits_[part.orbit].size()));
-    if (patterns > double(1 << 16)) continue;
-    const auto n = static_cast<std::size_t>(patterns);
+    const MemoKey key = memo_key(part);
+    if (key.patterns > double(1 << 16)) continue;
+    const auto n = static_cast<std::size_t>(key.patterns);
+    if (key.place_base != 0) {
+      // Piece first_kind + j weighs base^j; other kinds (and kFree) nothing.
+      std::vector<std::uint32_t>& weight = place_weight_[i];
+      weight.assign(256, 0);
+      for (std::uint32_t j = part.first_kind, w = 1; j < part.end_kind; ++j, w *= key.place_base)
+        weight[j] = w;
+    }
     encoded_[i] = std::make_unique<std::atomic<std::uint32_t>[]>(n);
     for (std::size_t j = 0; j < n; ++j) encoded_[i][j].store(kUnknown, std::memory_order_relaxed);
   }

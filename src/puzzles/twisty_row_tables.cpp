@@ -123,14 +123,13 @@ std::uint64_t TwistySpace::count_table_bytes(const SpaceOptions& options) const 
   const double rows = rows_, columns = columns_, contexts = contexts_;
   const double moves = double(moves_.size()), slots = contexts * moves;
   double bytes = 0;
-  // Encoding memos: 4 bytes a label pattern (make_encode_memos).
+  // Encoding memos: 4 bytes a key pattern (make_encode_memos).
   for (const Part& part : parts_) {
     if (part.kind != Part::Kind::Pieces || part.size > kUnknown) continue;
-    const double patterns =
-        std::pow(double(part.end_kind - part.first_kind + 2), double(orbits_[part.orbit].size()));
+    const double patterns = memo_key(part).patterns;
     if (patterns <= double(1 << 16)) bytes += patterns * 4 + 16;
   }
-  bytes += double(parts_.size()) * 8;
+  bytes += double(parts_.size()) * 9;
   // A row's context, a context's row; the rows' steps.
   if (contexts_ > 1) bytes += rows * 4 + contexts * 4;
   if (rows_ > 1 && rows * moves <= double(options.max_row_table_entries)) bytes += rows * moves * 4;
@@ -168,7 +167,6 @@ std::uint64_t TwistySpace::count_table_bytes(const SpaceOptions& options) const 
 }
 
 void TwistySpace::build_tables(const SpaceOptions& options) {
-  make_encode_memos();
   const auto n_moves = moves_.size();
   if (contexts_ > 1) {
     context_of_row_.resize(rows_);

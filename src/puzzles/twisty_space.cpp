@@ -41,6 +41,7 @@ TwistySpace::TwistySpace(const Definition& def, std::vector<Move> moves,
   table_bytes_ = count_table_bytes(options);
   if (options.before_tables) options.before_tables(*this);
   has_tables_ = options.tables;
+  make_encode_memos();  // the BFS over classes encodes without the tables
   if (options.tables) build_tables(options);
   solved_rank_ = rank(def_.solved);
 }

@@ -259,11 +259,17 @@ class TwistySpace {
   std::vector<std::uint32_t> context_of_row_;                  // [row], when contexts_ > 1
   std::unique_ptr<std::atomic<std::uint32_t>[]> context_row_;  // a row of each context
   std::vector<std::uint32_t> row_table_;                       // [row * moves + m], when it fits
-  // Pieces parts' values by their slots' labels, for parts with few enough
-  // label patterns (encode_part), filled as they are met; null for others,
-  // and no memos at all until the tables are built.
+  // Pieces parts' values by a key of few enough patterns (encode_part),
+  // filled as they are met; null for others. The key: each slot's label, or, where each of the
+  // part's kinds is one piece, each piece's place among the free slots.
   static constexpr std::uint32_t kUnknown = ~std::uint32_t{0};
+  struct MemoKey {
+    std::uint32_t place_base = 0;  // the part's free slots where keyed by places
+    double patterns = 0;
+  };
+  MemoKey memo_key(const Part& part) const;
   std::vector<std::unique_ptr<std::atomic<std::uint32_t>[]>> encoded_;
+  std::vector<std::vector<std::uint32_t>> place_weight_;  // [part][kind], where keyed by places
   void make_encode_memos();
   // Column permutations, [context * moves + m], built up front or on first use.
   const std::uint16_t* action_for(std::uint32_t context, int m) const;
