@@ -905,8 +905,10 @@ TEST(FoamShapeCli, CongruentPiecesAreCountedOverShapesUnlessDirect) {
 // the count, longer beside other tests) counts in the time limit, which
 // leaves room for a loaded machine.
 TEST(FoamShapeCli, LongCountSaysSoOnce) {
-  const auto program = testing::run_cubenum("foam count --shape cuboid:2x2x2 --time-limit 20 " +
-                                            kData + "foam/happy-cube-original.txt");
+  // One thread: the run lasts its time limit, and shares the machine with other tests.
+  const auto program =
+      testing::run_cubenum("foam count --shape cuboid:2x2x2 --threads 1 --time-limit 20 " + kData +
+                           "foam/happy-cube-original.txt");
   EXPECT_EQ(program.status, 0) << program.output;
   const std::string note = "cubenum: note: a long count: about ";
   const auto at = program.output.find(note);
@@ -955,8 +957,8 @@ TEST(FoamShapeCli, AutoTriesWideLayersFirstAndFallsBackOnTheSearch) {
   std::filesystem::remove_all(ck);
   // The long count's note comes after its estimate and 3 s of counting:
   // the time limit leaves room for both on a loaded machine.
-  program = testing::run_cubenum("foam count --shape cuboid:2x2x1 --time-limit 12 --checkpoint " +
-                                 ck + " " + lg);
+  program = testing::run_cubenum(
+      "foam count --shape cuboid:2x2x1 --threads 1 --time-limit 12 --checkpoint " + ck + " " + lg);
   std::filesystem::remove_all(ck);
   EXPECT_EQ(program.status, 4) << program.output;
   EXPECT_EQ(program.output.find("by layers"), std::string::npos) << program.output;
