@@ -123,13 +123,15 @@ std::uint64_t TwistySpace::count_table_bytes(const SpaceOptions& options) const 
   const double rows = rows_, columns = columns_, contexts = contexts_;
   const double moves = double(moves_.size()), slots = contexts * moves;
   double bytes = 0;
-  // Encoding memos: 4 bytes a key pattern (make_encode_memos).
+  // Encoding memos: 4 bytes a key pattern, and a place key's weights
+  // (make_encode_memos).
   for (const Part& part : parts_) {
     if (part.kind != Part::Kind::Pieces || part.size > kUnknown) continue;
-    const double patterns = memo_key(part).patterns;
-    if (patterns <= double(1 << 16)) bytes += patterns * 4 + 16;
+    const MemoKey key = memo_key(part);
+    if (key.patterns <= double(1 << 16))
+      bytes += key.patterns * 4 + 16 + (key.place_base != 0 ? 256 * 4 + 16 : 0);
   }
-  bytes += double(parts_.size()) * 9;
+  bytes += double(parts_.size()) * (8 + sizeof(std::vector<std::uint32_t>));
   // A row's context, a context's row; the rows' steps.
   if (contexts_ > 1) bytes += rows * 4 + contexts * 4;
   if (rows_ > 1 && rows * moves <= double(options.max_row_table_entries)) bytes += rows * moves * 4;

@@ -260,8 +260,9 @@ class TwistySpace {
   std::unique_ptr<std::atomic<std::uint32_t>[]> context_row_;  // a row of each context
   std::vector<std::uint32_t> row_table_;                       // [row * moves + m], when it fits
   // Pieces parts' values by a key of few enough patterns (encode_part),
-  // filled as they are met; null for others. The key: each slot's label, or, where each of the
-  // part's kinds is one piece, each piece's place among the free slots.
+  // filled as they are met; null for others. The key: each slot's label,
+  // or, where each of the part's kinds is one piece, each piece's place
+  // among the free slots.
   static constexpr std::uint32_t kUnknown = ~std::uint32_t{0};
   struct MemoKey {
     std::uint32_t place_base = 0;  // the part's free slots where keyed by places
