@@ -1372,9 +1372,12 @@ std::uint64_t ClassSpace::c_after_move(std::size_t m, Scratch& s) const {
 void ClassSpace::act_on_kinds(const KindAction& a, const Position& p, Position& out) const {
   if (out.kind.size() != p.kind.size()) out = p;
   for (const KindAction::Target& t : a.orbits) {
+    // Through local pointers: a byte written may alias the vectors.
     const std::uint8_t* in = p.kind.data() + t.source_base;
+    const std::uint8_t* from = t.from.data();
+    const std::uint8_t* relabel = t.relabel.data();
     std::uint8_t* to = out.kind.data() + t.base;
-    for (std::size_t i = 0; i < t.from.size(); ++i) to[i] = t.relabel[in[t.from[i]]];
+    for (std::size_t i = 0, n = t.from.size(); i < n; ++i) to[i] = relabel[in[from[i]]];
   }
 }
 
