@@ -31,7 +31,8 @@ void add_subtree_checkpoint_options(Command& action, CheckpointOptions& options)
       ->type_name("DIR");
   action
       .add_option("--checkpoint-every", options.every,
-                  "seconds between two saves at least (0: after every subtree)")
+                  "seconds between two saves at least (0: after every subtree, each save a few "
+                  "files written and synced: slow where subtrees are many and short)")
       ->capture_default_str();
 }
 
