@@ -900,10 +900,10 @@ TEST(FoamShapeCli, CongruentPiecesAreCountedOverShapesUnlessDirect) {
 
 // A count that looks like hours says so once, with the way to stop it,
 // even where no progress line is drawn (the tests' standard error is a
-// pipe). The 2x2x2 from Original's 36 pieces: millions of hours. The note
-// waits for 3 s of the count, and the estimate before it (up to 0.5 % of
-// the count, longer beside other tests) counts in the time limit, which
-// leaves room for a loaded machine.
+// pipe). The 2x2x2 from Original's 36 pieces: far beyond any time limit.
+// The note waits for a few seconds of counting (warn_if_long), and the
+// estimate before it counts in the time limit too, which leaves room for a
+// loaded machine.
 TEST(FoamShapeCli, LongCountSaysSoOnce) {
   // One thread: the run lasts its time limit, and shares the machine with other tests.
   const auto program =
@@ -955,8 +955,9 @@ TEST(FoamShapeCli, AutoTriesWideLayersFirstAndFallsBackOnTheSearch) {
 
   const std::string ck = ::testing::TempDir() + "auto-layers-ckpt";
   std::filesystem::remove_all(ck);
-  // The long count's note comes after its estimate and 3 s of counting:
-  // the time limit leaves room for both on a loaded machine.
+  // The long count's note comes after its estimate and a few seconds of
+  // counting (warn_if_long): the time limit leaves room for both on a
+  // loaded machine.
   program = testing::run_cubenum(
       "foam count --shape cuboid:2x2x1 --threads 1 --time-limit 12 --checkpoint " + ck + " " + lg);
   std::filesystem::remove_all(ck);

@@ -56,9 +56,8 @@ inline int run_until(const std::string& signal, double seconds, const std::strin
 // MPI, from tools/setup): more processes than cores allowed, as root too,
 // threads not bound to one core each, and killed if it ever hangs. Where a
 // process ends with a non-zero status (4: stopped, saved), mpirun ends the
-// others, by default a second after asking each: they have passed
-// MPI_Finalize, every part saved, so at once (2.6 s a stopped slice of two
-// processes, otherwise 0.6 s).
+// others, by default only after a grace period: they have passed
+// MPI_Finalize, every part saved, so at once.
 inline std::string mpi_command(int processes, const std::string& args) {
   return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
          "OMPI_MCA_odls_base_sigkill_timeout=0 timeout 120 "

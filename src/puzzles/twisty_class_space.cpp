@@ -147,13 +147,11 @@ std::uint64_t next_sample(std::uint64_t& state) {
   return state;
 }
 
-}  // namespace
-
-// Whether check(i) holds for each i below count where there are at most
-// `samples`, else for `samples` of them drawn from `seed`.
+// The construction checks: whether check(i) holds for each i below count
+// where there are at most `samples`, else for `samples` of them drawn from
+// `seed`.
 template <class Check>
-bool ClassSpace::checks_pass(std::uint64_t count, std::uint64_t samples, std::uint64_t seed,
-                             Check check) {
+bool checks_pass(std::uint64_t count, std::uint64_t samples, std::uint64_t seed, Check check) {
   if (count <= samples) {
     for (std::uint64_t i = 0; i < count; ++i)
       if (!check(i)) return false;
@@ -163,8 +161,6 @@ bool ClassSpace::checks_pass(std::uint64_t count, std::uint64_t samples, std::ui
     if (!check(next_sample(seed) % count)) return false;
   return true;
 }
-
-namespace {
 
 // Whether the symmetries map ranked positions to ranked positions (they
 // map reached ones to reached ones, but the ranking may hold more twists

@@ -279,10 +279,6 @@ class ClassSpace {
   RestBlock build_rest_block(const SymCoordinate::Block& block) const;
   void build_shift_tables(TwistShift& t) const;
   bool rest_tables_agree();
-  // The construction checks: every item where few, else a fixed sample.
-  template <class Check>
-  static bool checks_pass(std::uint64_t count, std::uint64_t samples, std::uint64_t seed,
-                          Check check);
   // The shifts' table numbers (two a shift) of conjugation by symmetry k
   // at `x`'s C, x read into s.coded.
   void shift_ids(std::uint16_t k, const Arrangement& x, Scratch& s, std::uint32_t* ids) const;
