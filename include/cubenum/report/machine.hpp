@@ -12,13 +12,13 @@ struct Machine {
   double memory_gib = 0;  // MemTotal
   std::string compiler;   // the compiler that built cubenum
   std::string date;       // UTC, ISO 8601
-  std::string commit;     // git describe of the source tree, or "unknown"
+  std::string commit;     // git describe of the tree cubenum was built from, or "unknown"
 };
 
 Machine this_machine();
 Json to_json(const Machine& machine);
-// "cubenum 0.1.0, commit 1a2b3c4d5e": the project's version and the source
-// tree's commit (git describe, as Machine::commit).
+// "cubenum 0.1.0, commit 1a2b3c4d5e": the project's version and the commit
+// it was built from (as Machine::commit).
 std::string version_line();
 // One line: "Intel Xeon ..., 2 cores, 23.4 GiB; g++ 12.2.0; 2026-11-22T05:00Z; commit abc1234"
 std::string describe(const Machine& machine);
