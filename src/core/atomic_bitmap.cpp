@@ -19,6 +19,10 @@ AtomicBitmap::AtomicBitmap(std::uint64_t bits)
   auto* p = static_cast<Word*>(std::calloc(words_ == 0 ? 1 : words_, sizeof(Word)));
   if (p == nullptr) throw std::bad_alloc();
   data_.reset(p);
+  // A big bitmap is first touched and then read at random: in huge pages,
+  // one page fault per 2 MiB instead of per 4 KiB, and far fewer TLB
+  // misses. A small one is not worth whole 2 MiB pages.
+  if (words_ * sizeof(Word) >= (std::size_t{8} << 20)) advise_huge_pages();
 }
 
 void AtomicBitmap::advise_huge_pages() {

@@ -812,9 +812,9 @@ PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, Clamp
   two_up = std::vector<std::uint64_t>();  // freed, for the copy below
   clamp(clamping, found.distribution(), three_up, *found.depths);
   three_up = std::vector<std::uint64_t>();
-  // A copy in huge pages: the search's look-ups land anywhere in it.
+  // A copy in huge pages (a new table's): the search's look-ups land
+  // anywhere in it.
   depths_ = std::make_shared<bfs::DepthTable>(states_);
-  depths_->advise_huge_pages();
   const auto from = found.depths->cells().bytes();
   std::copy(from.begin(), from.end(), depths_->cells().bytes().begin());
 }
@@ -875,7 +875,6 @@ PatternDatabase::PatternDatabase(const PieceMoves& moves, Pattern pattern, const
   if (clamped_ && max_depth_ < 3)
     throw InputError(file, 1, "the pattern database's header is damaged");
   depths_ = std::make_shared<bfs::DepthTable>(states_);
-  depths_->advise_huge_pages();
   table.read(depths_->cells().bytes());
 }
 

@@ -24,8 +24,6 @@ class DepthTable {
     return code - 1;
   }
 
-  // Before the table is written: huge pages for random look-ups.
-  void advise_huge_pages() { cells_.advise_huge_pages(); }
   // Asks for the cell of `rank` ahead of depth_mod3.
   void prefetch(std::uint64_t rank) const { cells_.prefetch(rank / 32); }
 

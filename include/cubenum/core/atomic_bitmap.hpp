@@ -20,7 +20,8 @@ class AtomicBitmap {
 
   AtomicBitmap() = default;
   // All bits clear. Memory comes zeroed from the system (calloc), so even a
-  // multi-gigabyte bitmap costs nothing until its pages are touched.
+  // multi-gigabyte bitmap costs nothing until its pages are touched; from
+  // 8 MiB up, in huge pages (2 MiB) where the system gives them.
   explicit AtomicBitmap(std::uint64_t bits);
 
   std::uint64_t bits() const { return bits_; }
@@ -41,9 +42,6 @@ class AtomicBitmap {
   Word load_word(std::size_t w) const {
     return std::atomic_ref<Word>(data_[w]).load(std::memory_order_relaxed);
   }
-  // Asks the system for huge pages (2 MiB) for the pages not yet touched:
-  // fewer TLB misses where a big bitmap is read at random.
-  void advise_huge_pages();
   // Asks for word w's cache line ahead of a load.
   void prefetch(std::size_t w) const { __builtin_prefetch(&data_[w]); }
   // ORs `bits` into word w; returns the word before.
@@ -75,6 +73,8 @@ class AtomicBitmap {
   }
 
  private:
+  // Huge pages for the pages not yet touched.
+  void advise_huge_pages();
   struct Free {
     void operator()(Word* p) const;
   };
