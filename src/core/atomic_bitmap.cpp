@@ -1,11 +1,10 @@
 #include "cubenum/core/atomic_bitmap.hpp"
 
-#include <sys/mman.h>
-
 #include <cstdint>
 #include <cstdlib>
 #include <new>
 
+#include "cubenum/core/huge_pages.hpp"
 #include "cubenum/core/parallel.hpp"
 
 namespace cubenum {
@@ -19,18 +18,8 @@ AtomicBitmap::AtomicBitmap(std::uint64_t bits)
   auto* p = static_cast<Word*>(std::calloc(words_ == 0 ? 1 : words_, sizeof(Word)));
   if (p == nullptr) throw std::bad_alloc();
   data_.reset(p);
-  // A big bitmap is first touched and then read at random: in huge pages,
-  // one page fault per 2 MiB instead of per 4 KiB, and far fewer TLB
-  // misses. A small one is not worth whole 2 MiB pages.
-  if (words_ * sizeof(Word) >= (std::size_t{8} << 20)) advise_huge_pages();
-}
-
-void AtomicBitmap::advise_huge_pages() {
-  constexpr std::uintptr_t kHuge = std::uintptr_t{1} << 21;
-  const auto begin = (reinterpret_cast<std::uintptr_t>(data_.get()) + kHuge - 1) & ~(kHuge - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(data_.get() + words_)) & ~(kHuge - 1);
-  // Advice only: where the system has none to give, the pages stay small.
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  // A BFS level first touches a big bitmap anywhere.
+  advise_huge_pages(p, words_ * sizeof(Word));
 }
 
 std::uint64_t AtomicBitmap::count() const {

@@ -28,6 +28,7 @@
 #include <span>
 #include <vector>
 
+#include "cubenum/core/huge_pages.hpp"
 #include "cubenum/core/parallel.hpp"
 
 namespace cubenum::bfs {
@@ -48,8 +49,8 @@ class MappedWords {
                    MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     // Huge pages for big tables (fewer faults); a small one would be zeroed
-    // whole at its first touch. A hint, fine if refused.
-    if (!populate && bytes_ >= (std::size_t{8} << 20)) madvise(p, bytes_, MADV_HUGEPAGE);
+    // whole at its first touch.
+    if (!populate) advise_huge_pages(p, bytes_);
     words_ = std::unique_ptr<Word[], Unmap>(static_cast<Word*>(p), Unmap{bytes_});
   }
   Word* data() { return words_.get(); }

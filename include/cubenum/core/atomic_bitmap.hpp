@@ -73,8 +73,6 @@ class AtomicBitmap {
   }
 
  private:
-  // Huge pages for the pages not yet touched.
-  void advise_huge_pages();
   struct Free {
     void operator()(Word* p) const;
   };
